@@ -1,0 +1,79 @@
+package main
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include -I${SRCDIR}
+#include "internal.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/gree-ml/gree/go/runtime"
+	"github.com/gree-ml/gree/go/status"
+)
+
+func main() {}
+
+// apiVersion is GREE_API_VERSION of the header this library implements.
+const apiVersion = 1
+
+var versionCString = C.CString(runtime.Version)
+
+//export gree_version
+func gree_version() *C.char { return versionCString }
+
+//export gree_api_version
+func gree_api_version() C.int32_t { return apiVersion }
+
+// toStatus converts a Go error into a C status the caller owns.
+func toStatus(err error) C.gree_status_t {
+	if err == nil {
+		return nil
+	}
+	msg := C.CString(err.Error())
+	defer C.free(unsafe.Pointer(msg))
+	return C.gree__status_new(C.uint32_t(status.CodeOf(err)), msg)
+}
+
+// guard recovers a panic in an export into an INTERNAL status in *st.
+// Every export that returns a status defers it first.
+func guard(st *C.gree_status_t) {
+	if p := recover(); p != nil {
+		*st = toStatus(status.Errorf(status.Internal, "gree internal error (please report it): %v\n%s", p, debug.Stack()))
+	}
+}
+
+// guardVoid recovers a panic in an export that returns nothing; the panic
+// is reported on stderr, since there is no status to carry it.
+func guardVoid() {
+	if p := recover(); p != nil {
+		fmt.Fprintf(stderr(), "gree: internal error (please report it): %v\n%s", p, debug.Stack())
+	}
+}
+
+func invalidArg(format string, args ...any) C.gree_status_t {
+	return toStatus(status.Errorf(status.InvalidArgument, format, args...))
+}
+
+// cbytes copies b into C memory the caller frees with gree_free, with a NUL
+// after the end.
+func cbytes(b []byte) (*C.uint8_t, C.size_t) {
+	p := (*C.uint8_t)(C.malloc(C.size_t(len(b) + 1)))
+	if len(b) > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(p)), len(b)), b)
+	}
+	*(*byte)(unsafe.Add(unsafe.Pointer(p), len(b))) = 0
+	return p, C.size_t(len(b))
+}
+
+// goArgs copies a C argv.
+func goArgs(argc C.size_t, argv **C.char) []string {
+	args := make([]string, 0, int(argc))
+	for i := C.size_t(0); i < argc; i++ {
+		args = append(args, C.GoString(C.gree__argv_at(argv, i)))
+	}
+	return args
+}

@@ -1,0 +1,8 @@
+package main
+
+import (
+	"io"
+	"os"
+)
+
+func stderr() io.Writer { return os.Stderr }

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func run(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestListTargetBackendsHonest(t *testing.T) {
+	code, out, _ := run("--iree-hal-list-target-backends")
+	if code != 0 || !strings.HasPrefix(out, "Registered target backends:\n") {
+		t.Fatalf("code %d out %q", code, out)
+	}
+	// Nothing compiles end to end yet, so nothing may be listed.
+	if out != "Registered target backends:\n" {
+		t.Errorf("lists targets that do not work: %q", out)
+	}
+}
+
+func TestFlagSpellings(t *testing.T) {
+	for _, args := range [][]string{
+		{"-o", "x.vmfb", "in.mlir"},
+		{"-o=x.vmfb", "in.mlir"},
+		{"--iree-hip-target=gfx1100", "in.mlir"},
+		{"--iree-hal-cuda-llvm-target-arch=sm_80", "in.mlir"},
+		{"--iree-vulkan-target-triple", "rdna3-unknown-linux", "in.mlir"},
+	} {
+		p, err := parseArgs(args)
+		if err != nil || len(p.positional) != 1 || p.positional[0] != "in.mlir" {
+			t.Errorf("parseArgs(%q) = %+v, %v", args, p, err)
+		}
+	}
+	p, _ := parseArgs([]string{"--iree-hip-target=gfx1100"})
+	if p.str("iree-rocm-target", "") != "gfx1100" {
+		t.Errorf("alias not mapped: %+v", p.values)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	code, _, errs := run("--no-such-flag", "in.mlir")
+	if code != 1 || !strings.Contains(errs, "Unknown command line argument '--no-such-flag'") {
+		t.Errorf("unknown flag: %d %q", code, errs)
+	}
+	code, _, errs = run("--iree-hal-target-backends=bogus", "in.mlir")
+	if code != 1 || !strings.Contains(errs, "target backend 'bogus' not registered") {
+		t.Errorf("unknown backend: %d %q", code, errs)
+	}
+	code, _, errs = run()
+	if code != 1 || !strings.Contains(errs, "Not enough positional") {
+		t.Errorf("no input: %d %q", code, errs)
+	}
+	code, _, errs = run("-o")
+	if code != 1 || !strings.Contains(errs, "requires a value") {
+		t.Errorf("-o without value: %d %q", code, errs)
+	}
+	code, _, errs = run("in.mlir")
+	if code != 1 || !strings.Contains(errs, "cannot compile programs yet") {
+		t.Errorf("compile: %d %q", code, errs)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := run("--help")
+	if code != 0 || !strings.Contains(out, "--iree-hal-target-backends=<value>") || !strings.Contains(out, "--iree-hip-target=<value>") {
+		t.Errorf("help: %d %q", code, out)
+	}
+}

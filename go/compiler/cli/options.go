@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// optKind is how an option takes its value.
+type optKind int
+
+const (
+	optBool   optKind = iota // -flag or -flag=true|false
+	optString                // -flag=v or -flag v
+	optList                  // repeated -flag=v, each value kept
+)
+
+type option struct {
+	name    string
+	kind    optKind
+	help    string
+	aliases []string
+}
+
+// options is iree-compile's flag table. Flags accepted for compatibility
+// with IREE's guides are listed with their older spellings as aliases.
+var options = []option{
+	{name: "o", kind: optString, help: "Output filename ('-' for stdout, the default)"},
+	{name: "help", kind: optBool, help: "Display available options"},
+	{name: "version", kind: optBool, help: "Display the version of this program"},
+	{name: "iree-hal-list-target-backends", kind: optBool, help: "Lists all registered target backends and exits"},
+	{name: "iree-hal-target-backends", kind: optList, help: "Target backends for executable compilation (legacy; each maps to its default device)"},
+	{name: "iree-hal-target-device", kind: optList, help: "Target device specifications (e.g. local, cuda, vulkan)"},
+	{name: "iree-hal-local-target-device-backends", kind: optList, help: "Executable backends for the 'local' device (llvm-cpu, vmvx)"},
+	{name: "iree-input-type", kind: optString, help: "Input dialect: auto (default), none, stablehlo, stablehlo_xla, tosa, tm_tensor, torch, onnx"},
+	{name: "compile-to", kind: optString, help: "Compilation phase to stop after, printing the IR"},
+	{name: "compile-from", kind: optString, help: "Compilation phase to start from"},
+	{name: "iree-vm-bytecode-module-output-format", kind: optString, help: "flatbuffer-binary (default), flatbuffer-text, mlir-text"},
+	{name: "iree-cuda-target", kind: optString, help: "CUDA target (sm_XX, code name or product name); default sm_60", aliases: []string{"iree-hal-cuda-llvm-target-arch"}},
+	{name: "iree-rocm-target", kind: optString, help: "ROCm/HIP target (gfxNNNN, code name or product name)", aliases: []string{"iree-hip-target", "iree-rocm-target-chip"}},
+	{name: "iree-vulkan-target", kind: optString, help: "Vulkan target (profile, architecture or product name)", aliases: []string{"iree-vulkan-target-triple"}},
+	{name: "iree-llvmcpu-target-cpu", kind: optString, help: "LLVM CPU name for llvm-cpu (host, generic, or a CPU name)"},
+	{name: "iree-llvmcpu-target-cpu-features", kind: optString, help: "LLVM CPU features for llvm-cpu"},
+	{name: "iree-llvmcpu-target-triple", kind: optString, help: "LLVM target triple for llvm-cpu"},
+	{name: "iree-opt-level", kind: optString, help: "Optimization level O0..O3"},
+	{name: "mlir-print-debuginfo", kind: optBool, help: "Print debug info in MLIR output"},
+	{name: "mlir-print-op-generic", kind: optBool, help: "Print ops in generic form"},
+	{name: "mlir-print-op-on-diagnostic", kind: optBool, help: "Print the op with each diagnostic"},
+	{name: "iree-vm-bytecode-module-strip-source-map", kind: optBool, help: "Strip the source map from the module"},
+	{name: "iree-vm-bytecode-module-strip-debug-ops", kind: optBool, help: "Strip debug ops from the module"},
+	{name: "split-input-file", kind: optBool, help: "Split the input on '// -----' and compile each part"},
+}
+
+// parsed holds the values seen on a command line.
+type parsed struct {
+	values     map[string][]string
+	positional []string
+}
+
+func (p *parsed) bool(name string) bool {
+	v := p.values[name]
+	if len(v) == 0 {
+		return false
+	}
+	last := strings.ToLower(v[len(v)-1])
+	return last == "" || last == "true" || last == "1"
+}
+
+func (p *parsed) str(name, def string) string {
+	v := p.values[name]
+	if len(v) == 0 {
+		return def
+	}
+	return v[len(v)-1]
+}
+
+func (p *parsed) list(name string) []string {
+	var out []string
+	for _, v := range p.values[name] {
+		out = append(out, v)
+	}
+	return out
+}
+
+func lookupOption(name string) *option {
+	for i := range options {
+		o := &options[i]
+		if o.name == name {
+			return o
+		}
+		for _, a := range o.aliases {
+			if a == name {
+				return o
+			}
+		}
+	}
+	return nil
+}
+
+// parseArgs parses an LLVM-cl-style command line.
+func parseArgs(args []string) (*parsed, error) {
+	p := &parsed{values: map[string][]string{}}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			p.positional = append(p.positional, a)
+			continue
+		}
+		if a == "--" {
+			p.positional = append(p.positional, args[i+1:]...)
+			break
+		}
+		name := strings.TrimLeft(a, "-")
+		name, value, hasValue := strings.Cut(name, "=")
+		o := lookupOption(name)
+		if o == nil {
+			return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'", a)
+		}
+		switch o.kind {
+		case optBool:
+			if !hasValue {
+				value = "true"
+			}
+		default:
+			if !hasValue {
+				if i+1 >= len(args) {
+					return nil, fmt.Errorf("for the --%s option: requires a value!", o.name)
+				}
+				i++
+				value = args[i]
+			}
+		}
+		p.values[o.name] = append(p.values[o.name], value)
+	}
+	return p, nil
+}
+
+// usage returns the --help text.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("OVERVIEW: IREE compilation driver (gree)\n\n")
+	b.WriteString("USAGE: iree-compile [options] <input file or '-' for stdin>\n\n")
+	b.WriteString("OPTIONS:\n")
+	sorted := append([]option(nil), options...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
+	for _, o := range sorted {
+		dash := "--"
+		if len(o.name) == 1 {
+			dash = "-"
+		}
+		val := ""
+		if o.kind != optBool {
+			val = "=<value>"
+		}
+		fmt.Fprintf(&b, "  %-50s - %s\n", dash+o.name+val, o.help)
+		for _, a := range o.aliases {
+			fmt.Fprintf(&b, "  %-50s - alias of --%s\n", "--"+a+val, o.name)
+		}
+	}
+	return b.String()
+}

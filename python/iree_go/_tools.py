@@ -1,0 +1,31 @@
+"""Console-script trampolines: ``iree-compile`` and friends exec the Go
+binaries packaged in ``iree_go/_bin`` (IREE's packages ship trampolines too)."""
+
+import os
+import sys
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_repo_build = os.path.join(os.path.dirname(os.path.dirname(_here)), "build")
+
+
+def tool_path(name):
+    for d in (os.path.join(_here, "_bin"), _repo_build):
+        p = os.path.join(d, name)
+        if os.path.exists(p):
+            return p
+    raise FileNotFoundError(
+        f"{name} is not packaged in {os.path.join(_here, '_bin')}; reinstall with `pip install .`"
+    )
+
+
+def _exec(name):
+    path = tool_path(name)
+    os.execv(path, [name] + sys.argv[1:])
+
+
+def iree_compile():
+    _exec("iree-compile")
+
+
+def iree_run_module():
+    _exec("iree-run-module")
