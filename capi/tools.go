@@ -18,6 +18,11 @@ var tools = map[string]func(args []string, stdin []byte, stdout, stderr *bytes.B
 	"iree-compile": func(args []string, stdin []byte, stdout, stderr *bytes.Buffer) int {
 		return cli.Main(args, bytes.NewReader(stdin), stdout, stderr)
 	},
+	// A self-test of the panic guard: it panics inside an export, and the
+	// caller must get an INTERNAL status back instead of a dead process.
+	"gree-selftest-panic": func([]string, []byte, *bytes.Buffer, *bytes.Buffer) int {
+		panic("gree-selftest-panic: deliberate panic to test the C ABI guard")
+	},
 }
 
 //export gree_tool_run
@@ -33,7 +38,7 @@ func gree_tool_run(tool *C.char, argc C.size_t, argv **C.char, stdinData *C.uint
 	name := C.GoString(tool)
 	run, ok := tools[name]
 	if !ok {
-		return toStatus(status.Errorf(status.NotFound, "no tool '%s' in libgree; available: iree-compile", name))
+		return toStatus(status.Errorf(status.NotFound, "no tool '%s' in libgree; available: iree-compile, gree-selftest-panic", name))
 	}
 	var stdin []byte
 	if stdinSize > 0 && stdinData != nil {

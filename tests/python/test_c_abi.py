@@ -1,0 +1,65 @@
+"""The C example links the installed libgree.so and lists drivers."""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from iree_go import _capi
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip("no C compiler on PATH")
+    lib_dir = os.path.dirname(_capi.library_path)
+    header_dir = lib_dir if os.path.exists(os.path.join(lib_dir, "gree.h")) else os.path.join(REPO, "include")
+    exe = str(tmp_path_factory.mktemp("c") / "list_devices")
+    subprocess.run(
+        [cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", header_dir,
+         os.path.join(REPO, "examples", "c", "list_devices.c"),
+         "-L", lib_dir, "-lgree", "-Wl,-rpath," + lib_dir, "-o", exe],
+        check=True,
+    )
+    return exe
+
+
+def run(exe, *args):
+    r = subprocess.run([exe, *args], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_c_example_lists_drivers(example):
+    out = run(example)
+    assert out.startswith("gree 0.1.0 (C ABI 1)\ndrivers:\n")
+    names = [l.split(":")[0].strip() for l in out.splitlines() if l.startswith("  ") and not l.startswith("    ")]
+    assert names == ["cuda", "hip", "local-sync", "local-task", "vulkan"]
+    assert "  local-task: Local execution using the IREE multithreading task system\n" \
+           "    local-task://  device_id=0  name=default\n" \
+           "    default device: local-task\n" in out
+    assert "unknown driver: NOT_FOUND (NOT_FOUND; no driver 'no-such-driver' registered" in out
+
+
+def test_c_example_reports_missing_libraries(example):
+    out = run(example, "hip")
+    if "(driver creation failed" in out:
+        assert "libamdhip64.so" in out
+
+
+def test_header_matches_library_exports():
+    # Every function the header declares is exported by the library.
+    import re
+    with open(os.path.join(REPO, "include", "gree.h")) as f:
+        header = f.read()
+    declared = set(re.findall(r"\b(gree_[a-z_0-9]+)\(", header))
+    out = subprocess.run(["nm", "-D", "--defined-only", _capi.library_path],
+                         capture_output=True, text=True, check=True).stdout
+    exported = set(re.findall(r" T (gree_[a-z_0-9]+)$", out, re.M))
+    assert declared - exported == set()
+    # Private helpers stay hidden.
+    assert not [s for s in exported if s.startswith("gree__")]

@@ -1,0 +1,49 @@
+"""iree_go.compiler's names, enums and tool errors."""
+
+import pytest
+
+import iree_go.compiler as ireec
+from iree_go import _capi
+
+
+def test_query_available_targets_lists_only_working_targets():
+    targets = ireec.query_available_targets()
+    assert targets == sorted(targets)
+    # Until a target compiles end to end, none may be listed.
+    assert targets == []
+
+
+def test_namespace_matches_iree():
+    for name in ("compile_str", "compile_file", "query_available_targets", "CompilerOptions",
+                 "InputType", "OutputFormat", "CompilerToolError", "DEFAULT_TESTING_BACKENDS"):
+        assert hasattr(ireec, name), name
+    assert ireec.core.DEFAULT_TESTING_BACKENDS == ["llvm-cpu"]
+    assert ireec.tools.core is ireec.core
+
+
+def test_enum_parsing():
+    assert ireec.InputType.parse("stablehlo-xla") is ireec.InputType.STABLEHLO_XLA
+    assert str(ireec.InputType.TOSA) == "tosa"
+    assert ireec.OutputFormat.parse("flatbuffer_text") is ireec.OutputFormat.FLATBUFFER_TEXT
+    with pytest.raises(ValueError, match="For input_type= argument, expected one of: NONE, AUTO, STABLEHLO, STABLEHLO_XLA, TOSA, TM_TENSOR, TORCH, ONNX"):
+        ireec.CompilerOptions(input_type="bogus")
+    with pytest.raises(ValueError, match="For output_format= argument, expected one of: FLATBUFFER_BINARY, FLATBUFFER_TEXT, MLIR_TEXT"):
+        ireec.CompilerOptions(output_format="bogus")
+
+
+def test_unknown_backend_is_compiler_tool_error():
+    with pytest.raises(ireec.CompilerToolError) as e:
+        ireec.compile_str("func.func @f() { return }", target_backends=["bogus"])
+    msg = str(e.value)
+    assert msg.startswith("Error invoking IREE compiler tool iree-compile\nError code: 1\nDiagnostics:\n")
+    assert "target backend 'bogus' not registered" in msg
+    assert "--iree-hal-target-backends=bogus" in msg
+    assert "IREE_SAVE_TEMPS" in msg
+
+
+def test_panic_in_library_is_internal_error_not_crash():
+    with pytest.raises(RuntimeError, match="deliberate panic") as e:
+        _capi.run_tool("gree-selftest-panic", ["x"])
+    assert e.value.code == 13  # INTERNAL
+    # The library still works afterwards.
+    assert ireec.query_available_targets() == []
