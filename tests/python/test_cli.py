@@ -82,3 +82,13 @@ def test_compile_list_targets(bin_dir):
     r = run(bin_dir, "iree-compile", "--iree-hal-list-target-backends")
     assert r.returncode == 0
     assert r.stdout.startswith("Registered target backends:\n")
+
+
+def test_list_devices_of_unavailable_gpu_driver_names_library(bin_dir):
+    from conftest import driver_available
+
+    if driver_available("cuda")[0]:
+        pytest.skip("cuda is available here; the missing-library message cannot be seen")
+    r = run(bin_dir, "iree-run-module", "--list_devices=cuda")
+    assert r.returncode == 1
+    assert "UNAVAILABLE" in r.stderr and "libcuda.so.1" in r.stderr
