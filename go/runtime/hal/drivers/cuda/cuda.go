@@ -5,11 +5,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gree-ml/gree/go/internal/dylib"
 	"github.com/gree-ml/gree/go/runtime/flags"
 	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -232,47 +232,19 @@ func (d *driver) CreateDeviceByPath(path string, params map[string]string) (hal.
 }
 
 // open retains the device's primary context.
-func (d *driver) open(info hal.DeviceInfo) (*device, error) {
-	dev := &device{cu: &d.cu, info: info, handle: handle(info.ID)}
-	if err := d.cu.check(d.cu.DeviceTotalMem(&dev.totalMemory, dev.handle), "cuDeviceTotalMem_v2"); err != nil {
+func (d *driver) open(info hal.DeviceInfo) (*gpuinfo.ContextDevice, error) {
+	h := handle(info.ID)
+	var total, context uintptr
+	if err := d.cu.check(d.cu.DeviceTotalMem(&total, h), "cuDeviceTotalMem_v2"); err != nil {
 		return nil, err
 	}
-	if err := d.cu.check(d.cu.PrimaryCtxRetain(&dev.context, dev.handle), "cuDevicePrimaryCtxRetain"); err != nil {
+	if err := d.cu.check(d.cu.PrimaryCtxRetain(&context, h), "cuDevicePrimaryCtxRetain"); err != nil {
 		return nil, err
 	}
-	return dev, nil
+	release := func() error { return d.cu.check(d.cu.PrimaryCtxRelease(h), "cuDevicePrimaryCtxRelease_v2") }
+	return gpuinfo.NewContextDevice(Name, info, uint64(total), release), nil
 }
 
 // Close releases nothing: libcuda stays loaded for the life of the process
 // and devices own their contexts.
 func (d *driver) Close() error { return nil }
-
-// device is a created CUDA device: a retained primary context.
-type device struct {
-	cu          *api
-	info        hal.DeviceInfo
-	handle      int32
-	context     uintptr
-	totalMemory uintptr
-	closeOnce   sync.Once
-	closeErr    error
-}
-
-var _ hal.Device = (*device)(nil)
-
-// ID returns "cuda", IREE's device identifier.
-func (v *device) ID() string { return Name }
-
-// Info returns the device's DeviceInfo.
-func (v *device) Info() hal.DeviceInfo { return v.info }
-
-// TotalMemory is the device memory in bytes (cuDeviceTotalMem).
-func (v *device) TotalMemory() uint64 { return uint64(v.totalMemory) }
-
-// Close releases the primary context; later calls do nothing.
-func (v *device) Close() error {
-	v.closeOnce.Do(func() {
-		v.closeErr = v.cu.check(v.cu.PrimaryCtxRelease(v.handle), "cuDevicePrimaryCtxRelease_v2")
-	})
-	return v.closeErr
-}

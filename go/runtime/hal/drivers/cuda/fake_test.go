@@ -9,6 +9,7 @@ import (
 	"github.com/gree-ml/gree/go/internal/dylib"
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/hal/cts"
+	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo"
 	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo/gputest"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -117,7 +118,7 @@ func TestFakeLibcudaDeviceRetainsAndReleasesContext(t *testing.T) {
 	if dev.ID() != "cuda" || dev.Info().ID != 2 || dev.Info().Name != "Fake GPU 1" {
 		t.Errorf("device = %q %+v", dev.ID(), dev.Info())
 	}
-	if got := dev.(*device).TotalMemory(); got != 80<<30 {
+	if got := dev.(*gpuinfo.ContextDevice).TotalMemory(); got != 80<<30 {
 		t.Errorf("TotalMemory = %d", got)
 	}
 	if n := ctl.Retained(1); n != 1 {

@@ -10,6 +10,7 @@ import (
 	"github.com/gree-ml/gree/go/internal/dylib"
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/hal/cts"
+	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo"
 	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo/gputest"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -179,7 +180,7 @@ func TestFakeHIPDeviceRetainsAndReleasesContext(t *testing.T) {
 	if dev.ID() != "hip" || dev.Info().ID != 2 {
 		t.Errorf("device = %q %+v", dev.ID(), dev.Info())
 	}
-	if got := dev.(*device).TotalMemory(); got != 64<<30 {
+	if got := dev.(*gpuinfo.ContextDevice).TotalMemory(); got != 64<<30 {
 		t.Errorf("TotalMemory = %d", got)
 	}
 	if n := ctl.Retained(1); n != 1 {

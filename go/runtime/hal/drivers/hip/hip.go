@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/gree-ml/gree/go/internal/dylib"
 	"github.com/gree-ml/gree/go/runtime/flags"
@@ -302,47 +301,19 @@ func (d *driver) CreateDeviceByPath(path string, params map[string]string) (hal.
 }
 
 // open retains the device's primary context.
-func (d *driver) open(info hal.DeviceInfo) (*device, error) {
-	dev := &device{hip: &d.hip, info: info, handle: handle(info.ID)}
-	if err := d.hip.check(d.hip.DeviceTotalMem(&dev.totalMemory, dev.handle), "hipDeviceTotalMem"); err != nil {
+func (d *driver) open(info hal.DeviceInfo) (*gpuinfo.ContextDevice, error) {
+	h := handle(info.ID)
+	var total, context uintptr
+	if err := d.hip.check(d.hip.DeviceTotalMem(&total, h), "hipDeviceTotalMem"); err != nil {
 		return nil, err
 	}
-	if err := d.hip.check(d.hip.PrimaryCtxRetain(&dev.context, dev.handle), "hipDevicePrimaryCtxRetain"); err != nil {
+	if err := d.hip.check(d.hip.PrimaryCtxRetain(&context, h), "hipDevicePrimaryCtxRetain"); err != nil {
 		return nil, err
 	}
-	return dev, nil
+	release := func() error { return d.hip.check(d.hip.PrimaryCtxRelease(h), "hipDevicePrimaryCtxRelease") }
+	return gpuinfo.NewContextDevice(Name, info, uint64(total), release), nil
 }
 
 // Close releases nothing: libamdhip64 stays loaded for the life of the
 // process and devices own their contexts.
 func (d *driver) Close() error { return nil }
-
-// device is a created HIP device: a retained primary context.
-type device struct {
-	hip         *api
-	info        hal.DeviceInfo
-	handle      int32
-	context     uintptr
-	totalMemory uintptr
-	closeOnce   sync.Once
-	closeErr    error
-}
-
-var _ hal.Device = (*device)(nil)
-
-// ID returns "hip", IREE's device identifier.
-func (v *device) ID() string { return Name }
-
-// Info returns the device's DeviceInfo.
-func (v *device) Info() hal.DeviceInfo { return v.info }
-
-// TotalMemory is the device memory in bytes (hipDeviceTotalMem).
-func (v *device) TotalMemory() uint64 { return uint64(v.totalMemory) }
-
-// Close releases the primary context; later calls do nothing.
-func (v *device) Close() error {
-	v.closeOnce.Do(func() {
-		v.closeErr = v.hip.check(v.hip.PrimaryCtxRelease(v.handle), "hipDevicePrimaryCtxRelease")
-	})
-	return v.closeErr
-}
