@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
 )
@@ -42,6 +43,11 @@ func (o *OpParser) OpPos() Pos { return Pos(o.pos) }
 
 // CurrentPos returns the position of the next token.
 func (o *OpParser) CurrentPos() Pos { return Pos(o.p.tok.pos) }
+
+// LocAt returns the file location (file:line:col) of pos, for the block
+// arguments and operations a ParseFunc creates itself (an implicit
+// terminator, the entry arguments of an assignment list).
+func (o *OpParser) LocAt(pos Pos) ir.Location { return o.p.fileLoc(int(pos)) }
 
 // Errorf returns a diagnostic at the next token.
 func (o *OpParser) Errorf(format string, args ...any) error {
@@ -278,6 +284,49 @@ func (o *OpParser) ParseInteger() (int64, error) {
 		return 0, err
 	}
 	return o.p.intValue(lit, ir.I64)
+}
+
+// ParseIntegerList parses "[1, -2, …]" (possibly empty), the short form of
+// a dense i64 array attribute.
+func (o *OpParser) ParseIntegerList() ([]int64, error) {
+	if err := o.p.expect("["); err != nil {
+		return nil, err
+	}
+	vs := []int64{}
+	err := o.p.parseCommaList("]", func() error {
+		v, err := o.ParseInteger()
+		vs = append(vs, v)
+		return err
+	})
+	return vs, err
+}
+
+// DynamicIndex is MLIR's ShapedType::kDynamic: the entry of a static index
+// list (static_offsets, static_low, static_inner_tiles, …) that an SSA
+// operand supplies instead.
+const DynamicIndex int64 = math.MinInt64
+
+// ParseDynamicIndexList parses MLIR's custom<DynamicIndexList>, "[e, …]"
+// where each entry is an integer or an SSA value (of index type, for the
+// caller to resolve). It returns the values in order and all entries, with
+// DynamicIndex where a value stands.
+func (o *OpParser) ParseDynamicIndexList() ([]Operand, []int64, error) {
+	if err := o.p.expect("["); err != nil {
+		return nil, nil, err
+	}
+	var ops []Operand
+	static := []int64{}
+	err := o.p.parseCommaList("]", func() error {
+		if o.p.tok.kind == tokValue {
+			v, err := o.p.parseOperand()
+			ops, static = append(ops, v), append(static, DynamicIndex)
+			return err
+		}
+		v, err := o.ParseInteger()
+		static = append(static, v)
+		return err
+	})
+	return ops, static, err
 }
 
 // ParseFloat parses a number literal as a value of float type t.
