@@ -76,6 +76,29 @@ typedef struct gree_device_info_list_s* gree_device_info_list_t;
 
 typedef struct gree_device_s* gree_device_t;
 
+/* A loaded, verified module (.vmfb). */
+typedef struct gree_module_s* gree_module_t;
+
+/* A VM context: modules registered on one device, with their state. */
+typedef struct gree_context_s* gree_context_t;
+
+/* A shaped, typed buffer on a device (IREE's hal.buffer_view). */
+typedef struct gree_buffer_view_s* gree_buffer_view_t;
+
+/* A list of VM values (arguments and results of calls). */
+typedef struct gree_value_list_s* gree_value_list_t;
+
+/* The type of one VM value. */
+typedef enum gree_value_type_e {
+  GREE_VALUE_NULL = 0,
+  GREE_VALUE_I32 = 1,
+  GREE_VALUE_I64 = 2,
+  GREE_VALUE_F32 = 3,
+  GREE_VALUE_F64 = 4,
+  GREE_VALUE_BUFFER_VIEW = 5,
+  GREE_VALUE_LIST = 6
+} gree_value_type_t;
+
 #ifndef GREE_TYPES_ONLY
 
 /* ---- Version ------------------------------------------------------------ */
@@ -193,6 +216,126 @@ gree_status_t gree_device_info(gree_device_t device,
 
 /* Releases device (NULL is a no-op). */
 void gree_device_release(gree_device_t device);
+
+/* ---- Modules ------------------------------------------------------------ */
+
+/* Loads and completely verifies a module file. The bytes are copied, so
+ * data may be freed after the call. A truncated or corrupt file is
+ * DATA_LOSS, a file that is not a gree module INVALID_ARGUMENT.
+ * out_module: owned by the caller; release with gree_module_release. */
+gree_status_t gree_module_load(const uint8_t* data, size_t size,
+                               gree_module_t* out_module);
+
+/* Releases module (NULL is a no-op). Contexts it was added to keep it. */
+void gree_module_release(gree_module_t module);
+
+/* The module's name ("module" for an unnamed MLIR module). Borrowed: valid
+ * while module lives. */
+const char* gree_module_name(gree_module_t module);
+
+/* The number of exported functions. */
+size_t gree_module_function_count(gree_module_t module);
+
+/* Exported function index: its name, its calling convention (IREE's cconv
+ * string, e.g. "0rr_r") and its iree.abi.declaration reflection text ("" if
+ * none). All three are borrowed: valid while module lives. Any out pointer
+ * may be NULL. OUT_OF_RANGE past the end. */
+gree_status_t gree_module_function_info(gree_module_t module, size_t index,
+                                        const char** out_name,
+                                        const char** out_cconv,
+                                        const char** out_declaration);
+
+/* ---- Contexts ----------------------------------------------------------- */
+
+/* Creates an empty context on device (which must outlive it).
+ * out_context: owned by the caller; release with gree_context_release. */
+gree_status_t gree_context_create(gree_device_t device,
+                                  gree_context_t* out_context);
+
+/* Releases context (NULL is a no-op). */
+void gree_context_release(gree_context_t context);
+
+/* Registers module in context: its imports are resolved against modules
+ * added before it, its executables prepared on the device. A second module
+ * with the same name is ALREADY_EXISTS. */
+gree_status_t gree_context_add_module(gree_context_t context,
+                                      gree_module_t module);
+
+/* Registers the native "check" module (check-test programs import it). */
+gree_status_t gree_context_add_check_module(gree_context_t context);
+
+/* Calls module_name.function with args (NULL for none); the call runs to
+ * completion on the context's device.
+ * out_results: owned by the caller; release with gree_value_list_release. */
+gree_status_t gree_context_invoke(gree_context_t context,
+                                  const char* module_name,
+                                  const char* function, gree_value_list_t args,
+                                  gree_value_list_t* out_results);
+
+/* ---- Buffer views ------------------------------------------------------- */
+
+/* Creates a buffer view on device holding a copy of data (data_size must be
+ * the dense size of shape × element type). element_type is IREE's
+ * element-type word (e.g. 0x21000020 for f32).
+ * out_view: owned by the caller; release with gree_buffer_view_release. */
+gree_status_t gree_buffer_view_create(gree_device_t device,
+                                      const int64_t* shape, size_t rank,
+                                      uint32_t element_type, const void* data,
+                                      size_t data_size,
+                                      gree_buffer_view_t* out_view);
+
+/* Releases view (NULL is a no-op). */
+void gree_buffer_view_release(gree_buffer_view_t view);
+
+/* The rank, dimension i (0 past the rank), element type and byte length. */
+size_t gree_buffer_view_rank(gree_buffer_view_t view);
+int64_t gree_buffer_view_dim(gree_buffer_view_t view, size_t i);
+uint32_t gree_buffer_view_element_type(gree_buffer_view_t view);
+size_t gree_buffer_view_byte_length(gree_buffer_view_t view);
+
+/* Copies the view's contents to host memory dst (size must be at least the
+ * byte length). */
+gree_status_t gree_buffer_view_read(gree_buffer_view_t view, void* dst,
+                                    size_t size);
+
+/* The view's contents as IREE's tools print them ("2x2xf32=[1 2][3 4]"),
+ * at most max_elements elements (negative: all).
+ * out_text: owned by the caller; free with gree_free. */
+gree_status_t gree_buffer_view_format(gree_buffer_view_t view,
+                                      int64_t max_elements, char** out_text);
+
+/* ---- Value lists -------------------------------------------------------- */
+
+/* Creates an empty list.
+ * out_list: owned by the caller; release with gree_value_list_release. */
+gree_status_t gree_value_list_create(gree_value_list_t* out_list);
+
+/* Releases list (NULL is a no-op); the values it holds are released too. */
+void gree_value_list_release(gree_value_list_t list);
+
+/* The number of values in list. */
+size_t gree_value_list_size(gree_value_list_t list);
+
+/* Appends a value. push_buffer_view takes a new reference (the caller keeps
+ * its own); push_list appends a copy of sublist's entries as a nested list. */
+gree_status_t gree_value_list_push_null(gree_value_list_t list);
+gree_status_t gree_value_list_push_i32(gree_value_list_t list, int32_t v);
+gree_status_t gree_value_list_push_i64(gree_value_list_t list, int64_t v);
+gree_status_t gree_value_list_push_f32(gree_value_list_t list, float v);
+gree_status_t gree_value_list_push_f64(gree_value_list_t list, double v);
+gree_status_t gree_value_list_push_buffer_view(gree_value_list_t list,
+                                               gree_buffer_view_t view);
+gree_status_t gree_value_list_push_list(gree_value_list_t list,
+                                        gree_value_list_t sublist);
+
+/* Entry index: its type; the integer in *out_i (i32/i64), the float in
+ * *out_f (f32/f64), a new reference to a buffer view in *out_view (caller
+ * releases) or a new list in *out_list (caller releases). Out pointers that
+ * do not apply may be NULL. OUT_OF_RANGE past the end. */
+gree_status_t gree_value_list_get(gree_value_list_t list, size_t index,
+                                  gree_value_type_t* out_type, int64_t* out_i,
+                                  double* out_f, gree_buffer_view_t* out_view,
+                                  gree_value_list_t* out_list);
 
 /* ---- Tools -------------------------------------------------------------- */
 

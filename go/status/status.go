@@ -88,3 +88,18 @@ func CodeOf(err error) Code {
 	}
 	return Unknown
 }
+
+// Annotate adds context to err as IREE annotates a status: the code is
+// kept and the message becomes "<message>; <annotation>". A nil err stays
+// nil.
+func Annotate(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	note := fmt.Sprintf(format, args...)
+	var se *Error
+	if errors.As(err, &se) {
+		return &Error{Code: se.Code, Msg: se.Msg + "; " + note, Err: err}
+	}
+	return &Error{Code: Unknown, Msg: err.Error() + "; " + note, Err: err}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler"
@@ -48,8 +49,100 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: Too many positional arguments specified! (%s)\nCan specify at most 1 positional argument: See: iree-compile --help\n", strings.Join(p.positional, " "))
 		return 1
 	}
-	fmt.Fprintf(stderr, "error: gree cannot compile programs yet: the compiler pipeline (parse → … → module) is not built in this version; only --iree-hal-list-target-backends and --help work\n")
-	return 1
+	backends, err := resolveBackends(p)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	path := p.positional[0]
+	var src []byte
+	if path == "-" {
+		src, err = io.ReadAll(stdin)
+		path = "<stdin>"
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-compile: could not open input file '%s': %v\n", p.positional[0], err)
+		return 1
+	}
+	format := p.str("iree-vm-bytecode-module-output-format", "flatbuffer-binary")
+	switch strings.ReplaceAll(strings.ToLower(format), "_", "-") {
+	case "flatbuffer-binary":
+	case "flatbuffer-text", "mlir-text":
+		if p.str("compile-to", "") == "" {
+			p.values["compile-to"] = []string{"vm"}
+		}
+	default:
+		fmt.Fprintf(stderr, "iree-compile: for the --iree-vm-bytecode-module-output-format option: Cannot find option named '%s'!\n", format)
+		return 1
+	}
+	out, err := compiler.Compile(src, compiler.Options{
+		Filename:  path,
+		InputType: p.str("iree-input-type", "auto"),
+		Backends:  backends,
+		CompileTo: p.str("compile-to", ""),
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	dest := p.str("o", "-")
+	if dest == "-" {
+		stdout.Write(out)
+		return 0
+	}
+	if err := os.WriteFile(dest, out, 0o644); err != nil {
+		fmt.Fprintf(stderr, "iree-compile: cannot write output file '%s': %v\n", dest, err)
+		return 1
+	}
+	return 0
+}
+
+// resolveBackends turns the target flags into executable backends: the
+// legacy --iree-hal-target-backends list, and each --iree-hal-target-device
+// with its device's backends.
+func resolveBackends(p *parsed) ([]string, error) {
+	backends := append([]string(nil), p.list("iree-hal-target-backends")...)
+	devices := map[string]bool{"local": true, "cuda": true, "hip": true, "amdgpu": true, "vulkan": true, "metal": true, "webgpu": true}
+	for _, spec := range p.list("iree-hal-target-device") {
+		for _, alias := range strings.Split(spec, ",") {
+			alias = strings.Trim(alias, `" `)
+			if _, after, ok := strings.Cut(alias, "="); ok {
+				alias = after
+			}
+			if i := strings.IndexByte(alias, '['); i >= 0 {
+				alias = alias[:i]
+			}
+			alias = strings.Trim(alias, `"`)
+			if !devices[alias] {
+				return nil, fmt.Errorf("unregistered device alias \"%s\"; ensure it is linked into the compiler (available = [ 'amdgpu' 'cuda' 'hip' 'local' 'metal' 'vulkan' 'webgpu' ])", alias)
+			}
+			if alias != "local" {
+				return nil, fmt.Errorf("device alias \"%s\" does not provide any executable targets in gree yet; registered backends: [%s]", alias, strings.Join(compiler.TargetNames(), ", "))
+			}
+			local := p.list("iree-hal-local-target-device-backends")
+			if len(local) == 0 {
+				return nil, fmt.Errorf("device alias \"local\" does not provide any executable targets; ensure device-specific compilation backends have been specified (e.g. --iree-hal-local-target-device-backends=vmvx)")
+			}
+			for _, b := range local {
+				if !registered(b) {
+					return nil, fmt.Errorf("target backend '%s' not registered; registered backends: [%s]", b, strings.Join(compiler.TargetNames(), ", "))
+				}
+				backends = append(backends, b)
+			}
+		}
+	}
+	// The same backend named twice (legacy flag and device) is one target.
+	seen := map[string]bool{}
+	var out []string
+	for _, b := range backends {
+		if !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	}
+	return out, nil
 }
 
 func registered(name string) bool {

@@ -59,9 +59,17 @@ func TestErrors(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "requires a value") {
 		t.Errorf("-o without value: %d %q", code, errs)
 	}
-	code, _, errs = run("in.mlir")
-	if code != 1 || !strings.Contains(errs, "cannot compile programs yet") {
-		t.Errorf("compile: %d %q", code, errs)
+	code, _, errs = run("no-such-file.mlir")
+	if code != 1 || !strings.Contains(errs, "could not open input file 'no-such-file.mlir'") {
+		t.Errorf("missing input: %d %q", code, errs)
+	}
+	code, _, errs = run("--iree-hal-target-device=local", "in.mlir")
+	if code != 1 || !strings.Contains(errs, `device alias "local" does not provide any executable targets`) {
+		t.Errorf("local without backends: %d %q", code, errs)
+	}
+	code, _, errs = run("--iree-hal-target-device=tpu", "in.mlir")
+	if code != 1 || !strings.Contains(errs, `unregistered device alias "tpu"`) {
+		t.Errorf("unknown device: %d %q", code, errs)
 	}
 }
 

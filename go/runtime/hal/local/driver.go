@@ -10,13 +10,16 @@ var defaultDevice = hal.DeviceInfo{ID: 0, Path: "", Name: "default"}
 
 // Driver is a local CPU driver; name is "local-sync" or "local-task".
 type Driver struct {
-	name string
+	name    string
+	workers int
 }
 
 var _ hal.Driver = (*Driver)(nil)
 
 // NewDriver returns the local driver called name.
-func NewDriver(name string) *Driver { return &Driver{name: name} }
+// workers is how many goroutines run the workgroups of a dispatch; 1 or
+// less runs them inline in the caller (local-sync).
+func NewDriver(name string, workers int) *Driver { return &Driver{name: name, workers: workers} }
 
 // Name returns the driver name.
 func (d *Driver) Name() string { return d.name }
@@ -39,7 +42,7 @@ func (d *Driver) CreateDevice(id hal.DeviceID, params map[string]string) (hal.De
 	if _, err := hal.FindDevice(d.name, []hal.DeviceInfo{defaultDevice}, id); err != nil {
 		return nil, err
 	}
-	return &Device{driver: d.name}, nil
+	return &Device{driver: d.name, workers: d.workers}, nil
 }
 
 // CreateDeviceByPath creates the CPU device; local devices take no path.
@@ -47,7 +50,7 @@ func (d *Driver) CreateDeviceByPath(path string, params map[string]string) (hal.
 	if path != "" {
 		return nil, status.Errorf(status.NotFound, "device paths not yet implemented: '%s://%s' names a path, but the %s driver has one device; use '%s' or '%s://'", d.name, path, d.name, d.name, d.name)
 	}
-	return &Device{driver: d.name}, nil
+	return &Device{driver: d.name, workers: d.workers}, nil
 }
 
 // Close releases nothing: the driver holds no resources.
@@ -55,7 +58,8 @@ func (d *Driver) Close() error { return nil }
 
 // Device is the host CPU.
 type Device struct {
-	driver string
+	driver  string
+	workers int
 }
 
 var _ hal.Device = (*Device)(nil)

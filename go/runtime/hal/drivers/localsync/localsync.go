@@ -14,5 +14,5 @@ const Name = "local-sync"
 var Factory = hal.Factory{
 	Name:     Name,
 	FullName: "Local execution using a lightweight inline synchronous queue",
-	Create:   func() (hal.Driver, error) { return local.NewDriver(Name), nil },
+	Create:   func() (hal.Driver, error) { return local.NewDriver(Name, 1), nil },
 }

@@ -3,6 +3,8 @@
 package localtask
 
 import (
+	"runtime"
+
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/hal/local"
 )
@@ -14,5 +16,5 @@ const Name = "local-task"
 var Factory = hal.Factory{
 	Name:     Name,
 	FullName: "Local execution using the IREE multithreading task system",
-	Create:   func() (hal.Driver, error) { return local.NewDriver(Name), nil },
+	Create:   func() (hal.Driver, error) { return local.NewDriver(Name, runtime.GOMAXPROCS(0)), nil },
 }

@@ -1,0 +1,195 @@
+package codegen
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// contractShape is a matmul-shaped generic: loops (batch?, m, n, k) and
+// which operand dimension each loop indexes.
+type contractShape struct {
+	batch, m, n, k int // loop numbers; batch is -1 when absent
+}
+
+// matchContract recognizes C[b?,m,n] += A[b?,m,k] * B[b?,k,n] (any
+// operand layout) over f32 with the plain mulf/addf body.
+func matchContract(op linalg.Generic) (contractShape, bool) {
+	its := op.Iterators()
+	maps := op.Maps()
+	if op.NumInputs() != 2 || len(op.Op.Results) != 1 || (len(its) != 3 && len(its) != 4) {
+		return contractShape{}, false
+	}
+	for _, v := range op.Op.Operands {
+		t, ok := v.Type.(*ir.RankedTensorType)
+		if !ok || t.Elem.String() != "f32" {
+			return contractShape{}, false
+		}
+	}
+	dims := func(m *ir.AffineMap) (map[int]bool, bool) {
+		s := map[int]bool{}
+		for _, r := range m.Results {
+			d, ok := r.(*ir.AffineDimExpr)
+			if !ok {
+				return nil, false
+			}
+			s[d.Pos] = true
+		}
+		return s, len(s) == len(m.Results)
+	}
+	a, ok1 := dims(maps[0])
+	b, ok2 := dims(maps[1])
+	c, ok3 := dims(maps[2])
+	if !ok1 || !ok2 || !ok3 {
+		return contractShape{}, false
+	}
+	sh := contractShape{batch: -1, m: -1, n: -1, k: -1}
+	for l, it := range its {
+		switch {
+		case it == linalg.Reduction && a[l] && b[l] && !c[l] && sh.k < 0:
+			sh.k = l
+		case it == linalg.Parallel && a[l] && b[l] && c[l] && sh.batch < 0:
+			sh.batch = l
+		case it == linalg.Parallel && a[l] && !b[l] && c[l] && sh.m < 0:
+			sh.m = l
+		case it == linalg.Parallel && !a[l] && b[l] && c[l] && sh.n < 0:
+			sh.n = l
+		default:
+			return contractShape{}, false
+		}
+	}
+	if sh.m < 0 || sh.n < 0 || sh.k < 0 || (len(its) == 4) != (sh.batch >= 0) {
+		return contractShape{}, false
+	}
+	// Body: yield(addf(out, mulf(in0, in1))) in either operand order.
+	body := op.Body()
+	if len(body.Ops) != 3 {
+		return contractShape{}, false
+	}
+	mul, add, y := body.Ops[0], body.Ops[1], body.Ops[2]
+	args := body.Args
+	isPair := func(o *ir.Operation, x, z *ir.Value) bool {
+		return (o.Operands[0] == x && o.Operands[1] == z) || (o.Operands[0] == z && o.Operands[1] == x)
+	}
+	if mul.Name != "arith.mulf" || add.Name != "arith.addf" || y.Name != "linalg.yield" ||
+		!isPair(mul, args[0], args[1]) || !isPair(add, args[2], mul.Results[0]) || y.Operands[0] != add.Results[0] {
+		return contractShape{}, false
+	}
+	return sh, true
+}
+
+// strideFor returns operand t's element stride along loop l (0 when the
+// operand does not use l).
+func (g *gen) strideFor(t *ir.Value, m *ir.AffineMap, l int) kir.Value {
+	for r, e := range m.Results {
+		if d := e.(*ir.AffineDimExpr); d.Pos == l {
+			return g.strides[t][r]
+		}
+	}
+	return g.idx(0)
+}
+
+// lowerContract maps a matmul-shaped generic to Contract tiles: the grid
+// covers N (x), M (y) and the batch (z); each workgroup initializes its C
+// tile and accumulates the whole K range.
+func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error) {
+	sh, ok := matchContract(op)
+	if !ok {
+		return false, nil
+	}
+	l := &genericLowering{g: g, op: op, maps: op.Maps(), its: op.Iterators(), nIn: 2, results: results, vecDim: -1}
+	if err := l.analyze(); err != nil {
+		return true, err
+	}
+	A, B := op.Op.Operands[0], op.Op.Operands[1]
+	C := results[0]
+	maps := l.maps
+	top := g.b
+	tm, tn := g.st.ContractTile[0], g.st.ContractTile[1]
+	grid := func(loop int, tile int64) kir.GridDim {
+		s := l.sizes[loop]
+		if s.static >= 0 {
+			return kir.GridDim{Static: s.static, Tile: tile}
+		}
+		return kir.GridDim{Static: 1, PushConstants: []int{s.push}, Tile: tile}
+	}
+	g.k.Grid[0] = grid(sh.n, tn)
+	g.k.Grid[1] = grid(sh.m, tm)
+	if sh.batch >= 0 {
+		g.k.Grid[2] = grid(sh.batch, 1)
+	}
+	id := func(d int64) kir.Value { return top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), d) }
+	n0 := top.Bin(kir.Mul, id(0), g.idx(tn))
+	m0 := top.Bin(kir.Mul, id(1), g.idx(tm))
+	nN := top.Bin(kir.MinS, g.idx(tn), top.Bin(kir.Sub, l.sizes[sh.n].value, n0))
+	mN := top.Bin(kir.MinS, g.idx(tm), top.Bin(kir.Sub, l.sizes[sh.m].value, m0))
+	base := func(t *ir.Value, m *ir.AffineMap) kir.Value {
+		off := g.idx(0)
+		if sh.batch >= 0 {
+			off = top.Bin(kir.Mul, id(2), g.strideFor(t, m, sh.batch))
+		}
+		return off
+	}
+	aRS, aCS := g.strideFor(A, maps[0], sh.m), g.strideFor(A, maps[0], sh.k)
+	bRS, bCS := g.strideFor(B, maps[1], sh.k), g.strideFor(B, maps[1], sh.n)
+	cRS, cCS := g.strideFor(C, maps[2], sh.m), g.strideFor(C, maps[2], sh.n)
+	aOff := top.Bin(kir.Add, base(A, maps[0]), top.Bin(kir.Mul, m0, aRS))
+	bOff := top.Bin(kir.Add, base(B, maps[1]), top.Bin(kir.Mul, n0, bCS))
+	cOff := top.Bin(kir.Add, base(C, maps[2]), top.Bin(kir.Add, top.Bin(kir.Mul, m0, cRS), top.Bin(kir.Mul, n0, cCS)))
+	// Initialize the C tile from the fill value or the init tensor.
+	src := l.initOf[0]
+	cb := g.bindingOf[C]
+	g.k.Bindings[cb].Access = kir.ReadWrite
+	// Result buffers start zeroed, so a zero fill needs no work.
+	if (src.fill != nil && !isZeroConstant(src.fill)) || (src.fill == nil && src.binding != cb) {
+		var fill kir.Value = -1
+		if src.fill != nil {
+			v, err := g.scalarCapture(src.fill)
+			if err != nil {
+				return true, l.errorf("%v", err)
+			}
+			fill = v
+		}
+		var iRS, iCS, iOff kir.Value
+		if fill < 0 {
+			init := g.d.Bindings[src.binding]
+			iRS, iCS = g.strideFor(init, maps[2], sh.m), g.strideFor(init, maps[2], sh.n)
+			iOff = top.Bin(kir.Add, base(init, maps[2]), top.Bin(kir.Add, top.Bin(kir.Mul, m0, iRS), top.Bin(kir.Mul, n0, iCS)))
+		}
+		top.For(g.idx(0), mN, g.idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+			b.For(g.idx(0), nN, g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
+				v := fill
+				if fill < 0 {
+					off := b.Bin(kir.Add, iOff, b.Bin(kir.Add, b.Bin(kir.Mul, i, iRS), b.Bin(kir.Mul, j, iCS)))
+					v = b.Load(src.binding, kir.S(kir.F32), off)
+				}
+				off := b.Bin(kir.Add, cOff, b.Bin(kir.Add, b.Bin(kir.Mul, i, cRS), b.Bin(kir.Mul, j, cCS)))
+				b.Store(cb, off, v)
+				return nil
+			})
+			return nil
+		})
+	}
+	top.Append(&kir.Op{
+		Kind:     kir.Contract,
+		Bindings: [3]int{g.bindingOf[A], g.bindingOf[B], cb},
+		Args:     []kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.k].value},
+	})
+	top.Append(&kir.Op{Kind: kir.Yield})
+	return true, nil
+}
+
+// isZeroConstant reports an arith.constant 0 (or 0.0).
+func isZeroConstant(v *ir.Value) bool {
+	def := v.Owner()
+	if def == nil || def.Name != "arith.constant" {
+		return false
+	}
+	switch a := def.Attr("value").(type) {
+	case *ir.FloatAttr:
+		return a.Value == 0
+	case *ir.IntegerAttr:
+		return a.Value == 0
+	}
+	return false
+}

@@ -1,0 +1,42 @@
+package codegen
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
+)
+
+// Strategy holds the per-target choices codegen makes.
+type Strategy struct {
+	// VectorWidth is the number of lanes of the innermost parallel loop
+	// (1: no vectorization).
+	VectorWidth int
+	// WorkgroupElements is the rough number of output elements one
+	// workgroup computes.
+	WorkgroupElements int64
+	// Contract maps f32 matmul-shaped generics to the Contract tile op.
+	Contract bool
+	// ContractTile is the M×N output tile of one Contract workgroup.
+	ContractTile [2]int64
+}
+
+// CPUStrategy is the strategy of the vmvx target.
+var CPUStrategy = Strategy{VectorWidth: 64, WorkgroupElements: 1 << 15, Contract: true, ContractTile: [2]int64{128, 512}}
+
+// Push says where the host finds the value of one push constant.
+type Push struct {
+	// Value is the tensor (Dim ≥ 0) whose dimension Dim is passed, or the
+	// scalar (Dim < 0) passed as its bits.
+	Value *ir.Value
+	Dim   int
+}
+
+// Dispatch is one dispatch region lowered to a kernel.
+type Dispatch struct {
+	Region *ir.Operation
+	Kernel *kir.Kernel
+	// Bindings lists the tensor bound at each binding ordinal: captured
+	// inputs, or results of Region.
+	Bindings []*ir.Value
+	// Push lists the push constants in order.
+	Push []Push
+}

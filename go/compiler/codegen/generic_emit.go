@@ -1,0 +1,177 @@
+package codegen
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
+)
+
+// emit builds the loop nest: the first parallel loop is split over
+// workgroups, the other parallel loops follow, the innermost parallel loop
+// is vectorized with a scalar remainder, and reductions run innermost with
+// the outputs as loop-carried values.
+func (l *genericLowering) emit() error {
+	g := l.g
+	top := g.b
+	ivs := make([]kir.Value, len(l.its))
+	if len(l.pars) == 0 {
+		return l.point(top, ivs, 1)
+	}
+	dist := l.pars[0]
+	// Tile of the distributed loop: enough rows for WorkgroupElements.
+	inner := int64(1)
+	for _, k := range l.pars[1:] {
+		if s := l.sizes[k].static; s > 0 {
+			inner *= s
+		} else {
+			inner *= 1024
+		}
+	}
+	tile := max(int64(1), g.st.WorkgroupElements/max(inner, 1))
+	if dist == l.vecDim && l.width > 1 {
+		tile = (tile + int64(l.width) - 1) / int64(l.width) * int64(l.width)
+	}
+	if s := l.sizes[dist].static; s >= 0 {
+		tile = min(tile, max(s, 1))
+		g.k.Grid[0] = kir.GridDim{Static: s, Tile: tile}
+	} else {
+		g.k.Grid[0] = kir.GridDim{Static: 1, PushConstants: []int{l.sizes[dist].push}, Tile: tile}
+	}
+	wg := top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 0)
+	lo := top.Bin(kir.Mul, wg, g.idx(tile))
+	hi := top.Bin(kir.MinS, top.Bin(kir.Add, lo, g.idx(tile)), l.sizes[dist].value)
+	return l.loops(top, ivs, 0, lo, hi)
+}
+
+// loops emits parallel loop number i of l.pars (the distributed one
+// ranges over [lo, hi)).
+func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi kir.Value) error {
+	g := l.g
+	k := l.pars[i]
+	if i > 0 {
+		lo, hi = g.idx(0), l.sizes[k].value
+	}
+	if k != l.vecDim {
+		var err error
+		b.For(lo, hi, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+			ivs[k] = iv
+			err = l.loops(b, ivs, i+1, lo, hi)
+			return nil
+		})
+		return err
+	}
+	w := l.width
+	var err error
+	main := lo
+	if w > 1 {
+		n := b.Bin(kir.Sub, hi, lo)
+		main = b.Bin(kir.Add, lo, b.Bin(kir.Mul, b.Bin(kir.DivS, n, g.idx(int64(w))), g.idx(int64(w))))
+		b.For(lo, main, g.idx(int64(w)), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+			ivs[k] = iv
+			if e := l.point(b, ivs, w); e != nil {
+				err = e
+			}
+			return nil
+		})
+	}
+	b.For(main, hi, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+		ivs[k] = iv
+		if e := l.point(b, ivs, 1); e != nil {
+			err = e
+		}
+		return nil
+	})
+	return err
+}
+
+// access is how one operand is addressed at a loop point.
+type access struct {
+	binding int
+	off     kir.Value
+	// vector stride along the vectorized loop: 0 broadcast, 1 contiguous,
+	// else stride (a kernel value).
+	kind   int // 0 broadcast, 1 contiguous, 2 strided
+	stride kir.Value
+}
+
+// address computes operand tensor t's offset through map m at ivs.
+func (l *genericLowering) address(b *kir.Builder, t *ir.Value, binding int, m *ir.AffineMap, ivs []kir.Value, w int) access {
+	g := l.g
+	strides := g.strides[t]
+	var off kir.Value = -1
+	for r, e := range m.Results {
+		term := b.Bin(kir.Mul, emitAffine(b, g, e, ivs), strides[r])
+		if off < 0 {
+			off = term
+		} else {
+			off = b.Bin(kir.Add, off, term)
+		}
+	}
+	if off < 0 {
+		off = g.idx(0)
+	}
+	a := access{binding: binding, off: off}
+	if w == 1 || l.vecDim < 0 {
+		return a
+	}
+	last := len(m.Results) - 1
+	var stride kir.Value = -1
+	contiguous := true
+	any := false
+	for r, e := range m.Results {
+		c, _ := linearCoef(e, l.vecDim)
+		if c == 0 {
+			continue
+		}
+		any = true
+		if r != last || c != 1 {
+			contiguous = false
+		}
+		term := b.Bin(kir.Mul, g.idx(c), strides[r])
+		if stride < 0 {
+			stride = term
+		} else {
+			stride = b.Bin(kir.Add, stride, term)
+		}
+	}
+	switch {
+	case !any:
+		a.kind = 0
+	case contiguous:
+		a.kind = 1
+	default:
+		a.kind, a.stride = 2, stride
+	}
+	return a
+}
+
+func (l *genericLowering) load(b *kir.Builder, a access, w int) kir.Value {
+	elem := l.g.k.Bindings[a.binding].Elem
+	if w == 1 || a.kind == 0 {
+		v := b.Load(a.binding, kir.S(elem), a.off)
+		if w > 1 {
+			v = b.Emit(kir.Broadcast, kir.V(elem, w), v)
+		}
+		return v
+	}
+	if a.kind == 1 {
+		return b.Load(a.binding, kir.V(elem, w), a.off)
+	}
+	v := b.NewValue(kir.V(elem, w))
+	b.Append(&kir.Op{Kind: kir.LoadStrided, Results: []kir.Value{v}, Args: []kir.Value{a.off, a.stride}, Binding: a.binding})
+	return v
+}
+
+func (l *genericLowering) store(b *kir.Builder, a access, v kir.Value, w int) {
+	if w == 1 || a.kind == 1 {
+		b.Store(a.binding, a.off, v)
+		return
+	}
+	stride := a.stride
+	if a.kind == 0 {
+		// Every lane targets the same element: store the last lane.
+		last := b.EmitImm(kir.Extract, kir.S(b.K.Type(v).Elem), int64(w-1), v)
+		b.Store(a.binding, a.off, last)
+		return
+	}
+	b.Append(&kir.Op{Kind: kir.StoreStrided, Args: []kir.Value{a.off, stride, v}, Binding: a.binding})
+}

@@ -1,0 +1,51 @@
+package codegen
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// Lower turns one dispatch region into a kernel named name.
+func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
+	body := region.Regions[0].Blocks[0]
+	ret := body.Terminator()
+	var gen0 linalg.Generic
+	found := false
+	for _, op := range body.Ops {
+		if g, ok := linalg.AsGeneric(op); ok {
+			if found {
+				return nil, ir.OpErrorf(region, "holds more than one linalg.generic, which codegen does not support yet")
+			}
+			gen0, found = g, true
+		} else if op != ret {
+			return nil, ir.OpErrorf(op, "cannot be part of a dispatch")
+		}
+	}
+	if !found {
+		return nil, ir.OpErrorf(region, "holds no linalg.generic")
+	}
+	results := make([]*ir.Value, len(gen0.Op.Results))
+	for k, v := range ret.Operands {
+		if v.Owner() == gen0.Op {
+			results[v.Index()] = region.Results[k]
+		}
+	}
+	for j, r := range results {
+		if r == nil {
+			return nil, ir.OpErrorf(gen0.Op, "result %d is not returned by its dispatch region", j)
+		}
+	}
+	g := newGen(region, name, st)
+	if st.Contract {
+		if ok, err := g.lowerContract(gen0, results); ok || err != nil {
+			return g.d, err
+		}
+	}
+	if err := g.lowerGeneric(gen0, results); err != nil {
+		return nil, err
+	}
+	g.b.Append(&kir.Op{Kind: kir.Yield})
+	return g.d, nil
+}
+

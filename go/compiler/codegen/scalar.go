@@ -1,0 +1,153 @@
+package codegen
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
+)
+
+// ScalarOf maps an MLIR element type to a kernel scalar type; index is i64.
+func ScalarOf(t ir.Type) (kir.Scalar, bool) {
+	switch t := t.(type) {
+	case *ir.IndexType:
+		return kir.I64, true
+	case *ir.IntegerType:
+		switch t.Width {
+		case 1:
+			return kir.I1, true
+		case 8:
+			return kir.I8, true
+		case 16:
+			return kir.I16, true
+		case 32:
+			return kir.I32, true
+		case 64:
+			return kir.I64, true
+		}
+	case *ir.FloatType:
+		switch t.Kind {
+		case ir.KindF16:
+			return kir.F16, true
+		case ir.KindBF16:
+			return kir.BF16, true
+		case ir.KindF32:
+			return kir.F32, true
+		case ir.KindF64:
+			return kir.F64, true
+		}
+	}
+	return kir.Invalid, false
+}
+
+var binaryOps = map[string]kir.Kind{
+	"arith.addi": kir.Add, "arith.addf": kir.Add, "arith.subi": kir.Sub, "arith.subf": kir.Sub,
+	"arith.muli": kir.Mul, "arith.mulf": kir.Mul, "arith.divsi": kir.DivS, "arith.divui": kir.DivU,
+	"arith.remsi": kir.RemS, "arith.remui": kir.RemU, "arith.divf": kir.DivF, "arith.remf": kir.RemF,
+	"arith.floordivsi": kir.FloorDivS, "arith.ceildivsi": kir.CeilDivS, "arith.ceildivui": kir.CeilDivU,
+	"arith.minsi": kir.MinS, "arith.maxsi": kir.MaxS, "arith.minui": kir.MinU, "arith.maxui": kir.MaxU,
+	"arith.minimumf": kir.MinF, "arith.maximumf": kir.MaxF, "arith.minnumf": kir.MinNumF, "arith.maxnumf": kir.MaxNumF,
+	"arith.andi": kir.And, "arith.ori": kir.Or, "arith.xori": kir.Xor,
+	"arith.shli": kir.Shl, "arith.shrsi": kir.ShrS, "arith.shrui": kir.ShrU,
+	"math.powf": kir.PowF, "math.atan2": kir.Atan2, "math.copysign": kir.CopySign,
+}
+
+var unaryOps = map[string]kir.Kind{
+	"arith.negf": kir.NegF, "math.absf": kir.AbsF, "math.absi": kir.AbsI, "math.sqrt": kir.Sqrt,
+	"math.rsqrt": kir.Rsqrt, "math.cbrt": kir.Cbrt, "math.exp": kir.Exp, "math.exp2": kir.Exp2,
+	"math.expm1": kir.Expm1, "math.log": kir.Log, "math.log2": kir.Log2, "math.log10": kir.Log10,
+	"math.log1p": kir.Log1p, "math.sin": kir.Sin, "math.cos": kir.Cos, "math.tan": kir.Tan,
+	"math.sinh": kir.Sinh, "math.cosh": kir.Cosh, "math.tanh": kir.Tanh, "math.asin": kir.Asin,
+	"math.acos": kir.Acos, "math.atan": kir.Atan, "math.asinh": kir.Asinh, "math.acosh": kir.Acosh,
+	"math.atanh": kir.Atanh, "math.erf": kir.Erf, "math.erfc": kir.Erfc, "math.floor": kir.Floor,
+	"math.ceil": kir.Ceil, "math.round": kir.Round, "math.roundeven": kir.RoundEven, "math.trunc": kir.Trunc,
+	"math.ctlz": kir.CtLz, "math.cttz": kir.CtTz, "math.ctpop": kir.CtPop,
+	"math.isnan": kir.IsNaN, "math.isinf": kir.IsInf, "math.isfinite": kir.IsFinite,
+}
+
+var castOps = map[string]kir.Kind{
+	"arith.extsi": kir.ExtS, "arith.extui": kir.ExtU, "arith.trunci": kir.TruncI,
+	"arith.sitofp": kir.SIToFP, "arith.uitofp": kir.UIToFP, "arith.fptosi": kir.FPToSI,
+	"arith.fptoui": kir.FPToUI, "arith.extf": kir.FPExt, "arith.truncf": kir.FPTrunc,
+	"arith.bitcast": kir.Bitcast,
+}
+
+// scalarOp translates one scalar arith/math op at vector width w. get
+// returns the kernel value of an operand. It returns ok=false for ops it
+// does not know.
+func scalarOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.Value, error)) ([]kir.Value, error) {
+	args := make([]kir.Value, len(op.Operands))
+	for i, v := range op.Operands {
+		a, err := get(v)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = a
+	}
+	var rt kir.Type
+	if len(op.Results) == 1 {
+		s, ok := ScalarOf(op.Results[0].Type)
+		if !ok {
+			return nil, ir.OpErrorf(op, "has result type %s, which gree kernels do not support", op.Results[0].Type)
+		}
+		rt = kir.V(s, w)
+	}
+	one := func(v kir.Value) ([]kir.Value, error) { return []kir.Value{v}, nil }
+	if k, ok := binaryOps[op.Name]; ok {
+		return one(b.Emit(k, rt, args...))
+	}
+	if k, ok := unaryOps[op.Name]; ok {
+		return one(b.Emit(k, rt, args...))
+	}
+	if k, ok := castOps[op.Name]; ok {
+		return one(b.Emit(k, rt, args...))
+	}
+	switch op.Name {
+	case "arith.index_cast", "arith.index_castui":
+		from := b.K.Type(args[0]).Elem
+		switch {
+		case from.Bits() == rt.Elem.Bits():
+			return []kir.Value{args[0]}, nil
+		case from.Bits() > rt.Elem.Bits():
+			return one(b.Emit(kir.TruncI, rt, args...))
+		case op.Name == "arith.index_castui":
+			return one(b.Emit(kir.ExtU, rt, args...))
+		}
+		return one(b.Emit(kir.ExtS, rt, args...))
+	case "arith.cmpi", "arith.cmpf":
+		pred, _ := op.Attr("predicate").(*ir.IntegerAttr)
+		if pred == nil {
+			return nil, ir.OpErrorf(op, "has no predicate")
+		}
+		k := kir.CmpI
+		if op.Name == "arith.cmpf" {
+			k = kir.CmpF
+		}
+		return one(b.EmitImm(k, rt, pred.Value, args...))
+	case "arith.select":
+		if w > 1 && !b.K.Type(args[0]).IsVector() {
+			args[0] = b.Emit(kir.Broadcast, kir.V(kir.I1, w), args[0])
+		}
+		return one(b.Emit(kir.Select, rt, args...))
+	case "math.fma":
+		return one(b.Emit(kir.FMA, rt, args...))
+	case "math.fpowi":
+		f := b.Emit(kir.SIToFP, rt, args[1])
+		return one(b.Emit(kir.PowF, rt, args[0], f))
+	case "arith.constant":
+		switch a := op.Attr("value").(type) {
+		case *ir.IntegerAttr:
+			return one(b.Int(rt, a.Value))
+		case *ir.FloatAttr:
+			return one(b.Float(rt, a.Value))
+		case *ir.BoolAttr:
+			v := int64(0)
+			if a.Value {
+				v = 1
+			}
+			return one(b.Int(rt, v))
+		}
+		return nil, ir.OpErrorf(op, "has a constant gree kernels cannot use: %s", op.Attr("value"))
+	case "util.optimization_barrier":
+		return args, nil
+	}
+	return nil, ir.OpErrorf(op, "is not supported inside gree kernels")
+}

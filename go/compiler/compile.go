@@ -1,0 +1,188 @@
+package compiler
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/codegen"
+	"github.com/gree-ml/gree/go/compiler/flow"
+	"github.com/gree-ml/gree/go/compiler/input"
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/parser"
+	"github.com/gree-ml/gree/go/compiler/vm"
+	"github.com/gree-ml/gree/go/schemas/module"
+)
+
+// Phases are the compilation phases in order, with IREE's names; Compile
+// can stop after any of them (Options.CompileTo) and return the IR.
+var Phases = []string{"start", "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow", "stream", "executable-sources", "executable-configurations", "executable-targets", "hal", "vm", "end"}
+
+// Options configures one compilation.
+type Options struct {
+	// Filename names the input in diagnostics.
+	Filename string
+	// InputType is the --iree-input-type value ("" = auto).
+	InputType string
+	// Backends are the executable target backends (e.g. "vmvx").
+	Backends []string
+	// CompileTo stops after a phase and returns its IR as text.
+	CompileTo string
+}
+
+// Backend is a target backend's code generator.
+type Backend struct {
+	Target
+	// Format names the executable format the runtime loads.
+	Format string
+	// Strategy drives codegen for this target.
+	Strategy codegen.Strategy
+	// Emit turns kernels into one executable.
+	Emit func([]*kir.Kernel) ([]byte, error)
+}
+
+var backends = map[string]*Backend{}
+
+// RegisterBackend registers a target backend that compiles end to end.
+func RegisterBackend(b *Backend) {
+	RegisterTarget(b.Target)
+	mu.Lock()
+	backends[b.Name] = b
+	mu.Unlock()
+}
+
+func phaseIndex(name string) int {
+	for i, p := range Phases {
+		if p == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Compile compiles MLIR source text to a module file (or, with CompileTo,
+// to the text of the IR after that phase). Errors are diagnostics naming
+// file:line:col and the op.
+func Compile(src []byte, opts Options) ([]byte, error) {
+	stop := len(Phases) - 1
+	if opts.CompileTo != "" {
+		if stop = phaseIndex(opts.CompileTo); stop < 0 {
+			return nil, fmt.Errorf("unknown phase '%s' for --compile-to (expected one of %s)", opts.CompileTo, strings.Join(Phases, ", "))
+		}
+	}
+	switch opts.InputType {
+	case "", "auto", "none":
+	default:
+		return nil, fmt.Errorf("input type '%s' is not supported by gree yet (supported: auto, none — linalg, arith, math, tensor, scf and util programs)", opts.InputType)
+	}
+	name := opts.Filename
+	if name == "" {
+		name = "<stdin>"
+	}
+	m, err := parser.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	printIR := func() ([]byte, error) { return []byte(m.String()), nil }
+	if stop <= phaseIndex("start") {
+		return printIR()
+	}
+	if err := input.Run(m); err != nil {
+		return nil, err
+	}
+	if stop <= phaseIndex("global-optimization") {
+		return printIR()
+	}
+	if err := flow.Run(m); err != nil {
+		return nil, err
+	}
+	if stop <= phaseIndex("stream") {
+		return printIR()
+	}
+	regions := dispatchRegions(m)
+	var be *Backend
+	if len(regions) > 0 {
+		if be, err = selectBackend(opts.Backends); err != nil {
+			return nil, err
+		}
+	} else if len(opts.Backends) > 0 {
+		be, _ = selectBackend(opts.Backends)
+	}
+	refs := map[*ir.Operation]vm.DispatchRef{}
+	var kernels []*kir.Kernel
+	for i, r := range regions {
+		d, err := codegen.Lower(r, fmt.Sprintf("%s_dispatch_%d", moduleName(m), i), be.Strategy)
+		if err != nil {
+			return nil, err
+		}
+		refs[r] = vm.DispatchRef{Dispatch: d, Executable: 0, Entry: i}
+		kernels = append(kernels, d.Kernel)
+	}
+	if stop <= phaseIndex("executable-targets") {
+		var b bytes.Buffer
+		b.WriteString(m.String())
+		for _, k := range kernels {
+			b.WriteString("\n")
+			b.WriteString(k.String())
+		}
+		return b.Bytes(), nil
+	}
+	var execs []module.Executable
+	attrs := []module.Attr{{Key: "compiler", Value: "gree"}}
+	if be != nil && len(kernels) > 0 {
+		data, err := be.Emit(kernels)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", be.Name, err)
+		}
+		var names []string
+		for _, k := range kernels {
+			names = append(names, k.Name)
+		}
+		execs = append(execs, module.Executable{Format: be.Format, Entries: names, Data: data})
+		attrs = append(attrs, module.Attr{Key: "target", Value: be.Name})
+	}
+	mod, err := vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs})
+	if err != nil {
+		return nil, err
+	}
+	if stop <= phaseIndex("vm") {
+		return []byte(module.Disassemble(mod)), nil
+	}
+	return module.Encode(mod), nil
+}
+
+func moduleName(m *ir.Module) string {
+	if n := m.Name(); n != "" {
+		return n
+	}
+	return "module"
+}
+
+func dispatchRegions(m *ir.Module) []*ir.Operation {
+	var out []*ir.Operation
+	m.Op.Walk(func(op *ir.Operation) bool {
+		if op.Name == flow.RegionName {
+			out = append(out, op)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func selectBackend(names []string) (*Backend, error) {
+	if len(names) == 0 {
+		return nil, fmt.Errorf("the program has dispatches but no target backend was given; add --iree-hal-target-backends=vmvx (or --iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx)")
+	}
+	if len(names) > 1 {
+		return nil, fmt.Errorf("gree compiles for one target backend at a time; got %s", strings.Join(names, ", "))
+	}
+	mu.Lock()
+	b := backends[names[0]]
+	mu.Unlock()
+	if b == nil {
+		return nil, fmt.Errorf("target backend '%s' not registered; registered backends: [%s]", names[0], strings.Join(TargetNames(), ", "))
+	}
+	return b, nil
+}

@@ -1,0 +1,58 @@
+package flow
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// RegionName is the dispatch-region op.
+const RegionName = "flow.dispatch.region"
+
+func init() {
+	ir.RegisterOp(RegionName, ir.OpInfo{})
+	ir.RegisterOp("flow.return", ir.OpInfo{Terminator: true})
+}
+
+// FormDispatches wraps every linalg.generic of fn in its own
+// flow.dispatch.region (the generic moves inside; the values it captures
+// stay outside).
+func FormDispatches(fn *ir.Operation) {
+	var gens []*ir.Operation
+	fn.Walk(func(op *ir.Operation) bool {
+		if op.Name == linalg.GenericName {
+			gens = append(gens, op)
+			return false
+		}
+		return op.Name != RegionName
+	})
+	for _, g := range gens {
+		b := ir.NewBuilder(g.Loc)
+		b.SetInsertionPointBefore(g)
+		var types []ir.Type
+		for _, r := range g.Results {
+			types = append(types, r.Type)
+		}
+		region := b.CreateWithRegions(RegionName, nil, types, 1)
+		blk := ir.NewBlock()
+		region.Regions[0].AddBlock(blk)
+		for i, r := range g.Results {
+			ir.ReplaceAllUsesWith(fn, r, region.Results[i])
+		}
+		blk.Append(g)
+		ir.AtEnd(blk, g.Loc).Create("flow.return", g.Results, nil)
+	}
+}
+
+// Run fuses and forms dispatches in every function of m.
+func Run(m *ir.Module) error {
+	var err error
+	for _, op := range m.Body().Ops {
+		if op.Name == "func.func" || op.Name == "util.func" {
+			if err = FuseElementwise(op); err != nil {
+				return err
+			}
+			FormDispatches(op)
+		}
+	}
+	return nil
+}

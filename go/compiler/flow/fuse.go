@@ -1,0 +1,171 @@
+package flow
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// users counts the uses of every value in fn.
+func users(fn *ir.Operation) map[*ir.Value]int {
+	n := map[*ir.Value]int{}
+	fn.Walk(func(op *ir.Operation) bool {
+		for _, v := range op.Operands {
+			n[v]++
+		}
+		return true
+	})
+	return n
+}
+
+// FuseElementwise fuses element-wise generic producers into the generics
+// that consume them as inputs, when the producer has no other use, until
+// nothing changes.
+func FuseElementwise(fn *ir.Operation) error {
+	for {
+		changed := false
+		uses := users(fn)
+		var consumers []*ir.Operation
+		fn.Walk(func(op *ir.Operation) bool {
+			if op.Name == linalg.GenericName {
+				consumers = append(consumers, op)
+				return false
+			}
+			return true
+		})
+		for _, c := range consumers {
+			cg, _ := linalg.AsGeneric(c)
+			for i, in := range cg.Inputs() {
+				p := in.Owner()
+				pg, ok := linalg.AsGeneric(p)
+				if !ok || len(p.Results) != 1 || uses[in] != 1 || p.Block() != c.Block() || !pg.IsElementwise() {
+					continue
+				}
+				if fused := fuse(pg, cg, i); fused != nil {
+					ir.ReplaceAllUsesWith(fn, c.Results[0], fused.Results[0])
+					for k := 1; k < len(c.Results); k++ {
+						ir.ReplaceAllUsesWith(fn, c.Results[k], fused.Results[k])
+					}
+					c.Erase()
+					p.Erase()
+					changed = true
+					break
+				}
+			}
+			if changed {
+				break
+			}
+		}
+		if !changed {
+			return nil
+		}
+	}
+}
+
+// fuse builds consumer c with its input i computed by producer p inline.
+// It returns nil when the maps do not allow it.
+func fuse(p, c linalg.Generic, i int) *ir.Operation {
+	cm := c.Maps()
+	pm := p.Maps()
+	n := c.NumLoops()
+	pOut := pm[p.NumInputs()]
+	// Producer loop j in consumer terms: the consumer's expression at the
+	// position where the producer's output map has dj.
+	subs := make([]ir.AffineExpr, p.NumLoops())
+	for pos, r := range pOut.Results {
+		d := r.(*ir.AffineDimExpr)
+		subs[d.Pos] = cm[i].Results[pos]
+	}
+	pBody := p.Body()
+	for _, a := range pBody.Args[p.NumInputs():] {
+		if usedIn(a, pBody) {
+			return nil
+		}
+	}
+	// linalg.index in the producer needs its loop to be a consumer loop.
+	for _, op := range pBody.Ops {
+		if op.Name == "linalg.index" {
+			dim := op.Attr("dim").(*ir.IntegerAttr).Value
+			if _, ok := subs[dim].(*ir.AffineDimExpr); !ok {
+				return nil
+			}
+		}
+	}
+	// New operands: consumer inputs before i, producer inputs, consumer
+	// inputs after i, consumer outputs.
+	var ins []*ir.Value
+	var maps []*ir.AffineMap
+	cIns := c.Inputs()
+	ins = append(ins, cIns[:i]...)
+	maps = append(maps, cm[:i]...)
+	ins = append(ins, p.Inputs()...)
+	for _, m := range pm[:p.NumInputs()] {
+		maps = append(maps, compose(m, subs, n))
+	}
+	ins = append(ins, cIns[i+1:]...)
+	maps = append(maps, cm[i+1:len(cIns)]...)
+	maps = append(maps, cm[len(cIns):]...)
+	b := ir.NewBuilder(c.Op.Loc)
+	b.SetInsertionPointBefore(c.Op)
+	its := c.Iterators()
+	np := p.NumInputs()
+	return linalg.BuildGeneric(b, ins, c.Outputs(), maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		m := ir.Mapping{}
+		for k := 0; k < np; k++ {
+			m[pBody.Args[k]] = args[i+k]
+		}
+		var pYield *ir.Operation
+		for _, op := range pBody.Ops {
+			if op.Name == "linalg.yield" {
+				pYield = op
+				break
+			}
+			if op.Name == "linalg.index" {
+				dim := op.Attr("dim").(*ir.IntegerAttr).Value
+				d := subs[dim].(*ir.AffineDimExpr)
+				idx := bb.Create("linalg.index", nil, []ir.Type{ir.Index}, ir.Named("dim", ir.IntAttr(int64(d.Pos), ir.I64)))
+				m[op.Results[0]] = idx.Results[0]
+				continue
+			}
+			bb.Clone(op, m)
+		}
+		cBody := c.Body()
+		cm := ir.Mapping{}
+		for k, a := range cBody.Args {
+			switch {
+			case k < i:
+				cm[a] = args[k]
+			case k == i:
+				cm[a] = m.Lookup(pYield.Operands[0])
+			default:
+				cm[a] = args[k+np-1]
+			}
+		}
+		for _, op := range cBody.Ops {
+			if op.Name == "linalg.yield" {
+				ys := make([]*ir.Value, len(op.Operands))
+				for k, v := range op.Operands {
+					ys[k] = cm.Lookup(v)
+				}
+				return ys
+			}
+			bb.Clone(op, cm)
+		}
+		return nil
+	})
+}
+
+// usedIn reports whether v is an operand of an op in blk (or nested).
+func usedIn(v *ir.Value, blk *ir.Block) bool {
+	found := false
+	for _, op := range blk.Ops {
+		op.Walk(func(o *ir.Operation) bool {
+			for _, x := range o.Operands {
+				if x == v {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}

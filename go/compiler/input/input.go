@@ -1,0 +1,143 @@
+package input
+
+import (
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// Run converts m in place to the core tensor program.
+func Run(m *ir.Module) error {
+	var err error
+	m.Op.Walk(func(op *ir.Operation) bool {
+		if err != nil {
+			return false
+		}
+		if op.Name == "func.func" || op.Name == "util.func" {
+			err = convertFunc(m, op)
+			return false
+		}
+		return true
+	})
+	return err
+}
+
+// rewriter replaces ops inside one function.
+type rewriter struct {
+	fn *ir.Operation
+}
+
+func (r *rewriter) replace(op *ir.Operation, vals []*ir.Value) {
+	for i, res := range op.Results {
+		ir.ReplaceAllUsesWith(r.fn, res, vals[i])
+	}
+	op.Erase()
+}
+
+func convertFunc(m *ir.Module, fn *ir.Operation) error {
+	r := &rewriter{fn: fn}
+	// Collect first: rewriting changes the blocks being walked.
+	var ops []*ir.Operation
+	fn.Walk(func(op *ir.Operation) bool {
+		if op != fn {
+			ops = append(ops, op)
+		}
+		return op == fn || !isStructured(op)
+	})
+	for _, op := range ops {
+		if err := r.convert(op); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isStructured reports ops whose bodies are scalar code that must not be
+// converted (the bodies of linalg ops and tensor generators).
+func isStructured(op *ir.Operation) bool {
+	return strings.HasPrefix(op.Name, "linalg.") || op.Name == "tensor.generate" || op.Name == "tensor.pad"
+}
+
+func (r *rewriter) convert(op *ir.Operation) error {
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
+	switch {
+	case op.Name == "util.unfoldable_constant":
+		c := b.Create("arith.constant", nil, []ir.Type{op.Results[0].Type}, ir.Named("value", op.Attr("value")))
+		bar := b.Create("util.optimization_barrier", c.Results, []ir.Type{op.Results[0].Type})
+		r.replace(op, bar.Results)
+	case isElementwiseScalarOp(op) && hasTensorResult(op):
+		return r.elementwise(b, op)
+	case op.Name == "tensor.extract_slice":
+		return r.extractSlice(b, op)
+	case op.Name == "tensor.insert_slice":
+		return r.insertSlice(b, op)
+	case op.Name == "tensor.pad":
+		return r.pad(b, op)
+	case op.Name == "tensor.concat":
+		return r.concat(b, op)
+	case op.Name == "tensor.splat":
+		return r.splat(b, op)
+	case op.Name == "tensor.generate":
+		return r.generate(b, op)
+	case strings.HasPrefix(op.Name, "linalg.") && op.Name != linalg.GenericName && op.Name != "linalg.yield" && op.Name != "linalg.index":
+		return r.named(b, op)
+	}
+	return nil
+}
+
+func hasTensorResult(op *ir.Operation) bool {
+	if len(op.Results) != 1 {
+		return false
+	}
+	_, ok := op.Results[0].Type.(*ir.RankedTensorType)
+	return ok
+}
+
+// isElementwiseScalarOp reports arith and math ops that apply element by
+// element (everything in those dialects but constants).
+func isElementwiseScalarOp(op *ir.Operation) bool {
+	d := op.Dialect()
+	return (d == "arith" || d == "math") && op.Name != "arith.constant"
+}
+
+// elementwise turns an arith/math op on tensors into a linalg.generic with
+// identity maps whose body is the same op on scalars.
+func (r *rewriter) elementwise(b *ir.Builder, op *ir.Operation) error {
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	var ins []*ir.Value
+	scalarCond := false
+	for i, v := range op.Operands {
+		if _, ok := v.Type.(*ir.RankedTensorType); !ok {
+			if op.Name == "arith.select" && i == 0 {
+				scalarCond = true
+				continue
+			}
+			return ir.OpErrorf(op, "mixes tensor and scalar operands")
+		}
+		ins = append(ins, v)
+	}
+	if scalarCond {
+		// A select of whole tensors by a scalar stays a host select.
+		return nil
+	}
+	// The result's dynamic dimensions equal the first operand's (the op's
+	// verifier guarantees it), so the init takes its shape from there.
+	init := linalg.EmptyLike(b, ins[0], rt.Elem)
+	n := len(rt.Dims)
+	maps := make([]*ir.AffineMap, len(ins)+1)
+	for i := range maps {
+		maps[i] = linalg.Identity(n)
+	}
+	its := make([]linalg.Iterator, n)
+	g := linalg.BuildGeneric(b, ins, []*ir.Value{init}, maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		s := bb.Insert(ir.NewOperation(&ir.OperationState{
+			Name: op.Name, Loc: op.Loc, Operands: args[:len(ins)],
+			ResultTypes: []ir.Type{rt.Elem}, Attrs: op.Attrs,
+		}))
+		return s.Results
+	})
+	r.replace(op, g.Results)
+	return nil
+}

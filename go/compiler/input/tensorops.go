@@ -1,0 +1,137 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// dimsOf returns the sizes of tensor v as mixed values.
+func dimsOf(b *ir.Builder, v *ir.Value) []mixed {
+	t := v.Type.(*ir.RankedTensorType)
+	out := make([]mixed, len(t.Dims))
+	for i, d := range t.Dims {
+		if d >= 0 {
+			out[i] = mixed{static: d}
+		} else {
+			out[i] = mixed{dyn: linalg.Dim(b, v, i)}
+		}
+	}
+	return out
+}
+
+func ones(n int) []mixed {
+	out := make([]mixed, n)
+	for i := range out {
+		out[i] = mixed{static: 1}
+	}
+	return out
+}
+
+// emptyFor creates a tensor.empty of result type t; dynamic sizes come
+// from size(i) for each dynamic dimension i.
+func emptyFor(b *ir.Builder, t *ir.RankedTensorType, size func(i int) *ir.Value) *ir.Value {
+	var dyn []*ir.Value
+	for i, d := range t.Dims {
+		if d < 0 {
+			dyn = append(dyn, size(i))
+		}
+	}
+	return b.Create("tensor.empty", dyn, []ir.Type{t}).Result(0)
+}
+
+func (r *rewriter) pad(b *ir.Builder, op *ir.Operation) error {
+	seg := segments(op)
+	if len(seg) != 3 {
+		return ir.OpErrorf(op, "has malformed operands")
+	}
+	src := seg[0][0]
+	low, ok1 := mixedList(op, "static_low", seg[1])
+	high, ok2 := mixedList(op, "static_high", seg[2])
+	blk := regionBlock(op)
+	if !ok1 || !ok2 || blk == nil {
+		return ir.OpErrorf(op, "has malformed padding")
+	}
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	sizes := dimsOf(b, src)
+	out := emptyFor(b, rt, func(i int) *ir.Value {
+		s := iop(b, "arith.addi", idx(b, sizes[i]), idx(b, low[i]))
+		return iop(b, "arith.addi", s, idx(b, high[i]))
+	})
+	g := placeInto(b, out, src, nil, low, ones(len(low)), sizes, func(bb *ir.Builder, _ []*ir.Value, ix []*ir.Value) *ir.Value {
+		return cloneBody(bb, blk, ix)[0]
+	})
+	r.replace(op, g.Results)
+	return nil
+}
+
+func (r *rewriter) concat(b *ir.Builder, op *ir.Operation) error {
+	da, ok := op.Attr("dim").(*ir.IntegerAttr)
+	if !ok || len(op.Operands) == 0 {
+		return ir.OpErrorf(op, "needs a dimension and inputs")
+	}
+	d := int(da.Value)
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	first := op.Operands[0]
+	acc := emptyFor(b, rt, func(i int) *ir.Value {
+		if i != d {
+			return linalg.Dim(b, first, i)
+		}
+		var sum *ir.Value
+		for _, v := range op.Operands {
+			s := idx(b, dimsOf(b, v)[d])
+			if sum == nil {
+				sum = s
+			} else {
+				sum = iop(b, "arith.addi", sum, s)
+			}
+		}
+		return sum
+	})
+	off := mixed{static: 0}
+	for _, v := range op.Operands {
+		offs := make([]mixed, len(rt.Dims))
+		for i := range offs {
+			offs[i] = mixed{static: 0}
+		}
+		offs[d] = off
+		sizes := dimsOf(b, v)
+		g := placeInto(b, linalg.EmptyLike(b, acc, rt.Elem), v, []*ir.Value{acc}, offs, ones(len(offs)), sizes,
+			func(bb *ir.Builder, args []*ir.Value, _ []*ir.Value) *ir.Value { return args[0] })
+		acc = g.Result(0)
+		if off.dyn == nil && sizes[d].dyn == nil {
+			off = mixed{static: off.static + sizes[d].static}
+		} else {
+			off = mixed{dyn: iop(b, "arith.addi", idx(b, off), idx(b, sizes[d]))}
+		}
+	}
+	r.replace(op, []*ir.Value{acc})
+	return nil
+}
+
+func (r *rewriter) splat(b *ir.Builder, op *ir.Operation) error {
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	out := b.Create("tensor.empty", op.Operands[1:], []ir.Type{rt}).Result(0)
+	n := len(rt.Dims)
+	g := linalg.BuildGeneric(b, op.Operands[:1], []*ir.Value{out}, []*ir.AffineMap{{NumDims: n}, linalg.Identity(n)}, parallel(n), yieldArg(0, rt))
+	r.replace(op, g.Results)
+	return nil
+}
+
+func (r *rewriter) generate(b *ir.Builder, op *ir.Operation) error {
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	blk := regionBlock(op)
+	if blk == nil {
+		return ir.OpErrorf(op, "has no body")
+	}
+	out := b.Create("tensor.empty", op.Operands, []ir.Type{rt}).Result(0)
+	n := len(rt.Dims)
+	g := linalg.BuildGeneric(b, nil, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+		var ix []*ir.Value
+		for j := 0; j < n; j++ {
+			ix = append(ix, index(bb, j))
+		}
+		return cloneBody(bb, blk, ix)
+	})
+	r.replace(op, g.Results)
+	return nil
+}

@@ -1,0 +1,119 @@
+package vm
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+	"github.com/gree-ml/gree/go/schemas/module"
+)
+
+// dispatch emits the host side of one dispatch region: result shapes (from
+// the generic's inits), allocation, push constants, the workgroup grid and
+// the dispatch instruction.
+func (fe *fnEmitter) dispatch(region *ir.Operation) error {
+	ref, ok := fe.e.in.Dispatches[region]
+	if !ok {
+		return ir.OpErrorf(region, "has no kernel (internal error)")
+	}
+	// Result shapes: each region result is a generic result whose init
+	// tensor is captured from the host.
+	ret := region.Regions[0].Blocks[0].Terminator()
+	for k, res := range region.Results {
+		gv := ret.Operands[k]
+		g, ok := linalg.AsGeneric(gv.Owner())
+		if !ok {
+			return ir.OpErrorf(region, "returns a value that is not a generic result (internal error)")
+		}
+		init, err := fe.tensorOf(g.Outputs()[gv.Index()])
+		if err != nil {
+			return err
+		}
+		rt := res.Type.(*ir.RankedTensorType)
+		fe.tensors[res] = &tensor{reg: -1, dims: staticOr(rt, init.dims), typ: rt}
+	}
+	if fe.dead[region] {
+		// Only the shapes are used (by consumers that absorbed it).
+		return nil
+	}
+	// Allocate the results.
+	for _, res := range region.Results {
+		r, err := fe.ref(res)
+		if err != nil {
+			return err
+		}
+		fe.tensors[res].reg = r
+	}
+	var src []int32
+	// Workgroup counts.
+	k := ref.Kernel
+	pushRegs := make([]int32, len(ref.Push))
+	for i, p := range ref.Push {
+		r, err := fe.pushValue(region, p.Value, p.Dim)
+		if err != nil {
+			return err
+		}
+		pushRegs[i] = r
+	}
+	for _, gd := range k.Grid {
+		r := fe.constI64(gd.Static)
+		for _, pi := range gd.PushConstants {
+			r = fe.arithI64(module.ArithMul, r, pushRegs[pi])
+		}
+		if gd.Tile > 1 {
+			r = fe.arithI64(module.ArithCeilDivS, r, fe.constI64(gd.Tile))
+		}
+		src = append(src, r)
+	}
+	src = append(src, pushRegs...)
+	for _, b := range ref.Bindings {
+		r, err := fe.ref(b)
+		if err != nil {
+			return err
+		}
+		src = append(src, r)
+	}
+	fe.emit(module.Instr{Op: module.OpDispatch, Index: int32(ref.Executable), Index2: int32(ref.Entry), Imm: int64(len(ref.Push)), Src: src})
+	return nil
+}
+
+// pushValue returns an i64 register with a push constant's value.
+func (fe *fnEmitter) pushValue(region *ir.Operation, v *ir.Value, d int) (int32, error) {
+	if d >= 0 {
+		t, err := fe.tensorOf(v)
+		if err != nil {
+			return 0, err
+		}
+		return fe.dimReg(t.dims[d]), nil
+	}
+	r, err := fe.scalar(v)
+	if err != nil {
+		return 0, err
+	}
+	st, ok := scalarType(v.Type)
+	if !ok {
+		return 0, ir.OpErrorf(region, "captures a scalar of type %s, which gree cannot pass to a kernel", v.Type)
+	}
+	switch st {
+	case module.TypeI64:
+		return r, nil
+	case module.TypeF64:
+		out := fe.newReg(module.KindI64)
+		fe.emit(module.Instr{Op: module.OpCast, Sub: uint8(module.CastBitcast), Type: st, Type2: module.TypeI64, Dst: []int32{out}, Src: []int32{r}})
+		return out, nil
+	case module.TypeF32, module.TypeF16, module.TypeBF16:
+		bits := fe.newReg(module.KindI32)
+		it := map[uint8]uint8{module.TypeF32: module.TypeI32, module.TypeF16: module.TypeI16, module.TypeBF16: module.TypeI16}[st]
+		fe.emit(module.Instr{Op: module.OpCast, Sub: uint8(module.CastBitcast), Type: st, Type2: it, Dst: []int32{bits}, Src: []int32{r}})
+		out := fe.newReg(module.KindI64)
+		fe.emit(module.Instr{Op: module.OpCast, Sub: uint8(module.CastExtU), Type: it, Type2: module.TypeI64, Dst: []int32{out}, Src: []int32{bits}})
+		return out, nil
+	}
+	out := fe.newReg(module.KindI64)
+	fe.emit(module.Instr{Op: module.OpCast, Sub: uint8(module.CastExtS), Type: st, Type2: module.TypeI64, Dst: []int32{out}, Src: []int32{r}})
+	return out, nil
+}
+
+func (fe *fnEmitter) arithI64(op module.ArithOp, a, b int32) int32 {
+	r := fe.newReg(module.KindI64)
+	fe.emit(module.Instr{Op: module.OpArith, Sub: uint8(op), Type: module.TypeI64, Dst: []int32{r}, Src: []int32{a, b}})
+	return r
+}

@@ -1,0 +1,18 @@
+package hal
+
+// Executable is a loaded set of kernels (one module executable).
+type Executable interface {
+	// Close releases the executable.
+	Close() error
+}
+
+// Dispatcher is implemented by devices that run executables: it loads an
+// executable of a given format and runs one entry point over a workgroup
+// grid with push constants and bindings (the buffers' bytes, in binding
+// order). Dispatch returns when the work is complete.
+type Dispatcher interface {
+	// Formats lists the executable formats the device loads.
+	Formats() []string
+	PrepareExecutable(format string, data []byte) (Executable, error)
+	Dispatch(exe Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error
+}

@@ -1,0 +1,112 @@
+package local
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/hal/local/vmvx"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// VMVXFormat is the executable format of the vmvx target.
+const VMVXFormat = "vmvx-bytecode"
+
+var _ hal.Dispatcher = (*Device)(nil)
+
+type executable struct {
+	exe   *vmvx.Executable
+	pool  sync.Pool // *vmvx.State, one per worker
+	close sync.Once
+}
+
+func (e *executable) Close() error { return nil }
+
+// Formats returns the executable formats the CPU devices load.
+func (d *Device) Formats() []string { return []string{VMVXFormat} }
+
+// PrepareExecutable loads (and verifies) an executable.
+func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, error) {
+	if format != VMVXFormat {
+		return nil, status.Errorf(status.Unimplemented, "the %s device cannot run '%s' executables (it runs %s); compile with --iree-hal-target-backends=vmvx", d.driver, format, VMVXFormat)
+	}
+	exe, err := vmvx.Load(data)
+	if err != nil {
+		return nil, err
+	}
+	e := &executable{exe: exe}
+	e.pool.New = func() any { return vmvx.NewState() }
+	return e, nil
+}
+
+// Dispatch runs every workgroup of the grid: inline on local-sync, spread
+// over the device's workers on local-task. Results are identical either
+// way: workgroups write disjoint parts of the outputs.
+func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error {
+	e, ok := he.(*executable)
+	if !ok {
+		return status.Errorf(status.InvalidArgument, "executable was not prepared by the %s device", d.driver)
+	}
+	if entry < 0 || entry >= e.exe.NumEntries() {
+		return status.Errorf(status.OutOfRange, "entry point %d out of range (%d entries)", entry, e.exe.NumEntries())
+	}
+	for i, n := range grid {
+		if n < 0 || n > 1<<31 {
+			return status.Errorf(status.InvalidArgument, "workgroup count %d in dimension %d is out of range", n, i)
+		}
+	}
+	total := grid[0] * grid[1] * grid[2]
+	if total == 0 {
+		return nil
+	}
+	run := func(st *vmvx.State, i int64) error {
+		id := [3]int64{i % grid[0], (i / grid[0]) % grid[1], i / (grid[0] * grid[1])}
+		return e.exe.RunWorkgroup(st, entry, id, grid, push, bindings)
+	}
+	workers := int64(d.workers)
+	if workers <= 1 || total == 1 {
+		st := e.pool.Get().(*vmvx.State)
+		defer e.pool.Put(st)
+		for i := int64(0); i < total; i++ {
+			if err := run(st, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	workers = min(workers, total)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := int64(0); w < workers; w++ {
+		wg.Add(1)
+		go func(w int64) {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[w] = status.Errorf(status.Internal, "workgroup panicked: %v", r)
+				}
+			}()
+			st := e.pool.Get().(*vmvx.State)
+			defer e.pool.Put(st)
+			for {
+				i := next.Add(1) - 1
+				if i >= total {
+					return
+				}
+				if err := run(st, i); err != nil {
+					errs[w] = err
+					next.Store(total) // stop the others
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/modules/check"
+	"github.com/gree-ml/gree/go/runtime/modules/halmodule"
+	"github.com/gree-ml/gree/go/runtime/vm"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// DefaultDevice is the device URI used when none is given, as in IREE.
+const DefaultDevice = "local-task"
+
+// Session is a device with a VM context: the modules loaded on it and the
+// state (globals) they keep between calls.
+type Session struct {
+	Device  hal.Device
+	Context *vm.Context
+	// Check is the check module when the session was made with one.
+	Check *check.Module
+	owns  bool
+	mods  []*vm.Module
+}
+
+// NewSession creates the device named by uri ("" = local-task) and an
+// empty context on it.
+func NewSession(uri string) (*Session, error) {
+	if uri == "" {
+		uri = DefaultDevice
+	}
+	dev, err := Drivers().CreateDeviceByURI(uri)
+	if err != nil {
+		return nil, err
+	}
+	s := NewSessionOn(dev)
+	s.owns = true
+	return s, nil
+}
+
+// NewSessionOn makes a session on an existing device (not closed by
+// Session.Close).
+func NewSessionOn(dev hal.Device) *Session {
+	return &Session{Device: dev, Context: vm.NewContext(halmodule.New(dev))}
+}
+
+// WithCheck registers the check module (for check-test programs).
+func (s *Session) WithCheck() *check.Module {
+	if s.Check == nil {
+		s.Check = check.New()
+		s.Context.RegisterNative(s.Check)
+	}
+	return s.Check
+}
+
+// LoadModule loads a module file and registers it in the context.
+func (s *Session) LoadModule(data []byte) (*vm.Module, error) {
+	m, err := vm.LoadModule(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.AddModule(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// AddModule registers an already loaded module.
+func (s *Session) AddModule(m *vm.Module) error {
+	if err := s.Context.Register(m); err != nil {
+		return err
+	}
+	s.mods = append(s.mods, m)
+	return nil
+}
+
+// Modules returns the bytecode modules in load order.
+func (s *Session) Modules() []*vm.Module { return s.mods }
+
+// Call invokes module.fn with args.
+func (s *Session) Call(module, fn string, args []vm.Value) (res []vm.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = status.Errorf(status.Internal, "gree runtime bug while calling %s.%s: %v", module, fn, r)
+		}
+	}()
+	return s.Context.Invoke(module, fn, args)
+}
+
+// Close releases the device if the session created it.
+func (s *Session) Close() error {
+	if s.owns && s.Device != nil {
+		return s.Device.Close()
+	}
+	return nil
+}
+
+// ResolveFunction picks the function to run as iree-run-module does: the
+// named export, or the only export when name is empty (skipping names
+// starting with "__" or containing "$").
+func ResolveFunction(m *vm.Module, name string) (string, error) {
+	if name != "" {
+		if _, ok := m.Lookup(name); !ok {
+			return "", status.Errorf(status.NotFound, "function '%s' not found in module '%s' (exports: %v)", name, m.Name(), m.ExportNames())
+		}
+		return name, nil
+	}
+	var cands []string
+	for _, n := range m.ExportNames() {
+		if len(n) >= 2 && n[:2] == "__" || containsDollar(n) {
+			continue
+		}
+		cands = append(cands, n)
+	}
+	switch len(cands) {
+	case 0:
+		return "", status.New(status.InvalidArgument, "no exported functions found in module; at least one must be present")
+	case 1:
+		return cands[0], nil
+	}
+	return "", status.New(status.InvalidArgument, fmt.Sprintf("more than one exported function present; --function= must be specified explicitly (exports: %v)", cands))
+}
+
+func containsDollar(s string) bool {
+	for _, c := range s {
+		if c == '$' {
+			return true
+		}
+	}
+	return false
+}

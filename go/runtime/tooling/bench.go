@@ -1,0 +1,201 @@
+package tooling
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	gree "github.com/gree-ml/gree/go/runtime"
+	"github.com/gree-ml/gree/go/runtime/tooling/vio"
+	"github.com/gree-ml/gree/go/runtime/vm"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// BenchOptions are iree-benchmark-module's settings.
+type BenchOptions struct {
+	Modules     []string
+	Function    string
+	Device      string
+	Inputs      []string
+	Repetitions int
+	MinTime     time.Duration
+	TimeUnit    string // ms, us or ns
+}
+
+// processCPU returns the CPU time the process has used (all threads).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+type benchRow struct {
+	name       string
+	real, cpu  float64 // per iteration, in seconds
+	iterations int64
+}
+
+// RunBenchmarks times each function as Google Benchmark's
+// MeasureProcessCPUTime()->UseRealTime() does and prints its console
+// table: the context to stderr, the rows to stdout. It returns the exit
+// code.
+func RunBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := runBenchmarks(o, stdin, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(o.Modules) == 0 {
+		return status.New(status.InvalidArgument, "no user module specified; use --module=file.vmfb to load from a file or --module=- to load from stdin")
+	}
+	mods, err := LoadModules(o.Modules, stdin)
+	if err != nil {
+		return err
+	}
+	s, err := gree.NewSession(o.Device)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for _, m := range mods {
+		if err := s.AddModule(m); err != nil {
+			return err
+		}
+	}
+	main := mods[len(mods)-1]
+	type job struct {
+		fn   string
+		args []vm.Value
+	}
+	var jobs []job
+	if o.Function != "" {
+		f, ok := main.Lookup(o.Function)
+		if !ok {
+			return status.Errorf(status.NotFound, "function '%s' not found in module '%s'", o.Function, main.Name())
+		}
+		cc := f.CConv()
+		argCC, _, _ := strings.Cut(cc[1:], "_")
+		args, err := vio.ParseInputs(o.Inputs, argCC)
+		if err != nil {
+			return status.Annotate(err, "parsing function inputs")
+		}
+		jobs = append(jobs, job{o.Function, args})
+	} else {
+		for _, name := range main.ExportNames() {
+			if strings.HasPrefix(name, "__") || strings.Contains(name, "$") {
+				continue
+			}
+			f, _ := main.Lookup(name)
+			if !strings.HasPrefix(f.CConv(), "0_") {
+				continue // only functions without inputs can be benchmarked unattended
+			}
+			jobs = append(jobs, job{name, nil})
+		}
+	}
+	unit, scale := o.TimeUnit, 1e3
+	switch unit {
+	case "", "ms":
+		unit, scale = "ms", 1e3
+	case "us":
+		scale = 1e6
+	case "ns":
+		scale = 1e9
+	default:
+		return status.Errorf(status.InvalidArgument, "unknown --time_unit=%s (expected ms, us or ns)", o.TimeUnit)
+	}
+	reps := max(o.Repetitions, 1)
+	minTime := o.MinTime
+	if minTime <= 0 {
+		minTime = 500 * time.Millisecond
+	}
+	host, _ := os.Hostname()
+	fmt.Fprintf(stderr, "%s\nRunning %s\nRun on %s (%d X CPU s)\n", time.Now().Format("2006-01-02T15:04:05-07:00"), "iree-benchmark-module", host, runtime.NumCPU())
+	var rows []benchRow
+	for _, j := range jobs {
+		name := "BM_" + j.fn + "/process_time/real_time"
+		var reals, cpus []float64
+		for r := 0; r < reps; r++ {
+			row, err := measure(s, main.Name(), j.fn, j.args, minTime)
+			if err != nil {
+				return err
+			}
+			row.name = name
+			rows = append(rows, row)
+			reals, cpus = append(reals, row.real), append(cpus, row.cpu)
+		}
+		if reps > 1 {
+			last := rows[len(rows)-1].iterations
+			for _, agg := range []string{"mean", "median", "stddev"} {
+				rows = append(rows, benchRow{name: name + "_" + agg, real: aggregate(agg, reals), cpu: aggregate(agg, cpus), iterations: last})
+			}
+		}
+	}
+	sep := strings.Repeat("-", 86)
+	fmt.Fprintf(stdout, "%s\n%-46s %13s %15s %12s\n%s\n", sep, "Benchmark", "Time", "CPU", "Iterations", sep)
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "%-46s %10.3f %s %12.3f %s %12d\n", r.name, r.real*scale, unit, r.cpu*scale, unit, r.iterations)
+	}
+	return nil
+}
+
+// measure runs fn repeatedly, growing the iteration count until a batch
+// takes at least minTime, as Google Benchmark does.
+func measure(s *gree.Session, mod, fn string, args []vm.Value, minTime time.Duration) (benchRow, error) {
+	iters := int64(1)
+	for {
+		c0, t0 := processCPU(), time.Now()
+		for i := int64(0); i < iters; i++ {
+			if _, err := s.Call(mod, fn, args); err != nil {
+				return benchRow{}, status.Annotate(err, "benchmarking '%s'", fn)
+			}
+		}
+		el, cpu := time.Since(t0), processCPU()-c0
+		if el >= minTime || iters >= 1e9 {
+			return benchRow{real: el.Seconds() / float64(iters), cpu: cpu.Seconds() / float64(iters), iterations: iters}, nil
+		}
+		mult := 10.0
+		if el > 0 {
+			mult = math.Min(10, 1.4*minTime.Seconds()/el.Seconds())
+		}
+		iters = int64(math.Max(float64(iters)+1, math.Ceil(float64(iters)*mult)))
+	}
+}
+
+func aggregate(kind string, xs []float64) float64 {
+	n := float64(len(xs))
+	mean := 0.0
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	switch kind {
+	case "mean":
+		return mean
+	case "median":
+		s := append([]float64(nil), xs...)
+		sort.Float64s(s)
+		if len(s)%2 == 1 {
+			return s[len(s)/2]
+		}
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	v := 0.0
+	for _, x := range xs {
+		v += (x - mean) * (x - mean)
+	}
+	if n > 1 {
+		v /= n - 1
+	}
+	return math.Sqrt(v)
+}

@@ -1,0 +1,45 @@
+package tooling
+
+import (
+	"io"
+	"os"
+
+	"github.com/gree-ml/gree/go/runtime/vm"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// ReadModuleFile reads a module from a path, or from stdin for "-".
+func ReadModuleFile(path string, stdin io.Reader) ([]byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, status.Errorf(status.DataLoss, "reading the module from stdin: %v", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, status.Errorf(status.NotFound, "module file '%s' not found", path)
+		}
+		return nil, status.Errorf(status.Unavailable, "reading module file '%s': %v", path, err)
+	}
+	return data, nil
+}
+
+// LoadModules reads and verifies every --module in order.
+func LoadModules(paths []string, stdin io.Reader) ([]*vm.Module, error) {
+	var out []*vm.Module
+	for _, p := range paths {
+		data, err := ReadModuleFile(p, stdin)
+		if err != nil {
+			return nil, err
+		}
+		m, err := vm.LoadModule(data)
+		if err != nil {
+			return nil, status.Annotate(err, "loading module '%s'", p)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

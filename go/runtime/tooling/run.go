@@ -1,0 +1,117 @@
+package tooling
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gree-ml/gree/go/runtime"
+	"github.com/gree-ml/gree/go/runtime/tooling/vio"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// RunOptions are iree-run-module's settings.
+type RunOptions struct {
+	Modules         []string
+	Function        string
+	Device          string
+	Inputs          []string
+	Outputs         []string
+	ExpectedOutputs []string
+	MaxElements     int
+	Compare         vio.CompareOptions
+}
+
+// RunModule loads the modules, runs the function and handles its
+// results as iree-run-module does. It returns the exit code; errors go to
+// stderr as IREE statuses.
+func RunModule(o RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	code, err := runModule(o, stdin, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return code
+}
+
+func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
+	if len(o.Modules) == 0 {
+		return 1, status.New(status.InvalidArgument, "no user module specified; use --module=file.vmfb to load from a file or --module=- to load from stdin")
+	}
+	mods, err := LoadModules(o.Modules, stdin)
+	if err != nil {
+		return 1, err
+	}
+	s, err := runtime.NewSession(o.Device)
+	if err != nil {
+		return 1, err
+	}
+	defer s.Close()
+	for _, m := range mods {
+		if err := s.AddModule(m); err != nil {
+			return 1, err
+		}
+	}
+	main := mods[len(mods)-1]
+	fn, err := runtime.ResolveFunction(main, o.Function)
+	if err != nil {
+		return 1, err
+	}
+	f, _ := main.Lookup(fn)
+	decl := ""
+	for _, r := range f.Reflection {
+		if r.Key == "iree.abi.declaration" {
+			decl = r.Value
+		}
+	}
+	cc := f.CConv()
+	argCC, resCC := cc[1:], ""
+	for i := 1; i < len(cc); i++ {
+		if cc[i] == '_' {
+			argCC, resCC = cc[1:i], cc[i+1:]
+		}
+	}
+	args, err := vio.ParseInputs(o.Inputs, argCC)
+	if err != nil {
+		err = status.Annotate(err, "parsing function inputs")
+		if decl != "" {
+			err = status.Annotate(err, "%s", decl)
+		}
+		return 1, err
+	}
+	fmt.Fprintf(stdout, "EXEC @%s\n", fn)
+	if f, ok := stdout.(interface{ Sync() error }); ok {
+		f.Sync()
+	}
+	results, err := s.Call(main.Name(), fn, args)
+	if err != nil {
+		return 1, status.Annotate(err, "invoking function '%s'", fn)
+	}
+	max := o.MaxElements
+	if len(o.ExpectedOutputs) > 0 {
+		opts := o.Compare
+		opts.ResultCConv = resCC
+		ok, err := vio.CompareExpected(results, o.ExpectedOutputs, opts, stdout)
+		if err != nil {
+			return 1, err
+		}
+		if len(o.Outputs) > 0 {
+			if err := vio.WriteOutputs(results, o.Outputs, stdout, max); err != nil {
+				return 1, status.Annotate(err, "outputting results")
+			}
+		}
+		if !ok {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	if len(o.Outputs) > 0 {
+		if err := vio.WriteOutputs(results, o.Outputs, stdout, max); err != nil {
+			return 1, status.Annotate(err, "outputting results")
+		}
+		return 0, nil
+	}
+	if err := vio.PrintResults(stdout, results, max); err != nil {
+		return 1, err
+	}
+	return 0, nil
+}

@@ -1,0 +1,254 @@
+package vm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gree-ml/gree/go/schemas/module"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// Module is a loaded, verified bytecode module.
+type Module struct {
+	Def *module.Module
+	// Data is the file image Def aliases; it is kept alive with the module.
+	Data []byte
+}
+
+// LoadModule decodes and verifies a module file. data must stay
+// unchanged while the module is in use.
+func LoadModule(data []byte) (*Module, error) {
+	def, err := module.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return &Module{Def: def, Data: data}, nil
+}
+
+// Name returns the module name.
+func (m *Module) Name() string { return m.Def.Name }
+
+// ExportNames returns the exported function names in export order.
+func (m *Module) ExportNames() []string {
+	var out []string
+	for _, e := range m.Def.Exports {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// Lookup returns the function exported as name.
+func (m *Module) Lookup(name string) (*module.Function, bool) {
+	for _, e := range m.Def.Exports {
+		if e.Name == name {
+			return &m.Def.Functions[e.Function], true
+		}
+	}
+	return nil, false
+}
+
+// NativeModule is a module implemented in Go (check, …) that bytecode
+// modules import functions from.
+type NativeModule interface {
+	Name() string
+	// Lookup returns the function called name with its signature, or
+	// false.
+	Lookup(name string) (NativeFunc, bool)
+}
+
+// NativeFunc is one function of a native module.
+type NativeFunc struct {
+	Args, Results []module.Kind
+	Call          func(args []Value) ([]Value, error)
+}
+
+// Device performs the buffer and dispatch operations of host programs;
+// runtime/modules/hal implements it over a HAL device.
+type Device interface {
+	// PrepareExecutable loads an executable of the module.
+	PrepareExecutable(e *module.Executable) (any, error)
+	// Constant returns a buffer view of a module constant.
+	Constant(c *module.Constant) (any, error)
+	Alloc(elementType uint32, dims []int64) (any, error)
+	Dim(ref any, i int) (int64, error)
+	Reshape(ref any, dims []int64) (any, error)
+	Clone(ref any) (any, error)
+	// Load reads one element of scalar type t (module.Type*).
+	Load(ref any, t uint8, idx []int64) (Value, error)
+	Store(ref any, t uint8, idx []int64, v Value) error
+	Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error
+}
+
+// Context is a set of modules with resolved imports and per-module state,
+// bound to one device.
+type Context struct {
+	dev     Device
+	natives map[string]NativeModule
+	mods    []*instance
+	byName  map[string]*instance
+}
+
+// instance is a bytecode module in a context.
+type instance struct {
+	m       *Module
+	ctx     *Context
+	globals []Value
+	execs   []any
+	imports []resolved
+}
+
+type resolved struct {
+	native *NativeFunc
+	inst   *instance
+	fn     int
+}
+
+// NewContext returns an empty context on dev.
+func NewContext(dev Device) *Context {
+	return &Context{dev: dev, natives: map[string]NativeModule{}, byName: map[string]*instance{}}
+}
+
+// RegisterNative adds a native module.
+func (c *Context) RegisterNative(n NativeModule) error {
+	if _, dup := c.natives[n.Name()]; dup || c.byName[n.Name()] != nil {
+		return status.Errorf(status.AlreadyExists, "a module named '%s' is already registered", n.Name())
+	}
+	c.natives[n.Name()] = n
+	return nil
+}
+
+// HasModule reports whether a module named name is registered.
+func (c *Context) HasModule(name string) bool {
+	return c.natives[name] != nil || c.byName[name] != nil
+}
+
+// Register adds a bytecode module: its imports are resolved against the
+// modules registered before it, its executables prepared on the device and
+// its globals initialized.
+func (c *Context) Register(m *Module) error {
+	if c.HasModule(m.Name()) {
+		return status.Errorf(status.AlreadyExists, "a module named '%s' is already registered", m.Name())
+	}
+	inst := &instance{m: m, ctx: c}
+	for _, im := range m.Def.Imports {
+		r, err := c.resolve(im)
+		if err != nil {
+			return err
+		}
+		inst.imports = append(inst.imports, r)
+	}
+	for i := range m.Def.Executables {
+		e, err := c.dev.PrepareExecutable(&m.Def.Executables[i])
+		if err != nil {
+			return fmt.Errorf("module '%s': executable %d (%s): %w", m.Name(), i, m.Def.Executables[i].Format, err)
+		}
+		inst.execs = append(inst.execs, e)
+	}
+	for _, g := range m.Def.Globals {
+		v, err := c.initGlobal(m, g)
+		if err != nil {
+			return err
+		}
+		inst.globals = append(inst.globals, v)
+	}
+	c.mods = append(c.mods, inst)
+	c.byName[m.Name()] = inst
+	return nil
+}
+
+func (c *Context) initGlobal(m *Module, g module.Global) (Value, error) {
+	switch g.Kind {
+	case module.KindI32:
+		return I32(int32(g.InitI)), nil
+	case module.KindI64:
+		return I64(g.InitI), nil
+	case module.KindF32:
+		return F32(float32(g.InitF)), nil
+	case module.KindF64:
+		return F64(g.InitF), nil
+	}
+	if g.Init < 0 {
+		return Value{Kind: KindNull}, nil
+	}
+	ref, err := c.dev.Constant(&m.Def.Constants[g.Init])
+	if err != nil {
+		return Value{}, err
+	}
+	// Globals are mutable state: give each its own copy.
+	if g.Mutable {
+		if ref, err = c.dev.Clone(ref); err != nil {
+			return Value{}, err
+		}
+	}
+	return RefValue(ref), nil
+}
+
+func (c *Context) resolve(im module.Import) (resolved, error) {
+	if n, ok := c.natives[im.Module]; ok {
+		fn, ok := n.Lookup(im.Name)
+		if !ok {
+			if im.Optional {
+				return resolved{}, nil
+			}
+			return resolved{}, status.Errorf(status.NotFound, "module '%s' has no function '%s'", im.Module, im.Name)
+		}
+		if !sameKinds(fn.Args, im.Args) || !sameKinds(fn.Results, im.Results) {
+			return resolved{}, status.Errorf(status.InvalidArgument, "import %s.%s has a different signature than the function the module provides", im.Module, im.Name)
+		}
+		return resolved{native: &fn}, nil
+	}
+	if inst, ok := c.byName[im.Module]; ok {
+		for _, e := range inst.m.Def.Exports {
+			if e.Name == im.Name {
+				f := &inst.m.Def.Functions[e.Function]
+				if !sameKinds(f.Args, im.Args) || !sameKinds(f.Results, im.Results) {
+					return resolved{}, status.Errorf(status.InvalidArgument, "import %s.%s has signature %s but the module exports %s", im.Module, im.Name, cconv(im.Args, im.Results), f.CConv())
+				}
+				return resolved{inst: inst, fn: e.Function}, nil
+			}
+		}
+		return resolved{}, status.Errorf(status.NotFound, "module '%s' does not export '%s'", im.Module, im.Name)
+	}
+	if im.Optional {
+		return resolved{}, nil
+	}
+	var have []string
+	for _, m := range c.mods {
+		have = append(have, m.m.Name())
+	}
+	for n := range c.natives {
+		have = append(have, n)
+	}
+	return resolved{}, status.Errorf(status.NotFound, "required module '%s' not registered in the context (have: %s); load it first with another --module", im.Module, strings.Join(have, ", "))
+}
+
+func sameKinds(a, b []module.Kind) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func cconv(args, results []module.Kind) string {
+	f := module.Function{Args: args, Results: results}
+	return f.CConv()
+}
+
+// Invoke calls the function exported as fn by the module named mod.
+func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
+	inst, ok := c.byName[mod]
+	if !ok {
+		return nil, status.Errorf(status.NotFound, "module '%s' is not registered", mod)
+	}
+	for _, e := range inst.m.Def.Exports {
+		if e.Name == fn {
+			return inst.call(e.Function, args, 0)
+		}
+	}
+	return nil, status.Errorf(status.NotFound, "module '%s' has no exported function '%s'", mod, fn)
+}

@@ -1,0 +1,234 @@
+package vm
+
+import (
+	"fmt"
+
+	"github.com/gree-ml/gree/go/schemas/module"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// maxDepth bounds recursion of host calls.
+const maxDepth = 256
+
+// checkArgs verifies that args match the function's argument kinds.
+func checkArgs(f *module.Function, args []Value) error {
+	if len(args) != len(f.Args) {
+		return status.Errorf(status.InvalidArgument, "function '%s' expects %d arguments (signature %s), got %d", f.Name, len(f.Args), f.CConv(), len(args))
+	}
+	for i, k := range f.Args {
+		if !kindMatches(k, args[i]) {
+			return status.Errorf(status.InvalidArgument, "function '%s' argument %d must be %s, got %s", f.Name, i, kindText(k), args[i].kindText())
+		}
+	}
+	return nil
+}
+
+func kindMatches(k module.Kind, v Value) bool {
+	switch k {
+	case module.KindI32:
+		return v.Kind == KindI32
+	case module.KindI64:
+		return v.Kind == KindI64
+	case module.KindF32:
+		return v.Kind == KindF32
+	case module.KindF64:
+		return v.Kind == KindF64
+	}
+	return v.Kind == KindRef || v.Kind == KindNull
+}
+
+func kindText(k module.Kind) string {
+	return map[module.Kind]string{module.KindI32: "an i32", module.KindI64: "an i64", module.KindF32: "an f32", module.KindF64: "an f64", module.KindRef: "a buffer view"}[k]
+}
+
+func (v Value) kindText() string {
+	return map[Kind]string{KindNull: "null", KindI32: "an i32", KindI64: "an i64", KindF32: "an f32", KindF64: "an f64", KindRef: fmt.Sprintf("a %T", v.Ref)}[v.Kind]
+}
+
+// call runs function fi of the instance.
+func (inst *instance) call(fi int, args []Value, depth int) ([]Value, error) {
+	f := &inst.m.Def.Functions[fi]
+	if err := checkArgs(f, args); err != nil {
+		return nil, err
+	}
+	if depth > maxDepth {
+		return nil, status.Errorf(status.ResourceExhausted, "call depth exceeds %d in '%s'", maxDepth, f.Name)
+	}
+	regs := make([]Value, len(f.Regs))
+	copy(regs, args)
+	for i := len(args); i < len(regs); i++ {
+		regs[i] = zeroOf(f.Regs[i])
+	}
+	dev := inst.ctx.dev
+	pc := 0
+	fail := func(err error) ([]Value, error) {
+		return nil, fmt.Errorf("%s: instruction %d (%s): %w", f.Name, pc, f.Code[pc].Op, err)
+	}
+	for {
+		in := &f.Code[pc]
+		next := pc + 1
+		switch in.Op {
+		case module.OpMove:
+			regs[in.Dst[0]] = regs[in.Src[0]]
+		case module.OpConstI:
+			regs[in.Dst[0]] = intValue(in.Type, in.Imm)
+		case module.OpConstF:
+			regs[in.Dst[0]] = floatValue(in.Type, in.F)
+		case module.OpArith:
+			v, err := arith(module.ArithOp(in.Sub), in.Type, regs, in.Src)
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = v
+		case module.OpCmp:
+			regs[in.Dst[0]] = compare(in.Sub, in.Type, regs[in.Src[0]], regs[in.Src[1]])
+		case module.OpCast:
+			regs[in.Dst[0]] = cast(module.CastOp(in.Sub), in.Type, in.Type2, regs[in.Src[0]])
+		case module.OpSelect:
+			if regs[in.Src[0]].I != 0 {
+				regs[in.Dst[0]] = regs[in.Src[1]]
+			} else {
+				regs[in.Dst[0]] = regs[in.Src[2]]
+			}
+		case module.OpBranch:
+			if len(in.Src) > 0 {
+				tmp := make([]Value, len(in.Src))
+				for i, s := range in.Src {
+					tmp[i] = regs[s]
+				}
+				for i, d := range in.Dst {
+					regs[d] = tmp[i]
+				}
+			}
+			next = int(in.Index)
+		case module.OpCondBranch:
+			if regs[in.Src[0]].I != 0 {
+				next = int(in.Index)
+			} else {
+				next = int(in.Index2)
+			}
+		case module.OpCall:
+			res, err := inst.call(int(in.Index), gather(regs, in.Src), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			scatter(regs, in.Dst, res)
+		case module.OpCallImport:
+			res, err := inst.callImport(int(in.Index), gather(regs, in.Src), depth)
+			if err != nil {
+				return nil, err
+			}
+			scatter(regs, in.Dst, res)
+		case module.OpReturn:
+			return gather(regs, in.Src), nil
+		case module.OpFail:
+			return nil, status.New(status.Code(in.Imm), in.Str)
+		case module.OpGlobalLoad:
+			regs[in.Dst[0]] = inst.globals[in.Index]
+		case module.OpGlobalStore:
+			inst.globals[in.Index] = regs[in.Src[0]]
+		case module.OpConstant:
+			r, err := dev.Constant(&inst.m.Def.Constants[in.Index])
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = RefValue(r)
+		case module.OpAlloc:
+			r, err := dev.Alloc(uint32(in.Imm), dims(regs, in.Src))
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = RefValue(r)
+		case module.OpDim:
+			d, err := dev.Dim(regs[in.Src[0]].Ref, int(in.Imm))
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = I64(d)
+		case module.OpReshape:
+			r, err := dev.Reshape(regs[in.Src[0]].Ref, dims(regs, in.Src[1:]))
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = RefValue(r)
+		case module.OpClone:
+			r, err := dev.Clone(regs[in.Src[0]].Ref)
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = RefValue(r)
+		case module.OpLoad:
+			v, err := dev.Load(regs[in.Src[0]].Ref, in.Type, dims(regs, in.Src[1:]))
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = v
+		case module.OpStore:
+			if err := dev.Store(regs[in.Src[0]].Ref, in.Type, dims(regs, in.Src[2:]), regs[in.Src[1]]); err != nil {
+				return fail(err)
+			}
+		case module.OpDispatch:
+			npc := int(in.Imm)
+			grid := [3]int64{regs[in.Src[0]].I, regs[in.Src[1]].I, regs[in.Src[2]].I}
+			push := dims(regs, in.Src[3:3+npc])
+			var bindings []any
+			for _, r := range in.Src[3+npc:] {
+				bindings = append(bindings, regs[r].Ref)
+			}
+			if err := dev.Dispatch(inst.execs[in.Index], int(in.Index2), grid, push, bindings); err != nil {
+				return fail(err)
+			}
+		default:
+			return fail(status.Errorf(status.Internal, "unknown opcode"))
+		}
+		pc = next
+	}
+}
+
+func gather(regs []Value, rs []int32) []Value {
+	out := make([]Value, len(rs))
+	for i, r := range rs {
+		out[i] = regs[r]
+	}
+	return out
+}
+
+func scatter(regs []Value, rs []int32, vals []Value) {
+	for i, r := range rs {
+		regs[r] = vals[i]
+	}
+}
+
+func dims(regs []Value, rs []int32) []int64 {
+	out := make([]int64, len(rs))
+	for i, r := range rs {
+		out[i] = regs[r].I
+	}
+	return out
+}
+
+func zeroOf(k module.Kind) Value {
+	switch k {
+	case module.KindI32:
+		return I32(0)
+	case module.KindI64:
+		return I64(0)
+	case module.KindF32:
+		return F32(0)
+	case module.KindF64:
+		return F64(0)
+	}
+	return Value{Kind: KindNull}
+}
+
+func (inst *instance) callImport(i int, args []Value, depth int) ([]Value, error) {
+	r := inst.imports[i]
+	im := inst.m.Def.Imports[i]
+	switch {
+	case r.native != nil:
+		return r.native.Call(args)
+	case r.inst != nil:
+		return r.inst.call(r.fn, args, depth+1)
+	}
+	return nil, status.Errorf(status.NotFound, "optional import %s.%s is not available in this context (register the '%s' module)", im.Module, im.Name, im.Module)
+}

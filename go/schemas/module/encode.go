@@ -1,0 +1,160 @@
+package module
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// File layout (all integers little-endian):
+//
+//	offset 0   magic "GREEVMFB" (8 bytes)
+//	offset 8   u32 format version
+//	offset 12  u32 reserved (0)
+//	offset 16  u64 metadata offset, u64 metadata length
+//	offset 32  u64 blob area offset, u64 blob area length
+//	offset 48  u64 total file length
+//	...        metadata (varint-encoded, see writeMeta), blob area at a
+//	           64-byte aligned offset; each blob is 64-byte aligned inside.
+const headerSize = 56
+
+type writer struct{ b []byte }
+
+func (w *writer) uv(x uint64)   { w.b = binary.AppendUvarint(w.b, x) }
+func (w *writer) sv(x int64)    { w.b = binary.AppendVarint(w.b, x) }
+func (w *writer) u8(x uint8)    { w.b = append(w.b, x) }
+func (w *writer) f64(x float64) { w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(x)) }
+func (w *writer) str(s string)  { w.uv(uint64(len(s))); w.b = append(w.b, s...) }
+func (w *writer) kinds(ks []Kind) {
+	w.uv(uint64(len(ks)))
+	for _, k := range ks {
+		w.u8(uint8(k))
+	}
+}
+func (w *writer) attrs(as []Attr) {
+	w.uv(uint64(len(as)))
+	for _, a := range as {
+		w.str(a.Key)
+		w.str(a.Value)
+	}
+}
+func (w *writer) regs(rs []int32) {
+	w.uv(uint64(len(rs)))
+	for _, r := range rs {
+		w.uv(uint64(r))
+	}
+}
+
+// blobs lays out byte blobs at aligned offsets relative to the blob area.
+type blobs struct {
+	data []byte
+}
+
+func (bl *blobs) add(b []byte) (off, n uint64) {
+	for len(bl.data)%Alignment != 0 {
+		bl.data = append(bl.data, 0)
+	}
+	off = uint64(len(bl.data))
+	bl.data = append(bl.data, b...)
+	return off, uint64(len(b))
+}
+
+// Encode serializes m.
+func Encode(m *Module) []byte {
+	var w writer
+	var bl blobs
+	w.str(m.Name)
+	w.uv(uint64(m.Version))
+	w.attrs(m.Attrs)
+	w.uv(uint64(len(m.Functions)))
+	for i := range m.Functions {
+		f := &m.Functions[i]
+		w.str(f.Name)
+		w.kinds(f.Args)
+		w.kinds(f.Results)
+		w.kinds(f.Regs)
+		w.attrs(f.Reflection)
+		w.uv(uint64(len(f.Code)))
+		for _, in := range f.Code {
+			w.u8(uint8(in.Op))
+			w.u8(in.Sub)
+			w.u8(in.Type)
+			w.u8(in.Type2)
+			w.regs(in.Dst)
+			w.regs(in.Src)
+			w.sv(in.Imm)
+			w.f64(in.F)
+			w.sv(int64(in.Index))
+			w.sv(int64(in.Index2))
+			w.str(in.Str)
+		}
+	}
+	w.uv(uint64(len(m.Exports)))
+	for _, e := range m.Exports {
+		w.str(e.Name)
+		w.uv(uint64(e.Function))
+	}
+	w.uv(uint64(len(m.Imports)))
+	for _, im := range m.Imports {
+		w.str(im.Module)
+		w.str(im.Name)
+		w.kinds(im.Args)
+		w.kinds(im.Results)
+		if im.Optional {
+			w.u8(1)
+		} else {
+			w.u8(0)
+		}
+	}
+	w.uv(uint64(len(m.Globals)))
+	for _, g := range m.Globals {
+		w.str(g.Name)
+		w.u8(uint8(g.Kind))
+		if g.Mutable {
+			w.u8(1)
+		} else {
+			w.u8(0)
+		}
+		w.sv(int64(g.Init))
+		w.sv(g.InitI)
+		w.f64(g.InitF)
+	}
+	w.uv(uint64(len(m.Constants)))
+	for _, c := range m.Constants {
+		w.uv(uint64(c.ElementType))
+		w.uv(uint64(len(c.Shape)))
+		for _, d := range c.Shape {
+			w.sv(d)
+		}
+		off, n := bl.add(c.Data)
+		w.uv(off)
+		w.uv(n)
+	}
+	w.uv(uint64(len(m.Executables)))
+	for _, e := range m.Executables {
+		w.str(e.Format)
+		w.uv(uint64(len(e.Entries)))
+		for _, s := range e.Entries {
+			w.str(s)
+		}
+		off, n := bl.add(e.Data)
+		w.uv(off)
+		w.uv(n)
+	}
+
+	out := make([]byte, headerSize, headerSize+len(w.b)+len(bl.data)+2*Alignment)
+	copy(out, Magic)
+	binary.LittleEndian.PutUint32(out[8:], Version)
+	metaOff := uint64(headerSize)
+	out = append(out, w.b...)
+	for len(out)%Alignment != 0 {
+		out = append(out, 0)
+	}
+	blobOff := uint64(len(out))
+	out = append(out, bl.data...)
+	binary.LittleEndian.PutUint64(out[16:], metaOff)
+	binary.LittleEndian.PutUint64(out[24:], uint64(len(w.b)))
+	binary.LittleEndian.PutUint64(out[32:], blobOff)
+	binary.LittleEndian.PutUint64(out[40:], uint64(len(bl.data)))
+	binary.LittleEndian.PutUint64(out[48:], uint64(len(out)))
+	return out
+}

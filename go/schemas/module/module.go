@@ -1,0 +1,118 @@
+package module
+
+// Magic starts every module file.
+const Magic = "GREEVMFB"
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// Alignment of constants and executables inside the file.
+const Alignment = 64
+
+// Kind is the kind of a register, argument or result.
+type Kind uint8
+
+// Register kinds. I32 also carries i1, i8 and i16 values (as IREE's VM
+// does); Ref holds a buffer view, a list or null.
+const (
+	KindI32 Kind = iota + 1
+	KindI64
+	KindF32
+	KindF64
+	KindRef
+)
+
+// CConv returns the calling-convention character of a kind (as in
+// IREE's cconv strings: i, I, f, F, r).
+func (k Kind) CConv() byte {
+	switch k {
+	case KindI32:
+		return 'i'
+	case KindI64:
+		return 'I'
+	case KindF32:
+		return 'f'
+	case KindF64:
+		return 'F'
+	}
+	return 'r'
+}
+
+// Module is a decoded module file.
+type Module struct {
+	Name        string
+	Version     uint32
+	Attrs       []Attr // module-level metadata (target, compiler version)
+	Functions   []Function
+	Exports     []Export
+	Imports     []Import
+	Globals     []Global
+	Constants   []Constant
+	Executables []Executable
+}
+
+// Attr is one key/value metadata pair.
+type Attr struct{ Key, Value string }
+
+// Function is one host function: its signature, register file and code.
+type Function struct {
+	Name       string
+	Args       []Kind
+	Results    []Kind
+	Regs       []Kind // the kind of every register; args occupy 0..len(Args)-1
+	Code       []Instr
+	Reflection []Attr // e.g. iree.abi.declaration
+}
+
+// CConv returns IREE's calling-convention string, e.g. "0rr_r".
+func (f *Function) CConv() string {
+	b := []byte{'0'}
+	for _, k := range f.Args {
+		b = append(b, k.CConv())
+	}
+	b = append(b, '_')
+	for _, k := range f.Results {
+		b = append(b, k.CConv())
+	}
+	return string(b)
+}
+
+// Export names a function callable from outside.
+type Export struct {
+	Name     string
+	Function int
+}
+
+// Import is a function of another module (e.g. check.expect_eq).
+type Import struct {
+	Module, Name string
+	Args         []Kind
+	Results      []Kind
+	Optional     bool
+}
+
+// Global is a module-level variable.
+type Global struct {
+	Name    string
+	Kind    Kind
+	Mutable bool
+	// Init is the constant index initializing a Ref global, or -1 (null).
+	Init int32
+	// InitScalar initializes a primitive global (bits of I or F).
+	InitI int64
+	InitF float64
+}
+
+// Constant is an immutable tensor stored in the file.
+type Constant struct {
+	ElementType uint32 // IREE element-type word
+	Shape       []int64
+	Data        []byte // aliases the file image after Decode
+}
+
+// Executable is one target's compiled kernels.
+type Executable struct {
+	Format  string   // e.g. "vmvx-bytecode"
+	Entries []string // kernel names, in entry order
+	Data    []byte   // aliases the file image after Decode
+}
