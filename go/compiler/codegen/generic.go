@@ -30,7 +30,11 @@ type genericLowering struct {
 	reds    []int
 	vecDim  int // -1: none
 	width   int
-	initOf  []initSource
+	// Reduction vectorization of the innermost loop.
+	redVec   bool
+	redWidth int
+	combs    []combiner
+	initOf   []initSource
 }
 
 // initSource is where output j's initial value comes from.
@@ -135,6 +139,13 @@ func (l *genericLowering) analyze() error {
 		}
 	}
 	l.width = 1
+	if l.useReductionVectors(gather) {
+		l.redVec = true
+		if len(l.pars) > 0 {
+			l.vecDim = l.pars[len(l.pars)-1]
+		}
+		return nil
+	}
 	if len(l.pars) > 0 {
 		l.vecDim = l.pars[len(l.pars)-1]
 		if g.st.VectorWidth > 1 && !gather && l.linearIn(l.vecDim) {

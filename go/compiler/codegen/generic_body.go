@@ -55,6 +55,9 @@ func (l *genericLowering) reduce(b *kir.Builder, ivs []kir.Value, w, i int, accs
 		return l.body(b, ivs, w, accs)
 	}
 	k := l.reds[i]
+	if l.redVec && i == len(l.reds)-1 {
+		return l.reduceVector(b, ivs, k, accs)
+	}
 	var err error
 	res := b.For(l.g.idx(0), l.sizes[k].value, l.g.idx(1), accs, func(b *kir.Builder, iv kir.Value, iters []kir.Value) []kir.Value {
 		ivs[k] = iv

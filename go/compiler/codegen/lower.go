@@ -48,4 +48,3 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 	g.b.Append(&kir.Op{Kind: kir.Yield})
 	return g.d, nil
 }
-

@@ -12,20 +12,22 @@ import (
 // contractions gives each named contraction as "loops : A B C": loop
 // names with '*' marking reductions, then each operand's indices.
 var contractions = map[string]string{
-	"matmul":                     "m n k* : m,k k,n m,n",
-	"matmul_transpose_a":         "m n k* : k,m k,n m,n",
-	"matmul_transpose_b":         "m n k* : m,k n,k m,n",
-	"batch_matmul":               "b m n k* : b,m,k b,k,n b,m,n",
-	"batch_matmul_transpose_a":   "b m n k* : b,k,m b,k,n b,m,n",
-	"batch_matmul_transpose_b":   "b m n k* : b,m,k b,n,k b,m,n",
-	"batch_reduce_matmul":        "b* m n k* : b,m,k b,k,n m,n",
-	"matvec":                     "m k* : m,k k m",
-	"vecmat":                     "n k* : k k,n n",
-	"batch_matvec":               "b m k* : b,m,k b,k b,m",
-	"batch_vecmat":               "b n k* : b,k b,k,n b,n",
-	"dot":                        "k* : k k -",
-	"mmt4d":                      "m n k* m0 n0 k0* : m,k,m0,k0 n,k,n0,k0 m,n,m0,n0",
-	"batch_mmt4d":                "b m n k* m0 n0 k0* : b,m,k,m0,k0 b,n,k,n0,k0 b,m,n,m0,n0",
+	"matmul":                   "m n k* : m,k k,n m,n",
+	"matmul_transpose_a":       "m n k* : k,m k,n m,n",
+	"matmul_transpose_b":       "m n k* : m,k n,k m,n",
+	"batch_matmul":             "b m n k* : b,m,k b,k,n b,m,n",
+	"batch_matmul_transpose_a": "b m n k* : b,k,m b,k,n b,m,n",
+	"batch_matmul_transpose_b": "b m n k* : b,m,k b,n,k b,m,n",
+	"batch_reduce_matmul":      "b* m n k* : b,m,k b,k,n m,n",
+	"matvec":                   "m k* : m,k k m",
+	"vecmat":                   "n k* : k k,n n",
+	"batch_matvec":             "b m k* : b,m,k b,k b,m",
+	"batch_vecmat":             "b n k* : b,k b,k,n b,n",
+	"dot":                      "k* : k k -",
+	"quantized_matmul":         "m n k* : m,k k,n m,n",
+	"quantized_batch_matmul":   "b m n k* : b,m,k b,k,n b,m,n",
+	"mmt4d":                    "m n k* m0 n0 k0* : m,k,m0,k0 n,k,n0,k0 m,n,m0,n0",
+	"batch_mmt4d":              "b m n k* m0 n0 k0* : b,m,k,m0,k0 b,n,k,n0,k0 b,m,n,m0,n0",
 }
 
 // parseSpec turns "loops : operand indices…" into maps and iterators.
@@ -150,6 +152,19 @@ func contraction(b *ir.Builder, op *ir.Operation, name string, ins, outs []*ir.V
 				maps[i] = m.Map
 			}
 		}
+	}
+	if strings.HasPrefix(name, "quantized_") && len(ins) == 4 && len(outs) == 1 {
+		// (a - aZeroPoint) * (b - bZeroPoint), the zero points scalars.
+		n := maps[0].NumDims
+		maps = []*ir.AffineMap{maps[0], maps[1], {NumDims: n}, {NumDims: n}, maps[2]}
+		return linalg.BuildGeneric(b, ins, outs, maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+			out := args[4]
+			sub := func(x, zp *ir.Value) *ir.Value {
+				return iop(bb, "arith.subi", convert(bb, x, out.Type), convert(bb, zp, out.Type))
+			}
+			p := iop(bb, "arith.muli", sub(args[0], args[2]), sub(args[1], args[3]))
+			return []*ir.Value{iop(bb, "arith.addi", out, p)}
+		}), nil
 	}
 	if len(ins) != 2 || len(outs) != 1 {
 		return nil, ir.OpErrorf(op, "expects two inputs and one output")

@@ -69,6 +69,10 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		r.replace(op, bar.Results)
 	case isElementwiseScalarOp(op) && hasTensorResult(op):
 		return r.elementwise(b, op)
+	case op.Name == "linalg.pack" || op.Name == "tensor.pack":
+		return r.pack(b, op)
+	case op.Name == "linalg.unpack" || op.Name == "tensor.unpack":
+		return r.unpack(b, op)
 	case op.Name == "tensor.extract_slice":
 		return r.extractSlice(b, op)
 	case op.Name == "tensor.insert_slice":

@@ -12,7 +12,7 @@ var hostArith = map[string]module.ArithOp{
 	"arith.minui": module.ArithMinU, "arith.maxui": module.ArithMaxU, "arith.andi": module.ArithAnd,
 	"arith.ori": module.ArithOr, "arith.xori": module.ArithXor, "arith.shli": module.ArithShl,
 	"arith.shrsi": module.ArithShrS, "arith.shrui": module.ArithShrU, "arith.floordivsi": module.ArithFloorDivS,
-	"arith.ceildivsi": module.ArithCeilDivS, "arith.addf": module.ArithAddF, "arith.subf": module.ArithSubF,
+	"arith.ceildivsi": module.ArithCeilDivS, "arith.ceildivui": module.ArithCeilDivU, "arith.addf": module.ArithAddF, "arith.subf": module.ArithSubF,
 	"arith.mulf": module.ArithMulF, "arith.divf": module.ArithDivF, "arith.remf": module.ArithRemF,
 	"arith.minimumf": module.ArithMinF, "arith.maximumf": module.ArithMaxF, "arith.negf": module.ArithNegF,
 }

@@ -52,6 +52,34 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		}
 		fe.tensors[op.Results[0]] = &tensor{reg: -1, dims: dims, typ: t}
 		return nil
+	case "flow.tensor.tie_shape":
+		t, err := fe.tensorOf(op.Operands[0])
+		if err != nil {
+			return err
+		}
+		rt := op.Results[0].Type.(*ir.RankedTensorType)
+		dims := make([]dim, len(rt.Dims))
+		k := 1
+		for i, d := range rt.Dims {
+			if d >= 0 {
+				dims[i] = dim{static: d}
+				continue
+			}
+			if k < len(op.Operands) {
+				r, err := fe.scalar(op.Operands[k])
+				if err != nil {
+					return err
+				}
+				dims[i] = dim{static: -1, reg: r}
+				k++
+			} else {
+				dims[i] = t.dims[i]
+			}
+		}
+		fe.tensors[op.Results[0]] = &tensor{reg: t.reg, dims: dims, typ: rt}
+		return nil
+	case "flow.tensor.dynamic_constant", "flow.tensor.constant":
+		return fe.dynamicConstant(op)
 	case "tensor.dim":
 		return fe.tensorDim(op)
 	case "flow.dispatch.region":
@@ -184,5 +212,27 @@ func (fe *fnEmitter) constant(op *ir.Operation) error {
 	r := fe.newReg(module.KindRef)
 	fe.emit(module.Instr{Op: module.OpConstant, Dst: []int32{r}, Index: int32(c)})
 	fe.defineTensor(res, r, staticOr(t, nil))
+	return nil
+}
+
+// dynamicConstant is a constant whose static dimensions the program must
+// not rely on: its dynamic dimensions are read back at run time.
+func (fe *fnEmitter) dynamicConstant(op *ir.Operation) error {
+	a, ok := op.Attr("value").(ir.TypedAttr)
+	if !ok {
+		return ir.OpErrorf(op, "needs a dense value")
+	}
+	vt, ok := a.AttrType().(*ir.RankedTensorType)
+	if !ok {
+		return ir.OpErrorf(op, "needs a ranked tensor value")
+	}
+	c, err := fe.e.constant(op, a, vt)
+	if err != nil {
+		return err
+	}
+	r := fe.newReg(module.KindRef)
+	fe.emit(module.Instr{Op: module.OpConstant, Dst: []int32{r}, Index: int32(c)})
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	fe.tensors[op.Results[0]] = &tensor{reg: r, typ: rt, dims: fe.readDims(r, rt)}
 	return nil
 }

@@ -1,6 +1,7 @@
 package tooling
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
@@ -115,3 +116,12 @@ func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
 	}
 	return 0, nil
 }
+
+var errMultiDevice = status.New(status.Unimplemented, "gree runs a module on one device; got several --device flags")
+
+// SyncWriter is a buffered stdout whose Sync flushes, so "EXEC @fn"
+// shows before a long or failing call, as in IREE's tool.
+type SyncWriter struct{ *bufio.Writer }
+
+// Sync flushes the buffer.
+func (w SyncWriter) Sync() error { return w.Flush() }

@@ -142,14 +142,20 @@ func arith(op module.ArithOp, t uint8, regs []Value, src []int32) (Value, error)
 				r++
 			}
 		}
-	case module.ArithDivU, module.ArithRemU:
+	case module.ArithDivU, module.ArithRemU, module.ArithCeilDivU:
 		if uy == 0 {
 			return Value{}, status.Errorf(status.InvalidArgument, "integer division by zero")
 		}
-		if op == module.ArithDivU {
+		switch op {
+		case module.ArithDivU:
 			r = int64(ux / uy)
-		} else {
+		case module.ArithRemU:
 			r = int64(ux % uy)
+		default:
+			r = int64(ux / uy)
+			if ux%uy != 0 {
+				r++
+			}
 		}
 	case module.ArithMinS:
 		r = min(x, y)

@@ -100,6 +100,7 @@ const (
 	ArithShrU
 	ArithFloorDivS
 	ArithCeilDivS
+	ArithCeilDivU
 	ArithAddF
 	ArithSubF
 	ArithMulF

@@ -1,0 +1,56 @@
+package kir
+
+// Convenience builders for ops with immediates or several operands.
+
+// Query emits an interface query — PushConstant, WorkgroupID,
+// WorkgroupCount, ThreadID or WorkgroupSize — with immediate i (the
+// push-constant index or the dimension); the result is an index.
+func (b *Builder) Query(kind Kind, i int) Value { return b.EmitImm(kind, S(Index), int64(i)) }
+
+// Cmp emits a CmpI or CmpF with predicate p; the result is i1 with the
+// operands' lanes.
+func (b *Builder) Cmp(kind Kind, p Pred, x, y Value) Value {
+	return b.EmitImm(kind, V(I1, b.K.Type(x).Width()), int64(p), x, y)
+}
+
+// Select emits cond ? x : y.
+func (b *Builder) Select(cond, x, y Value) Value { return b.Emit(Select, b.K.Type(x), cond, x, y) }
+
+// Reduce emits a reduction of vector x to a scalar.
+func (b *Builder) Reduce(r ReduceKind, x Value) Value {
+	return b.EmitImm(Reduce, S(b.K.Type(x).Elem), int64(r), x)
+}
+
+// LoadStrided emits a strided load of type t: lane i reads off+i*stride.
+func (b *Builder) LoadStrided(binding int, t Type, off, stride Value) Value {
+	v := b.NewValue(t)
+	b.Append(&Op{Kind: LoadStrided, Results: []Value{v}, Args: []Value{off, stride}, Binding: binding})
+	return v
+}
+
+// StoreStrided emits a strided store of val.
+func (b *Builder) StoreStrided(binding int, off, stride, val Value) {
+	b.Append(&Op{Kind: StoreStrided, Args: []Value{off, stride, val}, Binding: binding})
+}
+
+// LoadShared emits a load of type t from shared allocation s.
+func (b *Builder) LoadShared(s int, t Type, off Value) Value {
+	v := b.NewValue(t)
+	b.Append(&Op{Kind: LoadShared, Results: []Value{v}, Args: []Value{off}, Binding: s})
+	return v
+}
+
+// StoreShared emits a store of val to shared allocation s.
+func (b *Builder) StoreShared(s int, off, val Value) {
+	b.Append(&Op{Kind: StoreShared, Args: []Value{off, val}, Binding: s})
+}
+
+// Barrier emits a workgroup barrier.
+func (b *Builder) Barrier() { b.Append(&Op{Kind: Barrier}) }
+
+// Contract emits C += A·B over bindings a, b, c; args are aOff, aRowStride,
+// aColStride, bOff, bRowStride, bColStride, cOff, cRowStride, cColStride,
+// M, N, K. flags bit 0 zero-extends integer operands.
+func (b *Builder) Contract(a, bb, c int, args [12]Value, flags int64) {
+	b.Append(&Op{Kind: Contract, Args: args[:], Bindings: [3]int{a, bb, c}, Imm: flags})
+}

@@ -1,0 +1,266 @@
+package kir
+
+// Kind is an operation kind.
+type Kind uint16
+
+// Operation kinds. The comment after each gives its operands (Args), its
+// immediates and its result; "x" means same type as the first operand.
+// Elementwise ops apply lane-wise to vectors.
+const (
+	BadKind Kind = iota
+
+	// Constants and interface.
+	ConstInt       // Imm → Type (splat for vectors)
+	ConstFloat     // F → Type (splat for vectors)
+	PushConstant   // Imm = push-constant index → i64
+	WorkgroupID    // Imm = dimension 0..2 → i64
+	WorkgroupCount // Imm = dimension → i64
+	ThreadID       // Imm = dimension → i64 (thread level)
+	WorkgroupSize  // Imm = dimension → i64 (thread level)
+	SubgroupSize   // → i64 (thread level)
+	LaneID         // → i64: the invocation's index in its subgroup (thread level)
+
+	// Integer and float binary arithmetic: (a, b) → x.
+	Add
+	Sub
+	Mul
+	DivS // signed integer division, truncating
+	DivU
+	RemS
+	RemU
+	FloorDivS
+	CeilDivS
+	CeilDivU
+	MinS
+	MinU
+	MaxS
+	MaxU
+	And
+	Or
+	Xor
+	Shl
+	ShrS
+	ShrU
+	DivF
+	RemF     // fmod semantics (sign of the dividend)
+	MinF     // arith.minimumf: NaN if either is NaN, -0 < +0
+	MaxF     // arith.maximumf
+	MinNumF  // arith.minnumf: the non-NaN operand
+	MaxNumF  // arith.maxnumf
+	PowF     // math.powf
+	Atan2    // math.atan2(a, b)
+	CopySign // math.copysign
+
+	// Unary: (a) → x.
+	NegF
+	AbsF
+	AbsI
+	Sqrt
+	Rsqrt
+	Cbrt
+	Exp
+	Exp2
+	Expm1
+	Log
+	Log2
+	Log10
+	Log1p
+	Sin
+	Cos
+	Tan
+	Sinh
+	Cosh
+	Tanh
+	Asin
+	Acos
+	Atan
+	Asinh
+	Acosh
+	Atanh
+	Erf
+	Erfc
+	Floor
+	Ceil
+	Round     // half away from zero
+	RoundEven // half to even
+	Trunc     // float truncation toward zero
+	CtLz      // count leading zeros
+	CtTz      // count trailing zeros
+	CtPop     // population count
+	IsNaN     // → i1 (lanes as the operand)
+	IsInf     // → i1
+	IsFinite  // → i1
+
+	// Ternary.
+	FMA    // (a, b, c) → a*b+c, fused
+	Select // (cond i1, a, b) → type of a
+
+	// Comparison: (a, b), Imm = Pred → i1 (lanes as the operands).
+	CmpI
+	CmpF
+
+	// Conversions: (a) → Type.
+	ExtS
+	ExtU
+	TruncI
+	SIToFP
+	UIToFP
+	FPToSI // saturating is not required: out-of-range is undefined, as in arith
+	FPToUI
+	FPExt
+	FPTrunc // round to nearest even
+	Bitcast // same bit width
+
+	// Vectors.
+	Broadcast // (scalar) → vector Type
+	Extract   // (vector), Imm = lane → scalar
+	Insert    // (vector, scalar), Imm = lane → vector
+	LaneIota  // → vector<N x i64> of 0..N-1
+	Reduce    // (vector), Imm = ReduceKind → scalar
+
+	// Memory. Offsets are in elements of the binding's element type; a
+	// vector load/store touches Lanes consecutive elements.
+	Load            // Binding, (offset) → Type
+	Store           // Binding, (offset, value)
+	LoadStrided     // Binding, (offset, stride) → vector Type; lane i reads offset+i*stride
+	StoreStrided    // Binding, (offset, stride, value)
+	LoadShared      // Binding = shared allocation index, (offset) → Type (thread level)
+	StoreShared     // Binding = shared allocation index, (offset, value) (thread level)
+	Barrier         // workgroup barrier (thread level)
+	SubgroupReduce  // (scalar), Imm = ReduceKind → scalar, over the subgroup (thread level)
+	SubgroupShuffle // (value, lane i64) → value read from that lane (thread level)
+
+	// Tile level.
+	//
+	// Contract: C += A·B over an M×N×K tile. Bindings holds the binding
+	// ordinals of A, B and C; Args are, in order, aOff, aRowStride,
+	// aColStride, bOff, bRowStride, bColStride, cOff, cRowStride,
+	// cColStride, M, N, K (all i64, in elements). A(i,k) is at
+	// aOff+i*aRowStride+k*aColStride, and so on. Accumulation is in C's
+	// element type; integer operands are sign-extended (Imm bit 0 set:
+	// zero-extended).
+	Contract
+
+	// Structured control flow.
+	//
+	// For: Args = (lo, hi, step, inits...); Regions[0] has block
+	// arguments (iv, iters...) and ends in Yield(iters...); Results get
+	// the final iteration values. Steps are positive.
+	For
+	// If: Args = (cond); Regions[0] is then, Regions[1] else (may be
+	// empty when there are no results); both end in Yield.
+	If
+	Yield
+)
+
+// Pred is a comparison predicate (arith's cmpi/cmpf predicates).
+type Pred uint8
+
+// Integer predicates for CmpI.
+const (
+	PredEQ Pred = iota
+	PredNE
+	PredSLT
+	PredSLE
+	PredSGT
+	PredSGE
+	PredULT
+	PredULE
+	PredUGT
+	PredUGE
+)
+
+// Float predicates for CmpF (values as in arith.cmpf).
+const (
+	FPredFalse Pred = iota
+	FPredOEQ
+	FPredOGT
+	FPredOGE
+	FPredOLT
+	FPredOLE
+	FPredONE
+	FPredORD
+	FPredUEQ
+	FPredUGT
+	FPredUGE
+	FPredULT
+	FPredULE
+	FPredUNE
+	FPredUNO
+	FPredTrue
+)
+
+// ReduceKind is the combining function of Reduce and SubgroupReduce.
+type ReduceKind uint8
+
+// Reduction kinds.
+const (
+	ReduceAdd ReduceKind = iota
+	ReduceMul
+	ReduceMinS
+	ReduceMaxS
+	ReduceMinU
+	ReduceMaxU
+	ReduceMinF // NaN-propagating
+	ReduceMaxF
+	ReduceAnd
+	ReduceOr
+	ReduceXor
+)
+
+// Value is an SSA value number, an index into Kernel.Types.
+type Value int32
+
+// Op is one operation.
+type Op struct {
+	Kind     Kind
+	Results  []Value
+	Args     []Value
+	Imm      int64
+	F        float64
+	Binding  int    // Load/Store/…: binding ordinal; *Shared: allocation
+	Bindings [3]int // Contract: A, B, C
+	Regions  []*Block
+}
+
+// Block is a list of ops with block arguments.
+type Block struct {
+	Args []Value
+	Ops  []*Op
+}
+
+// Binding is one buffer a kernel reads or writes.
+type Binding struct {
+	Elem   Scalar
+	Access Access
+}
+
+// SharedAlloc is a workgroup-memory array (thread level).
+type SharedAlloc struct {
+	Elem  Scalar
+	Count int64
+}
+
+// GridDim gives one dimension of the workgroup grid:
+// ceil(Static × Π push constants in PushConstants ÷ Tile), at least 1 when
+// the product is positive. The host program evaluates it.
+type GridDim struct {
+	Static        int64
+	PushConstants []int
+	Tile          int64
+}
+
+// Kernel is one dispatch's program.
+type Kernel struct {
+	Name             string
+	Bindings         []Binding
+	NumPushConstants int
+	Grid             [3]GridDim
+	WorkgroupSize    [3]int // 1,1,1 for tile-level kernels
+	Shared           []SharedAlloc
+	Types            []Type // type of each Value
+	Body             *Block
+}
+
+// Type returns v's type.
+func (k *Kernel) Type(v Value) Type { return k.Types[v] }

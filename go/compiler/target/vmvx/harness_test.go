@@ -1,0 +1,139 @@
+package vmvx_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/vmvx"
+	rt "github.com/gree-ml/gree/go/runtime/hal/local/vmvx"
+)
+
+// diff runs k over grid through kir.Run and through Emit, Load and
+// RunWorkgroup (sequentially, and concurrently on several goroutines), and
+// requires the same bytes in every binding. NaNs compare equal to NaNs.
+func diff(t *testing.T, k *kir.Kernel, grid [3]int64, pcs []int64, inputs [][]byte) [][]byte {
+	t.Helper()
+	want := clone(inputs)
+	if err := kir.Run(k, grid, pcs, want); err != nil {
+		t.Fatalf("kir.Run: %v\n%s", err, k)
+	}
+	data, err := vmvx.Emit([]*kir.Kernel{k})
+	if err != nil {
+		t.Fatalf("Emit: %v\n%s", err, k)
+	}
+	x, err := rt.Load(data)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	// Sequential, one State.
+	got := clone(inputs)
+	st := rt.NewState()
+	for z := int64(0); z < grid[2]; z++ {
+		for y := int64(0); y < grid[1]; y++ {
+			for xx := int64(0); xx < grid[0]; xx++ {
+				if err := x.RunWorkgroup(st, 0, [3]int64{xx, y, z}, grid, pcs, got); err != nil {
+					t.Fatalf("RunWorkgroup: %v\n%s", err, k)
+				}
+			}
+		}
+	}
+	compare(t, k, "sequential", want, got)
+	// Concurrent: workgroups dealt round-robin to goroutines.
+	got = clone(inputs)
+	const workers = 4
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := rt.NewState()
+			i := 0
+			for z := int64(0); z < grid[2]; z++ {
+				for y := int64(0); y < grid[1]; y++ {
+					for xx := int64(0); xx < grid[0]; xx++ {
+						if i%workers == w && errs[w] == nil {
+							errs[w] = x.RunWorkgroup(st, 0, [3]int64{xx, y, z}, grid, pcs, got)
+						}
+						i++
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatalf("concurrent RunWorkgroup: %v", err)
+		}
+	}
+	compare(t, k, "concurrent", want, got)
+	return want
+}
+
+func clone(bs [][]byte) [][]byte {
+	out := make([][]byte, len(bs))
+	for i, b := range bs {
+		out[i] = bytes.Clone(b)
+	}
+	return out
+}
+
+func compare(t *testing.T, k *kir.Kernel, mode string, want, got [][]byte) {
+	t.Helper()
+	for i := range want {
+		e := k.Bindings[i].Elem
+		sz := e.ByteSize()
+		for j := 0; j+sz <= len(want[i]); j += sz {
+			w, g := want[i][j:j+sz], got[i][j:j+sz]
+			if bytes.Equal(w, g) || isNaN(e, w) && isNaN(e, g) {
+				continue
+			}
+			t.Fatalf("%s: binding %d element %d: kir %x, vmvx %x\n%s", mode, i, j/sz, w, g, k)
+		}
+	}
+}
+
+func isNaN(e kir.Scalar, b []byte) bool {
+	switch e {
+	case kir.F16:
+		h := binary.LittleEndian.Uint16(b)
+		return h&0x7c00 == 0x7c00 && h&0x3ff != 0
+	case kir.BF16:
+		h := binary.LittleEndian.Uint16(b)
+		return h&0x7f80 == 0x7f80 && h&0x7f != 0
+	case kir.F32:
+		return math.IsNaN(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+	case kir.F64:
+		return math.IsNaN(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+	}
+	return false
+}
+
+func f32s(xs ...float32) []byte {
+	b := make([]byte, 4*len(xs))
+	for i, x := range xs {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// load emits k alone and loads it.
+func load(t *testing.T, k *kir.Kernel) *rt.Executable {
+	t.Helper()
+	data, err := vmvx.Emit([]*kir.Kernel{k})
+	if err != nil {
+		t.Fatalf("Emit: %v", err)
+	}
+	x, err := rt.Load(data)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return x
+}
+
+func newState() *rt.State { return rt.NewState() }

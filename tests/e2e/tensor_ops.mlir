@@ -1,0 +1,89 @@
+// Data movement: slices, padding, concatenation, reshapes, single elements.
+func.func @extract_slice_static_and_strided() {
+  %a = util.unfoldable_constant dense<[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]> : tensor<3x4xi32>
+  %s = tensor.extract_slice %a[1, 1] [2, 2] [1, 1] : tensor<3x4xi32> to tensor<2x2xi32>
+  check.expect_eq_const(%s, dense<[[5, 6], [9, 10]]> : tensor<2x2xi32>) : tensor<2x2xi32>
+  %t = tensor.extract_slice %a[0, 0] [2, 2] [2, 3] : tensor<3x4xi32> to tensor<2x2xi32>
+  check.expect_eq_const(%t, dense<[[0, 3], [8, 11]]> : tensor<2x2xi32>) : tensor<2x2xi32>
+  %r = tensor.extract_slice %a[2, 0] [1, 4] [1, 1] : tensor<3x4xi32> to tensor<4xi32>
+  check.expect_eq_const(%r, dense<[8, 9, 10, 11]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+
+func.func @extract_slice_dynamic_offset() {
+  %a = util.unfoldable_constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<6xf32>
+  %c2 = arith.constant 2 : index
+  %o = util.optimization_barrier %c2 : index
+  %s = tensor.extract_slice %a[%o] [3] [1] : tensor<6xf32> to tensor<3xf32>
+  check.expect_eq_const(%s, dense<[2.0, 3.0, 4.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+
+func.func @insert_slice_pad_concat() {
+  %d = util.unfoldable_constant dense<0> : tensor<3x4xi32>
+  %s = util.unfoldable_constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  %i = tensor.insert_slice %s into %d[1, 2] [2, 2] [1, 1] : tensor<2x2xi32> into tensor<3x4xi32>
+  check.expect_eq_const(%i, dense<[[0, 0, 0, 0], [0, 0, 1, 2], [0, 0, 3, 4]]> : tensor<3x4xi32>) : tensor<3x4xi32>
+  %c9 = arith.constant 9 : i32
+  %p = tensor.pad %s low[1, 0] high[0, 1] {
+  ^bb0(%x: index, %y: index):
+    tensor.yield %c9 : i32
+  } : tensor<2x2xi32> to tensor<3x3xi32>
+  check.expect_eq_const(%p, dense<[[9, 9, 9], [1, 2, 9], [3, 4, 9]]> : tensor<3x3xi32>) : tensor<3x3xi32>
+  %c = tensor.concat dim(1) %s, %s : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x4xi32>
+  check.expect_eq_const(%c, dense<[[1, 2, 1, 2], [3, 4, 3, 4]]> : tensor<2x4xi32>) : tensor<2x4xi32>
+  return
+}
+
+func.func @reshapes() {
+  %a = util.unfoldable_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %c = tensor.collapse_shape %a [[0, 1]] : tensor<2x3xi32> into tensor<6xi32>
+  check.expect_eq_const(%c, dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi32>) : tensor<6xi32>
+  %e = tensor.expand_shape %c [[0, 1, 2]] output_shape [3, 1, 2] : tensor<6xi32> into tensor<3x1x2xi32>
+  check.expect_eq_const(%e, dense<[[[1, 2]], [[3, 4]], [[5, 6]]]> : tensor<3x1x2xi32>) : tensor<3x1x2xi32>
+  return
+}
+
+func.func @extract_insert_from_elements() {
+  %a = util.unfoldable_constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = tensor.extract %a[%c1, %c0] : tensor<2x2xf32>
+  %b = tensor.insert %x into %a[%c0, %c1] : tensor<2x2xf32>
+  check.expect_eq_const(%b, dense<[[1.0, 3.0], [3.0, 4.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  check.expect_eq_const(%a, dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  %f = tensor.from_elements %x, %x, %x : tensor<3xf32>
+  check.expect_eq_const(%f, dense<3.0> : tensor<3xf32>) : tensor<3xf32>
+  %sp = tensor.splat %x : tensor<2x2xf32>
+  check.expect_eq_const(%sp, dense<3.0> : tensor<2x2xf32>) : tensor<2x2xf32>
+  return
+}
+
+func.func @generate() {
+  %g = tensor.generate {
+  ^bb0(%i: index, %j: index):
+    %s = arith.addi %i, %j : index
+    %v = arith.index_cast %s : index to i32
+    tensor.yield %v : i32
+  } : tensor<2x3xi32>
+  check.expect_eq_const(%g, dense<[[0, 1, 2], [1, 2, 3]]> : tensor<2x3xi32>) : tensor<2x3xi32>
+  return
+}
+
+func.func @dynamic_shapes() {
+  %a = flow.tensor.dynamic_constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32> -> tensor<?x2xf32>
+  %b = arith.addf %a, %a : tensor<?x2xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %b, %c0 : tensor<?x2xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %s = linalg.reduce ins(%b : tensor<?x2xf32>) outs(%f : tensor<?xf32>) dimensions = [1]
+    (%in: f32, %init: f32) {
+      %0 = arith.addf %in, %init : f32
+      linalg.yield %0 : f32
+    }
+  %r = tensor.cast %s : tensor<?xf32> to tensor<3xf32>
+  check.expect_almost_eq_const(%r, dense<[6.0, 14.0, 22.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
