@@ -20,6 +20,13 @@ type gen struct {
 	dims    map[*ir.Value][]kir.Value
 	strides map[*ir.Value][]kir.Value
 	consts  map[int64]kir.Value
+	// hoisted caches top-level constants and broadcasts by source and width.
+	hoisted map[hoistKey]kir.Value
+}
+
+type hoistKey struct {
+	v     any // *ir.Value (a body constant) or kir.Value (a broadcast scalar)
+	width int
 }
 
 func newGen(region *ir.Operation, name string, st Strategy) *gen {
@@ -28,7 +35,7 @@ func newGen(region *ir.Operation, name string, st Strategy) *gen {
 		d: &Dispatch{Region: region, Kernel: k}, k: k, b: b, st: st,
 		bindingOf: map[*ir.Value]int{}, pushOf: map[Push]int{},
 		dims: map[*ir.Value][]kir.Value{}, strides: map[*ir.Value][]kir.Value{},
-		consts: map[int64]kir.Value{},
+		consts: map[int64]kir.Value{}, hoisted: map[hoistKey]kir.Value{},
 	}
 }
 
@@ -130,4 +137,34 @@ func (g *gen) scalarCapture(v *ir.Value) (kir.Value, error) {
 		return g.b.Emit(kir.Bitcast, kir.S(s), t), nil
 	}
 	return g.b.Emit(kir.TruncI, kir.S(s), raw), nil
+}
+
+// topConstant emits a body constant at width w at the top of the kernel
+// (once), so loops do not rebuild it every iteration.
+func (g *gen) topConstant(op *ir.Operation, w int) (kir.Value, error) {
+	key := hoistKey{op.Results[0], w}
+	if v, ok := g.hoisted[key]; ok {
+		return v, nil
+	}
+	vals, err := scalarOp(g.b, op, w, nil)
+	if err != nil {
+		return 0, err
+	}
+	g.hoisted[key] = vals[0]
+	return vals[0], nil
+}
+
+// topBroadcast broadcasts a top-level scalar to w lanes at the top of the
+// kernel (once).
+func (g *gen) topBroadcast(v kir.Value, w int) kir.Value {
+	if w <= 1 || g.k.Type(v).IsVector() {
+		return v
+	}
+	key := hoistKey{v, w}
+	if r, ok := g.hoisted[key]; ok {
+		return r
+	}
+	r := g.b.Emit(kir.Broadcast, kir.V(g.k.Type(v).Elem, w), v)
+	g.hoisted[key] = r
+	return r
 }

@@ -22,7 +22,7 @@ func (l *genericLowering) point(b *kir.Builder, ivs []kir.Value, w int) error {
 			if err != nil {
 				return l.errorf("%v", err)
 			}
-			inits[j] = broadcast(b, s, w)
+			inits[j] = g.topBroadcast(s, w)
 		case src.binding >= 0:
 			a := outAcc[j]
 			if src.binding != a.binding {
@@ -102,7 +102,7 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 			if err != nil {
 				return nil, l.errorf("%v", err)
 			}
-			vals[arg] = broadcast(b, s, w)
+			vals[arg] = g.topBroadcast(s, w)
 			continue
 		}
 		a := l.address(b, in, g.bindingOf[in], l.maps[i], ivs, w)
@@ -117,7 +117,7 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 		if err != nil {
 			return 0, l.errorf("%v", err)
 		}
-		return broadcast(b, s, w), nil
+		return g.topBroadcast(s, w), nil
 	}
 	for _, op := range blk.Ops {
 		switch op.Name {
@@ -141,6 +141,12 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 				iv = b.Bin(kir.Add, broadcast(b, iv, w), b.Emit(kir.LaneIota, kir.V(kir.I64, w)))
 			}
 			vals[op.Results[0]] = broadcast(b, iv, w)
+		case "arith.constant":
+			c, err := g.topConstant(op, w)
+			if err != nil {
+				return nil, err
+			}
+			vals[op.Results[0]] = c
 		case "tensor.extract":
 			v, err := l.extract(b, op, get)
 			if err != nil {

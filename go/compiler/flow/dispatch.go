@@ -51,6 +51,7 @@ func Run(m *ir.Module) error {
 			if err = FuseElementwise(op); err != nil {
 				return err
 			}
+			DedupInputs(op)
 			FormDispatches(op)
 		}
 	}

@@ -37,7 +37,12 @@ func FuseElementwise(fn *ir.Operation) error {
 			for i, in := range cg.Inputs() {
 				p := in.Owner()
 				pg, ok := linalg.AsGeneric(p)
-				if !ok || len(p.Results) != 1 || uses[in] != 1 || p.Block() != c.Block() || !pg.IsElementwise() {
+				if !ok || len(p.Results) != 1 || p.Block() != c.Block() || !pg.IsElementwise() {
+					continue
+				}
+				// A producer with other uses is fused only when it reads no
+				// tensor (a fill): recomputing it is free.
+				if uses[in] != 1 && !readsNoTensor(pg) {
 					continue
 				}
 				if fused := fuse(pg, cg, i); fused != nil {
@@ -46,7 +51,9 @@ func FuseElementwise(fn *ir.Operation) error {
 						ir.ReplaceAllUsesWith(fn, c.Results[k], fused.Results[k])
 					}
 					c.Erase()
-					p.Erase()
+					if uses[in] == 1 {
+						p.Erase()
+					}
 					changed = true
 					break
 				}
@@ -168,4 +175,14 @@ func usedIn(v *ir.Value, blk *ir.Block) bool {
 		})
 	}
 	return found
+}
+
+// readsNoTensor reports a generic whose inputs are all scalars.
+func readsNoTensor(g linalg.Generic) bool {
+	for _, in := range g.Inputs() {
+		if _, ok := in.Type.(*ir.RankedTensorType); ok {
+			return false
+		}
+	}
+	return true
 }

@@ -67,6 +67,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		c := b.Create("arith.constant", nil, []ir.Type{op.Results[0].Type}, ir.Named("value", op.Attr("value")))
 		bar := b.Create("util.optimization_barrier", c.Results, []ir.Type{op.Results[0].Type})
 		r.replace(op, bar.Results)
+	case op.Name == "arith.constant" && isSplatTensor(op):
+		return r.splatConstant(b, op)
 	case isElementwiseScalarOp(op) && hasTensorResult(op):
 		return r.elementwise(b, op)
 	case op.Name == "linalg.pack" || op.Name == "tensor.pack":
@@ -142,6 +144,38 @@ func (r *rewriter) elementwise(b *ir.Builder, op *ir.Operation) error {
 		}))
 		return s.Results
 	})
+	r.replace(op, g.Results)
+	return nil
+}
+
+// isSplatTensor reports a splat dense tensor constant of more than one
+// element, which becomes a fill (no data in the module; fused into its
+// consumers).
+func isSplatTensor(op *ir.Operation) bool {
+	d, ok := op.Attr("value").(*ir.DenseElementsAttr)
+	if !ok || !d.Splat || !hasTensorResult(op) {
+		return false
+	}
+	if _, complex := d.ElementType().(*ir.ComplexType); complex {
+		return false
+	}
+	n, ok := ir.NumElements(op.Results[0].Type.(*ir.RankedTensorType).Dims)
+	return ok && n > 1
+}
+
+func (r *rewriter) splatConstant(b *ir.Builder, op *ir.Operation) error {
+	d := op.Attr("value").(*ir.DenseElementsAttr)
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	var scalar ir.TypedAttr
+	if ft, ok := rt.Elem.(*ir.FloatType); ok {
+		scalar = ir.FloatAttrOf(d.FloatAt(0), ft)
+	} else {
+		scalar = ir.IntAttr(d.IntAt(0), rt.Elem)
+	}
+	c := b.Constant(scalar)
+	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	n := len(rt.Dims)
+	g := linalg.BuildGeneric(b, []*ir.Value{c}, []*ir.Value{out}, []*ir.AffineMap{{NumDims: n}, linalg.Identity(n)}, parallel(n), yieldArg(0, rt))
 	r.replace(op, g.Results)
 	return nil
 }

@@ -79,6 +79,13 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 		args []vm.Value
 	}
 	var jobs []job
+	if o.Function == "" && len(o.Inputs) > 0 {
+		fn, err := gree.ResolveFunction(main, "")
+		if err != nil {
+			return status.Annotate(err, "--input given without --function")
+		}
+		o.Function = fn
+	}
 	if o.Function != "" {
 		f, ok := main.Lookup(o.Function)
 		if !ok {
@@ -102,6 +109,9 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 			}
 			jobs = append(jobs, job{name, nil})
 		}
+	}
+	if len(jobs) == 0 {
+		return status.Errorf(status.InvalidArgument, "no function to benchmark: module '%s' exports no function without inputs; pass --function= and --input=", main.Name())
 	}
 	unit, scale := o.TimeUnit, 1e3
 	switch unit {

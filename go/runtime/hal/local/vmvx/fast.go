@@ -1,6 +1,8 @@
 package vmvx
 
 import (
+	"github.com/gree-ml/gree/go/internal/vecf32"
+
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/schemas/vmvx"
@@ -29,49 +31,19 @@ func i64v(t *thread, off uint32, n int) []int64 {
 
 func addF32(t *thread, in *inst) error {
 	d, a, b := f32v(t, in.d, in.n), f32v(t, in.a, in.n), f32v(t, in.b, in.n)
-	a, b = a[:len(d)], b[:len(d)]
-	i := 0
-	for ; i+4 <= len(d); i += 4 {
-		d[i] = a[i] + b[i]
-		d[i+1] = a[i+1] + b[i+1]
-		d[i+2] = a[i+2] + b[i+2]
-		d[i+3] = a[i+3] + b[i+3]
-	}
-	for ; i < len(d); i++ {
-		d[i] = a[i] + b[i]
-	}
+	vecf32.Binary(vecf32.Add, d, a, b)
 	return nil
 }
 
 func subF32(t *thread, in *inst) error {
 	d, a, b := f32v(t, in.d, in.n), f32v(t, in.a, in.n), f32v(t, in.b, in.n)
-	a, b = a[:len(d)], b[:len(d)]
-	i := 0
-	for ; i+4 <= len(d); i += 4 {
-		d[i] = a[i] - b[i]
-		d[i+1] = a[i+1] - b[i+1]
-		d[i+2] = a[i+2] - b[i+2]
-		d[i+3] = a[i+3] - b[i+3]
-	}
-	for ; i < len(d); i++ {
-		d[i] = a[i] - b[i]
-	}
+	vecf32.Binary(vecf32.Sub, d, a, b)
 	return nil
 }
 
 func mulF32(t *thread, in *inst) error {
 	d, a, b := f32v(t, in.d, in.n), f32v(t, in.a, in.n), f32v(t, in.b, in.n)
-	a, b = a[:len(d)], b[:len(d)]
-	i := 0
-	for ; i+4 <= len(d); i += 4 {
-		d[i] = a[i] * b[i]
-		d[i+1] = a[i+1] * b[i+1]
-		d[i+2] = a[i+2] * b[i+2]
-		d[i+3] = a[i+3] * b[i+3]
-	}
-	for ; i < len(d); i++ {
-		d[i] = a[i] * b[i]
-	}
+	vecf32.Binary(vecf32.Mul, d, a, b)
 	return nil
 }
 

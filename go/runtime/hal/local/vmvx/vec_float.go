@@ -1,6 +1,8 @@
 package vmvx
 
 import (
+	"github.com/gree-ml/gree/go/internal/vecf32"
+
 	"math"
 
 	"github.com/gree-ml/gree/go/schemas/vmvx"
@@ -13,6 +15,9 @@ import (
 
 // floatBinK returns the kernel of a float binary opcode.
 func floatBinK[T floats](op vmvx.Opcode) binKernel[T] {
+	if k := f32BinK[T](op); k != nil {
+		return k
+	}
 	switch op {
 	case vmvx.Add:
 		return addK[T]
@@ -248,4 +253,20 @@ func reduceFloat[T floats](t *thread, in *inst) error {
 	}
 	*ptr[T](t, in.d) = acc
 	return nil
+}
+
+// f32BinK returns the SIMD kernel of an f32 opcode, or nil.
+func f32BinK[T floats](op vmvx.Opcode) binKernel[T] {
+	var zero T
+	if _, ok := any(zero).(float32); !ok {
+		return nil
+	}
+	vop, ok := map[vmvx.Opcode]vecf32.Op{vmvx.Add: vecf32.Add, vmvx.Sub: vecf32.Sub, vmvx.Mul: vecf32.Mul,
+		vmvx.DivF: vecf32.Div, vmvx.MaxF: vecf32.Max, vmvx.MinF: vecf32.Min}[op]
+	if !ok {
+		return nil
+	}
+	return func(d, a, b []T, _ *inst) {
+		vecf32.Binary(vop, any(d).([]float32), any(a).([]float32), any(b).([]float32))
+	}
 }

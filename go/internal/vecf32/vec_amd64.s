@@ -1,0 +1,226 @@
+#include "textflag.h"
+
+// func addAVX2(d, a, b *float32, n int)
+TEXT ·addAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+addAVX2_loop32:
+	CMPQ CX, $32
+	JLT  addAVX2_loop8
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS 0(DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS 64(DX), Y2, Y2
+	VADDPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  addAVX2_loop32
+addAVX2_loop8:
+	CMPQ CX, $8
+	JLT  addAVX2_done
+	VMOVUPS 0(SI), Y0
+	VADDPS 0(DX), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  addAVX2_loop8
+addAVX2_done:
+	VZEROUPPER
+	RET
+
+// func subAVX2(d, a, b *float32, n int)
+TEXT ·subAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+subAVX2_loop32:
+	CMPQ CX, $32
+	JLT  subAVX2_loop8
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VSUBPS 0(DX), Y0, Y0
+	VSUBPS 32(DX), Y1, Y1
+	VSUBPS 64(DX), Y2, Y2
+	VSUBPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  subAVX2_loop32
+subAVX2_loop8:
+	CMPQ CX, $8
+	JLT  subAVX2_done
+	VMOVUPS 0(SI), Y0
+	VSUBPS 0(DX), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  subAVX2_loop8
+subAVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulAVX2(d, a, b *float32, n int)
+TEXT ·mulAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+mulAVX2_loop32:
+	CMPQ CX, $32
+	JLT  mulAVX2_loop8
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VMULPS 0(DX), Y0, Y0
+	VMULPS 32(DX), Y1, Y1
+	VMULPS 64(DX), Y2, Y2
+	VMULPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  mulAVX2_loop32
+mulAVX2_loop8:
+	CMPQ CX, $8
+	JLT  mulAVX2_done
+	VMOVUPS 0(SI), Y0
+	VMULPS 0(DX), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  mulAVX2_loop8
+mulAVX2_done:
+	VZEROUPPER
+	RET
+
+// func divAVX2(d, a, b *float32, n int)
+TEXT ·divAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+divAVX2_loop32:
+	CMPQ CX, $32
+	JLT  divAVX2_loop8
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VDIVPS 0(DX), Y0, Y0
+	VDIVPS 32(DX), Y1, Y1
+	VDIVPS 64(DX), Y2, Y2
+	VDIVPS 96(DX), Y3, Y3
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  divAVX2_loop32
+divAVX2_loop8:
+	CMPQ CX, $8
+	JLT  divAVX2_done
+	VMOVUPS 0(SI), Y0
+	VDIVPS 0(DX), Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  divAVX2_loop8
+divAVX2_done:
+	VZEROUPPER
+	RET
+
+// func maxAVX2(d, a, b *float32, n int)
+// arith semantics: NaN if either operand is NaN; for equal operands (±0)
+// the AND of the bits picks +0.
+TEXT ·maxAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+maxAVX2_loop:
+	CMPQ CX, $8
+	JLT  maxAVX2_done
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 0(DX), Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $0, Y1, Y0, Y3
+	VANDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  maxAVX2_loop
+maxAVX2_done:
+	VZEROUPPER
+	RET
+
+// func minAVX2(d, a, b *float32, n int)
+// arith semantics: NaN if either operand is NaN; for equal operands (±0)
+// the OR of the bits picks -0.
+TEXT ·minAVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+minAVX2_loop:
+	CMPQ CX, $8
+	JLT  minAVX2_done
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 0(DX), Y1
+	VMINPS Y1, Y0, Y2
+	VCMPPS $0, Y1, Y0, Y3
+	VORPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS $3, Y1, Y0, Y3
+	VADDPS Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VMOVUPS Y2, 0(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  minAVX2_loop
+minAVX2_done:
+	VZEROUPPER
+	RET
+
