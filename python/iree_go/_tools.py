@@ -29,3 +29,19 @@ def iree_compile():
 
 def iree_run_module():
     _exec("iree-run-module")
+
+
+def iree_check_module():
+    _exec("iree-check-module")
+
+
+def iree_benchmark_module():
+    _exec("iree-benchmark-module")
+
+
+def iree_dump_module():
+    _exec("iree-dump-module")
+
+
+def iree_run_mlir():
+    _exec("iree-run-mlir")

@@ -116,6 +116,17 @@ func signature(fn *ir.Operation) (*module.Function, error) {
 			return nil, ir.OpErrorf(fn, "argument %d has type %s, which gree cannot pass to a function yet", i, t)
 		}
 		f.Args = append(f.Args, k)
+		var tt module.TensorType
+		if rt, isTensor := t.(*ir.RankedTensorType); isTensor {
+			tt.ElementType, _ = ElementTypeWord(rt.Elem)
+			tt.Dims = append([]int64(nil), rt.Dims...)
+			for j := range tt.Dims {
+				if tt.Dims[j] < 0 {
+					tt.Dims[j] = -1
+				}
+			}
+		}
+		f.ArgTypes = append(f.ArgTypes, tt)
 	}
 	for i, t := range ft.Results {
 		k, ok := kindOf(t)

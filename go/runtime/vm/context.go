@@ -71,6 +71,8 @@ type Device interface {
 	Constant(c *module.Constant) (any, error)
 	Alloc(elementType uint32, dims []int64) (any, error)
 	Dim(ref any, i int) (int64, error)
+	// Shape returns a buffer view's element type and dimensions.
+	Shape(ref any) (uint32, []int64, error)
 	Reshape(ref any, dims []int64) (any, error)
 	Clone(ref any) (any, error)
 	// Load reads one element of scalar type t (module.Type*).
@@ -247,8 +249,77 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 	}
 	for _, e := range inst.m.Def.Exports {
 		if e.Name == fn {
+			if err := c.checkTensorArgs(&inst.m.Def.Functions[e.Function], args); err != nil {
+				return nil, err
+			}
 			return inst.call(e.Function, args, 0)
 		}
 	}
 	return nil, status.Errorf(status.NotFound, "module '%s' has no exported function '%s'", mod, fn)
+}
+
+// checkTensorArgs verifies that buffer-view arguments have the element
+// type and static dimensions the function was compiled for.
+func (c *Context) checkTensorArgs(f *module.Function, args []Value) error {
+	if err := checkArgs(f, args); err != nil {
+		return err
+	}
+	for i, t := range f.ArgTypes {
+		if t.ElementType == 0 {
+			continue
+		}
+		want := tensorTypeText(t.ElementType, t.Dims)
+		if args[i].Kind != KindRef {
+			return status.Errorf(status.InvalidArgument, "function '%s' argument %d: expected %s, got null", f.Name, i, want)
+		}
+		et, dims, err := c.dev.Shape(args[i].Ref)
+		if err != nil {
+			return status.Errorf(status.InvalidArgument, "function '%s' argument %d: expected %s: %v", f.Name, i, want, err)
+		}
+		ok := et == t.ElementType && len(dims) == len(t.Dims)
+		for j := 0; ok && j < len(dims); j++ {
+			ok = t.Dims[j] < 0 || t.Dims[j] == dims[j]
+		}
+		if !ok {
+			return status.Errorf(status.InvalidArgument, "function '%s' argument %d: expected %s, got %s", f.Name, i, want, tensorTypeText(et, dims))
+		}
+	}
+	return nil
+}
+
+// tensorTypeText formats "tensor<4x?xf32>" from an IREE element-type word.
+func tensorTypeText(et uint32, dims []int64) string {
+	var b strings.Builder
+	b.WriteString("tensor<")
+	for _, d := range dims {
+		if d < 0 {
+			b.WriteString("?x")
+		} else {
+			fmt.Fprintf(&b, "%dx", d)
+		}
+	}
+	b.WriteString(elementText(et))
+	b.WriteString(">")
+	return b.String()
+}
+
+func elementText(et uint32) string {
+	bits := et & 0xff
+	switch et >> 24 {
+	case 0x10:
+		return fmt.Sprintf("i%d", bits)
+	case 0x11:
+		return fmt.Sprintf("si%d", bits)
+	case 0x12:
+		return fmt.Sprintf("ui%d", bits)
+	case 0x13:
+		return "i1"
+	case 0x21:
+		return fmt.Sprintf("f%d", bits)
+	case 0x22:
+		return "bf16"
+	case 0x23:
+		return fmt.Sprintf("complex<f%d>", bits/2)
+	}
+	return fmt.Sprintf("x%d", bits)
 }

@@ -206,6 +206,15 @@ func decodeMeta(r *reader, blobArea []byte) *Module {
 		f.Name = r.str()
 		f.Args, f.Results, f.Regs = r.kinds(), r.kinds(), r.kinds()
 		f.Reflection = r.attrs()
+		f.ArgTypes = make([]TensorType, r.count(2))
+		for j := range f.ArgTypes {
+			t := &f.ArgTypes[j]
+			t.ElementType = uint32(r.uv())
+			t.Dims = make([]int64, r.count(1))
+			for k := range t.Dims {
+				t.Dims[k] = r.sv()
+			}
+		}
 		f.Code = make([]Instr, r.count(17))
 		for j := range f.Code {
 			in := &f.Code[j]

@@ -73,6 +73,14 @@ func Encode(m *Module) []byte {
 		w.kinds(f.Results)
 		w.kinds(f.Regs)
 		w.attrs(f.Reflection)
+		w.uv(uint64(len(f.ArgTypes)))
+		for _, t := range f.ArgTypes {
+			w.uv(uint64(t.ElementType))
+			w.uv(uint64(len(t.Dims)))
+			for _, d := range t.Dims {
+				w.sv(d)
+			}
+		}
 		w.uv(uint64(len(f.Code)))
 		for _, in := range f.Code {
 			w.u8(uint8(in.Op))

@@ -62,6 +62,16 @@ type Function struct {
 	Regs       []Kind // the kind of every register; args occupy 0..len(Args)-1
 	Code       []Instr
 	Reflection []Attr // e.g. iree.abi.declaration
+	// ArgTypes gives, per argument, the tensor type a Ref argument must
+	// have (ElementType 0 for primitives); the runtime checks calls
+	// against it.
+	ArgTypes []TensorType
+}
+
+// TensorType is an element type and dimensions; -1 is a dynamic dimension.
+type TensorType struct {
+	ElementType uint32
+	Dims        []int64
 }
 
 // CConv returns IREE's calling-convention string, e.g. "0rr_r".

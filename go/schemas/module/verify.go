@@ -132,6 +132,9 @@ func verifyFunction(m *Module, fi int) error {
 			return corrupt("function %q: argument %d kind does not match its register", f.Name, i)
 		}
 	}
+	if len(f.ArgTypes) != 0 && len(f.ArgTypes) != len(f.Args) {
+		return corrupt("function %q has %d argument types for %d arguments", f.Name, len(f.ArgTypes), len(f.Args))
+	}
 	if len(f.Code) == 0 {
 		return corrupt("function %q has no code", f.Name)
 	}

@@ -78,6 +78,15 @@ func (d *Device) Dim(ref any, i int) (int64, error) {
 	return b.Shape[i], nil
 }
 
+// Shape returns the element type and dimensions of a buffer view.
+func (d *Device) Shape(ref any) (uint32, []int64, error) {
+	b, err := bv(ref)
+	if err != nil {
+		return 0, nil, err
+	}
+	return uint32(b.Type), b.Shape, nil
+}
+
 // Reshape views the same data with other dimensions.
 func (d *Device) Reshape(ref any, dims []int64) (any, error) {
 	b, err := bv(ref)

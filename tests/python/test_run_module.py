@@ -1,0 +1,110 @@
+"""iree-compile → iree-run-module end to end, with IREE's I/O formats and
+clear errors for bad input."""
+
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "samples"
+
+
+def tool(bin_dir, name, *args, **kw):
+    return subprocess.run([os.path.join(bin_dir, name), *args], capture_output=True, text=True, timeout=120, **kw)
+
+
+@pytest.fixture(scope="module")
+def mul_vmfb(bin_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("m") / "simple_mul.vmfb"
+    r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", str(SAMPLES / "simple_mul.mlir"), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_simple_abs_as_in_the_guide(bin_dir, tmp_path):
+    vmfb = tmp_path / "simple_abs_vmvx.vmfb"
+    r = tool(bin_dir, "iree-compile", "--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx",
+             str(SAMPLES / "simple_abs.mlir"), "-o", str(vmfb))
+    assert r.returncode == 0, r.stderr
+    for dev in ["local-task", "local-sync"]:
+        r = tool(bin_dir, "iree-run-module", f"--module={vmfb}", f"--device={dev}", "--function=abs", "--input=f32=-2")
+        assert r.stdout == "EXEC @abs\nresult[0]: hal.buffer_view\nf32=2\n", r.stderr
+
+
+def test_inputs_outputs_and_expected(bin_dir, mul_vmfb, tmp_path):
+    r = tool(bin_dir, "iree-run-module", f"--module={mul_vmfb}", "--input=4xf32=1 2 3 4", "--input=4xf32=[4,5,6,7]")
+    assert r.stdout == "EXEC @simple_mul\nresult[0]: hal.buffer_view\n4xf32=4 10 18 28\n"
+    r = tool(bin_dir, "iree-run-module", f"--module={mul_vmfb}", "--input=4xf32=2", "--input=4xf32=3", "--expected_output=4xf32=6")
+    assert r.returncode == 0 and "[SUCCESS]" in r.stdout
+    r = tool(bin_dir, "iree-run-module", f"--module={mul_vmfb}", "--input=4xf32=2", "--input=4xf32=3", "--expected_output=4xf32=7")
+    assert r.returncode == 1 and "[FAILED] result[0]" in r.stdout
+    npy = tmp_path / "a.npy"
+    np.save(npy, np.array([1.5, 2, 3, 4], np.float32))
+    out = tmp_path / "out.npy"
+    r = tool(bin_dir, "iree-run-module", f"--module={mul_vmfb}", f"--input=@{npy}", f"--input=@{npy}", f"--output=@{out}")
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_array_equal(np.load(out), np.array([2.25, 4, 9, 16], np.float32))
+
+
+def test_bad_inputs_are_clear_errors(bin_dir, mul_vmfb):
+    r = tool(bin_dir, "iree-run-module", f"--module={mul_vmfb}", "--input=4xf32=1")
+    assert r.returncode == 1 and "INVALID_ARGUMENT" in r.stderr and "simple_mul" in r.stderr
+    r = tool(bin_dir, "iree-run-module", f"--module={mul_vmfb}", "--input=4xf32=1", "--input=3xf32=1")
+    assert r.returncode == 1 and "argument 1" in r.stderr.lower() or "shape" in r.stderr.lower(), r.stderr
+    r = tool(bin_dir, "iree-run-module", f"--module={mul_vmfb}", "--function=nope", "--input=4xf32=1", "--input=4xf32=1")
+    assert r.returncode == 1 and "NOT_FOUND" in r.stderr and "nope" in r.stderr
+
+
+def test_corrupt_module_files(bin_dir, mul_vmfb, tmp_path):
+    data = mul_vmfb.read_bytes()
+    cut = tmp_path / "cut.vmfb"
+    cut.write_bytes(data[: len(data) // 2])
+    r = tool(bin_dir, "iree-run-module", f"--module={cut}")
+    assert r.returncode == 1 and "DATA_LOSS" in r.stderr and "truncated" in r.stderr
+    for i in range(60, len(data), 37):
+        bad = bytearray(data)
+        bad[i] ^= 0xFF
+        p = tmp_path / "flip.vmfb"
+        p.write_bytes(bytes(bad))
+        r = tool(bin_dir, "iree-run-module", f"--module={p}", "--input=4xf32=1", "--input=4xf32=1")
+        assert r.returncode in (0, 1), r.stderr  # an error or a harmless flip, never a crash
+        assert "panic" not in r.stderr and "goroutine" not in r.stderr
+    junk = tmp_path / "junk.vmfb"
+    junk.write_bytes(b"\x00" * 100)
+    r = tool(bin_dir, "iree-run-module", f"--module={junk}")
+    assert r.returncode == 1 and "not a gree module file" in r.stderr
+
+
+def test_unsupported_op_names_file_line_col(bin_dir, tmp_path):
+    src = tmp_path / "u.mlir"
+    src.write_text("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = foo.bar %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n")
+    r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", str(src), "-o", str(tmp_path / "u.vmfb"))
+    assert r.returncode == 1
+    assert f"{src}:2:" in r.stderr and "foo.bar" in r.stderr
+
+
+def test_compile_to_phases(bin_dir):
+    src = str(SAMPLES / "simple_mul.mlir")
+    r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", "--compile-to=input", src)
+    assert r.returncode == 0 and "linalg.generic" in r.stdout
+    r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", "--compile-to=flow", src)
+    assert "flow.dispatch.region" in r.stdout
+    r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", "--compile-to=executable-targets", src)
+    assert "kernel @arithmetic_dispatch_0" in r.stdout
+    r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", "--compile-to=vm", src)
+    assert "dispatch exec 0 entry 0" in r.stdout
+
+
+def test_benchmark_and_dump(bin_dir, mul_vmfb):
+    r = tool(bin_dir, "iree-benchmark-module", f"--module={mul_vmfb}", "--input=4xf32=2", "--input=4xf32=3", "--benchmark_min_time=0.05s")
+    assert r.returncode == 0, r.stderr
+    assert "BM_simple_mul/process_time/real_time" in r.stdout
+    r = tool(bin_dir, "iree-dump-module", str(mul_vmfb))
+    assert "@arithmetic : version 0" in r.stdout and "simple_mul(0rr_r)" in r.stdout
+
+
+def test_run_mlir(bin_dir):
+    r = tool(bin_dir, "iree-run-mlir", str(SAMPLES / "simple_abs.mlir"), "--input=f32=-5")
+    assert r.stdout == "EXEC @abs\nresult[0]: hal.buffer_view\nf32=5\n", r.stderr
