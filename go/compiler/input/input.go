@@ -69,6 +69,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		r.replace(op, bar.Results)
 	case op.Name == "arith.constant" && isSplatTensor(op):
 		return r.splatConstant(b, op)
+	case needsKernel(op):
+		return r.liftScalar(b, op)
 	case isElementwiseScalarOp(op) && hasTensorResult(op):
 		return r.elementwise(b, op)
 	case op.Name == "linalg.pack" || op.Name == "tensor.pack":
@@ -177,5 +179,49 @@ func (r *rewriter) splatConstant(b *ir.Builder, op *ir.Operation) error {
 	n := len(rt.Dims)
 	g := linalg.BuildGeneric(b, []*ir.Value{c}, []*ir.Value{out}, []*ir.AffineMap{{NumDims: n}, linalg.Identity(n)}, parallel(n), yieldArg(0, rt))
 	r.replace(op, g.Results)
+	return nil
+}
+
+// needsKernel reports scalar ops of host code that the host program has no
+// instruction for (transcendental math and a few arith ops): they are
+// computed by a one-element dispatch instead.
+func needsKernel(op *ir.Operation) bool {
+	if len(op.Results) != 1 || hasTensorResult(op) {
+		return false
+	}
+	switch op.Dialect() {
+	case "math":
+		return true
+	case "arith":
+		switch op.Name {
+		case "arith.maxnumf", "arith.minnumf", "arith.remf":
+			return true
+		}
+	}
+	return false
+}
+
+// liftScalar computes a scalar op in a rank-0 generic: its operands become
+// 0-d tensors and the result is extracted.
+func (r *rewriter) liftScalar(b *ir.Builder, op *ir.Operation) error {
+	var ins []*ir.Value
+	var maps []*ir.AffineMap
+	for _, v := range op.Operands {
+		t := ir.Tensor(nil, v.Type)
+		ins = append(ins, b.Create("tensor.from_elements", []*ir.Value{v}, []ir.Type{t}).Result(0))
+		maps = append(maps, &ir.AffineMap{})
+	}
+	rt := ir.Tensor(nil, op.Results[0].Type)
+	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	maps = append(maps, &ir.AffineMap{})
+	g := linalg.BuildGeneric(b, ins, []*ir.Value{out}, maps, nil, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		s := bb.Insert(ir.NewOperation(&ir.OperationState{
+			Name: op.Name, Loc: op.Loc, Operands: args[:len(ins)],
+			ResultTypes: []ir.Type{op.Results[0].Type}, Attrs: op.Attrs,
+		}))
+		return s.Results
+	})
+	x := b.Create("tensor.extract", g.Results, []ir.Type{op.Results[0].Type}).Result(0)
+	r.replace(op, []*ir.Value{x})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"github.com/gree-ml/gree/go/status"
 )
@@ -92,6 +93,10 @@ func (r *reader) str() string {
 	}
 	s := string(r.b[r.off : r.off+n])
 	r.off += n
+	if !utf8.ValidString(s) {
+		r.fail("string is not valid UTF-8")
+		return ""
+	}
 	return s
 }
 

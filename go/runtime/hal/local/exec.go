@@ -28,7 +28,7 @@ func (d *Device) Formats() []string { return []string{VMVXFormat} }
 // PrepareExecutable loads (and verifies) an executable.
 func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, error) {
 	if format != VMVXFormat {
-		return nil, status.Errorf(status.Unimplemented, "the %s device cannot run '%s' executables (it runs %s); compile with --iree-hal-target-backends=vmvx", d.driver, format, VMVXFormat)
+		return nil, status.Errorf(status.Unimplemented, "the %s device cannot run %q executables (it runs %q); compile with --iree-hal-target-backends=vmvx", d.driver, format, VMVXFormat)
 	}
 	exe, err := vmvx.Load(data)
 	if err != nil {
