@@ -12,7 +12,7 @@ SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "samples"
 
 
 def tool(bin_dir, name, *args, **kw):
-    return subprocess.run([os.path.join(bin_dir, name), *args], capture_output=True, text=True, timeout=120, **kw)
+    return subprocess.run([os.path.join(bin_dir, name), *args], capture_output=True, text=True, errors="replace", timeout=120, **kw)
 
 
 @pytest.fixture(scope="module")
