@@ -21,12 +21,15 @@ venv:
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q . pytest
 
-## demo: install, then list drivers and devices from the CLI and from Python
+## demo: install, then compile the samples for the CPU (vmvx) and run them
 demo: venv
+	mkdir -p $(BUILD)
 	$(VENV)/bin/iree-run-module --list_drivers
-	$(VENV)/bin/iree-run-module --list_devices
-	$(VENV)/bin/iree-run-module --dump_devices
 	$(VENV)/bin/iree-compile --iree-hal-list-target-backends
+	$(VENV)/bin/iree-compile --iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx samples/simple_abs.mlir -o $(BUILD)/simple_abs_vmvx.vmfb
+	$(VENV)/bin/iree-run-module --module=$(BUILD)/simple_abs_vmvx.vmfb --device=local-task --function=abs --input=f32=-2
+	$(VENV)/bin/iree-compile --iree-hal-target-backends=vmvx samples/simple_mul.mlir -o $(BUILD)/simple_mul.vmfb
+	$(VENV)/bin/iree-run-module --module=$(BUILD)/simple_mul.vmfb --device=local-sync --input="4xf32=1 2 3 4" --input="4xf32=4 5 6 7"
 	$(VENV)/bin/python examples/python/list_devices.py
 
 ## test: every test (static checks, Go, Python, the C example)
