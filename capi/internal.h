@@ -26,6 +26,21 @@ struct gree_device_s {
   gree_device_info_t info;
 };
 
+/* Modules, contexts, buffer views and value lists: a cgo.Handle to the Go
+ * object (the Go side keeps the C strings a module hands out). */
+struct gree_module_s {
+  uintptr_t handle;
+};
+struct gree_context_s {
+  uintptr_t handle;
+};
+struct gree_buffer_view_s {
+  uintptr_t handle;
+};
+struct gree_value_list_s {
+  uintptr_t handle;
+};
+
 /* A device list: C memory only. */
 struct gree_device_info_list_s {
   size_t count;
