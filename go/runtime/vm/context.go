@@ -276,7 +276,7 @@ func (c *Context) checkTensorArgs(f *module.Function, args []Value) error {
 		if err != nil {
 			return status.Errorf(status.InvalidArgument, "function '%s' argument %d: expected %s: %v", f.Name, i, want, err)
 		}
-		ok := et == t.ElementType && len(dims) == len(t.Dims)
+		ok := compatibleElements(et, t.ElementType) && len(dims) == len(t.Dims)
 		for j := 0; ok && j < len(dims); j++ {
 			ok = t.Dims[j] < 0 || t.Dims[j] == dims[j]
 		}
@@ -322,4 +322,15 @@ func elementText(et uint32) string {
 		return fmt.Sprintf("complex<f%d>", bits/2)
 	}
 	return fmt.Sprintf("x%d", bits)
+}
+
+// compatibleElements reports element types that may be passed for one
+// another: equal ones, and integers of the same width whatever their
+// signedness (numpy's int32 for a signless i32), as IREE allows.
+func compatibleElements(got, want uint32) bool {
+	if got == want {
+		return true
+	}
+	isInt := func(t uint32) bool { n := t >> 24; return n >= 0x10 && n <= 0x12 }
+	return isInt(got) && isInt(want) && got&0xff == want&0xff
 }
