@@ -156,7 +156,9 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 		return false
 	}
 	combs, ok := l.matchCombiners()
-	if !ok {
+	if !ok || l.isContraction() {
+		// Contractions keep a sequential sum per output element (the
+		// parallel loop is vectorized instead), as IREE's matmuls do.
 		return false
 	}
 	contiguous := false
@@ -175,4 +177,24 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 	l.combs = combs
 	l.redWidth = l.g.st.VectorWidth
 	return true
+}
+
+// isContraction reports a body that yields out + a*b (or a*b + out) of two
+// inputs: a matmul-like reduction.
+func (l *genericLowering) isContraction() bool {
+	body := l.op.Body()
+	y := body.Terminator()
+	if l.nIn != 2 || y == nil || len(y.Operands) != 1 {
+		return false
+	}
+	add := y.Operands[0].Owner()
+	if add == nil || (add.Name != "arith.addf" && add.Name != "arith.addi") {
+		return false
+	}
+	for _, v := range add.Operands {
+		if m := v.Owner(); m != nil && (m.Name == "arith.mulf" || m.Name == "arith.muli") {
+			return true
+		}
+	}
+	return false
 }

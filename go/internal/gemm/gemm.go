@@ -320,7 +320,10 @@ func blocked32(kern *kernel, m, n, k int, a []float32, aOff, aRS, aCS int, b []f
 	buf.b = grow(buf.b, ncMax*kcMax)
 	ap, bp := buf.a, buf.b
 	var tmp [maxTile]float32
-	direct := cCS == 1 && kern.asm != nil
+	// Tiles of C whose rows do not overlap are accumulated in place (from
+	// C's values, so k blocks sum in one sequential order); overlapping
+	// rows (broadcast outputs) go through tmp and are added back row by row.
+	direct := cCS == 1 && cRS >= kern.nr && kern.asm != nil
 
 	for jc := 0; jc < n; jc += ncMax {
 		nc := min(ncMax, n-jc)
@@ -343,6 +346,15 @@ func blocked32(kern *kernel, m, n, k int, a []float32, aOff, aRS, aCS int, b []f
 						}
 						t := tmp[:mr*nr]
 						clear(t)
+						disjoint := tileDisjoint(cRS, cCS, rows, cols)
+						if disjoint {
+							for i := 0; i < rows; i++ {
+								ci := co + i*cRS
+								for j := 0; j < cols; j++ {
+									t[i*nr+j] = c[ci+j*cCS]
+								}
+							}
+						}
 						if kern.asm != nil {
 							kern.asm(kc, &as[0], &bs[0], &t[0], nr)
 						} else {
@@ -351,12 +363,19 @@ func blocked32(kern *kernel, m, n, k int, a []float32, aOff, aRS, aCS int, b []f
 						for i := 0; i < rows; i++ {
 							ti := t[i*nr : i*nr+cols]
 							ci := co + i*cRS
-							if cCS == 1 {
+							switch {
+							case disjoint && cCS == 1:
+								copy(c[ci:ci+cols], ti)
+							case disjoint:
+								for j, v := range ti {
+									c[ci+j*cCS] = v
+								}
+							case cCS == 1:
 								cr := c[ci : ci+cols]
 								for j, v := range ti {
 									cr[j] += v
 								}
-							} else {
+							default:
 								for j, v := range ti {
 									c[ci+j*cCS] += v
 								}
@@ -537,4 +556,19 @@ func goKernel4x4(k int, a, b, t []float32) {
 	t[13] += c31
 	t[14] += c32
 	t[15] += c33
+}
+
+// tileDisjoint reports whether the rows×cols elements i*rs + j*cs are all
+// distinct (a sufficient test).
+func tileDisjoint(rs, cs, rows, cols int) bool {
+	abs := func(x int) int {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	if cols > 1 && cs == 0 {
+		return false
+	}
+	return rows == 1 || abs(rs) >= cols*max(abs(cs), 1)
 }

@@ -87,7 +87,8 @@ func gen(p func(string, ...any), k kernel) {
 	p("")
 	p("// func %s(k int, a, b, c *float32, rs int)", name)
 	p("//")
-	p("// %s adds A·B to the %d×%d tile of C at c (row stride rs floats), where", name, k.mr, k.nr)
+	p("// %s adds A·B to the %d×%d tile of C at c (row stride rs floats, rows not", name, k.mr, k.nr)
+	p("// overlapping), accumulating from C's values, where")
 	p("// a holds %d floats and b %d floats per k step.", k.mr, k.nr)
 	p("TEXT ·%s(SB), NOSPLIT, $0-40", name)
 	p("\tMOVQ k+0(FP), CX")
@@ -96,21 +97,12 @@ func gen(p func(string, ...any), k kernel) {
 	p("\tMOVQ c+24(FP), DX")
 	p("\tMOVQ rs+32(FP), R8")
 	p("\tSHLQ $2, R8")
-	for i := 0; i < k.mr; i++ {
-		for v := 0; v < nv; v++ {
-			r := acc(i, v)
-			if k.reg == "Z" {
-				p("\tVPXORD %s, %s, %s", r, r, r)
-			} else {
-				p("\tVXORPS %s, %s, %s", r, r, r)
-			}
-		}
-	}
-	// Prefetch the C tile so that its lines arrive during the k loop.
+	// The accumulators start from C, so C += A·B sums every k block in
+	// one sequential order (k-blocked calls agree with one long k loop).
 	p("\tMOVQ DX, R9")
 	for i := 0; i < k.mr; i++ {
-		for off := 0; off < k.nr*4; off += 64 {
-			p("\tPREFETCHT0 %d(R9)", off)
+		for v := 0; v < nv; v++ {
+			p("\tVMOVUPS %d(R9), %s", v*vb, acc(i, v))
 		}
 		if i < k.mr-1 {
 			p("\tADDQ R8, R9")
@@ -151,11 +143,9 @@ func gen(p func(string, ...any), k kernel) {
 	p("\tDECQ BX")
 	p("\tJNZ %s_tailloop", name)
 	p("%s_store:", name)
-	// Rows are updated one after another (load, add, store), so C rows
-	// that overlap in memory still receive every contribution.
+	// The caller guarantees the tile's rows do not overlap.
 	for i := 0; i < k.mr; i++ {
 		for v := 0; v < nv; v++ {
-			p("\tVADDPS %d(DX), %s, %s", v*vb, acc(i, v), acc(i, v))
 			p("\tVMOVUPS %s, %d(DX)", acc(i, v), v*vb)
 		}
 		if i < k.mr-1 {
