@@ -34,7 +34,9 @@ type genericLowering struct {
 	redVec   bool
 	redWidth int
 	combs    []combiner
-	initOf   []initSource
+	// epi, when set, consumes the root's output at each point.
+	epi    *epilogue
+	initOf []initSource
 }
 
 // initSource is where output j's initial value comes from.
@@ -74,10 +76,12 @@ func (l *genericLowering) analyze() error {
 		return true
 	})
 	// Outputs first: their dimensions give most loop sizes.
-	for j, r := range l.results {
+	for _, r := range l.results {
 		if _, err = g.bind(r, kir.Write); err != nil {
 			return err
 		}
+	}
+	for j := range l.op.Outputs() {
 		l.initOf = append(l.initOf, initSource{binding: -1})
 		if l.used[l.nIn+j] || l.hasReduction() {
 			l.initOf[j] = l.initSource(operands[l.nIn+j], j)

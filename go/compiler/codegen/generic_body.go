@@ -10,11 +10,14 @@ import (
 // carrying the outputs, and store the results.
 func (l *genericLowering) point(b *kir.Builder, ivs []kir.Value, w int) error {
 	g := l.g
-	nOut := len(l.results)
+	nOut := len(l.op.Outputs())
 	outAcc := make([]access, nOut)
 	inits := make([]kir.Value, nOut)
-	for j, r := range l.results {
-		outAcc[j] = l.address(b, r, g.bindingOf[r], l.maps[l.nIn+j], ivs, w)
+	for j := 0; j < nOut; j++ {
+		if l.epi == nil {
+			r := l.results[j]
+			outAcc[j] = l.address(b, r, g.bindingOf[r], l.maps[l.nIn+j], ivs, w)
+		}
 		src := l.initOf[j]
 		switch {
 		case src.fill != nil:
@@ -25,7 +28,7 @@ func (l *genericLowering) point(b *kir.Builder, ivs []kir.Value, w int) error {
 			inits[j] = g.topBroadcast(s, w)
 		case src.binding >= 0:
 			a := outAcc[j]
-			if src.binding != a.binding {
+			if l.epi != nil || src.binding != a.binding {
 				a = l.address(b, l.g.d.Bindings[src.binding], src.binding, l.maps[l.nIn+j], ivs, w)
 			}
 			inits[j] = l.load(b, a, w)
@@ -42,6 +45,13 @@ func (l *genericLowering) point(b *kir.Builder, ivs []kir.Value, w int) error {
 	}
 	if err != nil {
 		return err
+	}
+	if l.epi != nil {
+		vals, accs, err := l.runEpilogue(b, ivs, w, outs)
+		if err != nil {
+			return err
+		}
+		outs, outAcc = vals, accs
 	}
 	for j := range outs {
 		l.store(b, outAcc[j], outs[j], w)

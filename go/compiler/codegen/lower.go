@@ -10,21 +10,20 @@ import (
 func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 	body := region.Regions[0].Blocks[0]
 	ret := body.Terminator()
-	var gen0 linalg.Generic
-	found := false
+	var gens []linalg.Generic
 	for _, op := range body.Ops {
 		if g, ok := linalg.AsGeneric(op); ok {
-			if found {
-				return nil, ir.OpErrorf(region, "holds more than one linalg.generic, which codegen does not support yet")
-			}
-			gen0, found = g, true
+			gens = append(gens, g)
 		} else if op != ret {
 			return nil, ir.OpErrorf(op, "cannot be part of a dispatch")
 		}
 	}
-	if !found {
-		return nil, ir.OpErrorf(region, "holds no linalg.generic")
+	if len(gens) == 0 || len(gens) > 2 {
+		return nil, ir.OpErrorf(region, "holds %d linalg.generic ops; codegen supports a root with at most one epilogue", len(gens))
 	}
+	// The last generic produces the region's results; a first one is the
+	// root it consumes (flow.EpilogueRoot).
+	gen0 := gens[len(gens)-1]
 	results := make([]*ir.Value, len(gen0.Op.Results))
 	for k, v := range ret.Operands {
 		if v.Owner() == gen0.Op {
@@ -35,6 +34,14 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 		if r == nil {
 			return nil, ir.OpErrorf(gen0.Op, "result %d is not returned by its dispatch region", j)
 		}
+	}
+	if len(gens) == 2 {
+		g := newGen(region, name, st)
+		if err := g.lowerWithEpilogue(gens[0], gen0, results); err != nil {
+			return nil, err
+		}
+		g.b.Append(&kir.Op{Kind: kir.Yield})
+		return g.d, nil
 	}
 	g := newGen(region, name, st)
 	if st.Contract {

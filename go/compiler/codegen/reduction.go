@@ -192,7 +192,13 @@ func (l *genericLowering) isContraction() bool {
 		return false
 	}
 	for _, v := range add.Operands {
-		if m := v.Owner(); m != nil && (m.Name == "arith.mulf" || m.Name == "arith.muli") {
+		m := v.Owner()
+		if m == nil || (m.Name != "arith.mulf" && m.Name != "arith.muli") {
+			continue
+		}
+		// The product of two different inputs (x*x is not a contraction).
+		a, b := m.Operands[0], m.Operands[1]
+		if a != b && a.IsBlockArgument() && b.IsBlockArgument() {
 			return true
 		}
 	}

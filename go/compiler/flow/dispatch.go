@@ -25,7 +25,22 @@ func FormDispatches(fn *ir.Operation) {
 		}
 		return op.Name != RegionName
 	})
+	uses := users(fn)
+	inRegion := map[*ir.Operation]bool{}
+	var roots []*ir.Operation
 	for _, g := range gens {
+		root, _ := EpilogueRoot(g, uses)
+		if root != nil && !inRegion[root] {
+			inRegion[root] = true
+		} else {
+			root = nil
+		}
+		roots = append(roots, root)
+	}
+	for gi, g := range gens {
+		if inRegion[g] {
+			continue // moved into its consumer's region
+		}
 		b := ir.NewBuilder(g.Loc)
 		b.SetInsertionPointBefore(g)
 		var types []ir.Type
@@ -37,6 +52,9 @@ func FormDispatches(fn *ir.Operation) {
 		region.Regions[0].AddBlock(blk)
 		for i, r := range g.Results {
 			ir.ReplaceAllUsesWith(fn, r, region.Results[i])
+		}
+		if r := roots[gi]; r != nil {
+			blk.Append(r) // the root runs first; g is its epilogue
 		}
 		blk.Append(g)
 		ir.AtEnd(blk, g.Loc).Create("flow.return", g.Results, nil)
