@@ -1,8 +1,9 @@
 package vm
 
 import (
+	"github.com/gree-ml/gree/go/internal/half"
+
 	"math"
-	"math/bits"
 
 	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
@@ -333,71 +334,14 @@ func cast(op module.CastOp, from, to uint8, v Value) Value {
 	return v
 }
 
-// F32ToBF16 rounds to nearest even.
-func F32ToBF16(f float32) uint16 {
-	b := math.Float32bits(f)
-	if f != f {
-		return uint16(b>>16) | 0x40
-	}
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
-}
+// F32ToBF16 rounds to bfloat16, nearest even.
+func F32ToBF16(f float32) uint16 { return half.BF16(float64(f)) }
 
 // BF16ToF32 widens a bfloat16.
-func BF16ToF32(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
+func BF16ToF32(h uint16) float32 { return float32(half.BF16ToFloat64(h)) }
 
 // F32ToF16 converts to IEEE half precision, rounding to nearest even.
-func F32ToF16(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int((b >> 23) & 0xff)
-	mant := b & 0x7fffff
-	switch {
-	case exp == 0xff:
-		if mant != 0 {
-			return sign | 0x7e00
-		}
-		return sign | 0x7c00
-	case exp-127 > 15:
-		return sign | 0x7c00
-	case exp-127 >= -14:
-		e := uint32(exp - 127 + 15)
-		m := mant >> 13
-		rem := mant & 0x1fff
-		h := uint32(e<<10 | m)
-		if rem > 0x1000 || (rem == 0x1000 && m&1 == 1) {
-			h++
-		}
-		return sign | uint16(h)
-	case exp-127 >= -25:
-		m := mant | 0x800000
-		shift := uint(-14-(exp-127)) + 13
-		h := m >> shift
-		rem := m & (1<<shift - 1)
-		half := uint32(1) << (shift - 1)
-		if rem > half || (rem == half && h&1 == 1) {
-			h++
-		}
-		return sign | uint16(h)
-	}
-	return sign
-}
+func F32ToF16(f float32) uint16 { return half.F16(float64(f)) }
 
 // F16ToF32 widens an IEEE half.
-func F16ToF32(h uint16) float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h & 0x3ff)
-	switch {
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
-	case exp == 0:
-		if mant == 0 {
-			return math.Float32frombits(sign)
-		}
-		s := bits.LeadingZeros32(mant) - 21
-		mant = (mant << uint(s)) & 0x3ff
-		return math.Float32frombits(sign | uint32(127-15-s+1)<<23 | mant<<13)
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
-}
+func F16ToF32(h uint16) float32 { return float32(half.F16ToFloat64(h)) }

@@ -1,6 +1,10 @@
 package vmvx
 
-import "math"
+import (
+	"math"
+
+	"github.com/gree-ml/gree/go/internal/half"
+)
 
 // Scalar numeric helpers with the semantics of the kernel IR's reference
 // interpreter (kir.Run); the differential tests hold the two to the same
@@ -29,54 +33,7 @@ func halfToF32(h uint16) float32 {
 // bf16ToF32 decodes a bfloat16 exactly.
 func bf16ToF32(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
 
-// roundHalf rounds x to the nearest 16-bit float with ebits exponent and
-// mbits mantissa bits, ties to even, in one step; NaN becomes a quiet NaN.
-func roundHalf(x float64, ebits, mbits uint) uint16 {
-	b := math.Float64bits(x)
-	sign := uint16(b>>48) & 0x8000
-	exp := int(b>>52) & 0x7ff
-	frac := b & (1<<52 - 1)
-	infBits := uint16(1<<ebits-1) << mbits
-	if exp == 0x7ff {
-		if frac != 0 {
-			return sign | infBits | 1<<(mbits-1)
-		}
-		return sign | infBits
-	}
-	if exp == 0 {
-		return sign
-	}
-	bias := 1<<(ebits-1) - 1
-	e := exp - 1023
-	m := frac | 1<<52
-	shift := 52 - int(mbits)
-	normal := e >= 1-bias
-	if !normal {
-		shift += 1 - bias - e
-	}
-	if shift >= 64 {
-		return sign
-	}
-	q := m >> uint(shift)
-	rem := m & (1<<uint(shift) - 1)
-	half := uint64(1) << uint(shift-1)
-	if rem > half || rem == half && q&1 == 1 {
-		q++
-	}
-	var r uint64
-	if normal {
-		if e+bias >= 1<<ebits-1 {
-			return sign | infBits
-		}
-		r = uint64(e+bias-1)<<mbits + q
-	} else {
-		r = q
-	}
-	if r >= uint64(infBits) {
-		return sign | infBits
-	}
-	return sign | uint16(r)
-}
+func roundHalf(x float64, ebits, mbits uint) uint16 { return half.Round(x, ebits, mbits) }
 
 func f64ToF16(x float64) uint16  { return roundHalf(x, 5, 10) }
 func f64ToBF16(x float64) uint16 { return roundHalf(x, 8, 7) }

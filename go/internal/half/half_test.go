@@ -1,0 +1,31 @@
+package half
+
+import (
+	"math"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	for h := 0; h < 1<<16; h++ {
+		x := F16ToFloat64(uint16(h))
+		if math.IsNaN(x) {
+			continue
+		}
+		if got := F16(x); got != uint16(h) {
+			t.Fatalf("f16 %04x -> %v -> %04x", h, x, got)
+		}
+		y := BF16ToFloat64(uint16(h))
+		if !math.IsNaN(y) && BF16(y) != uint16(h) {
+			t.Fatalf("bf16 %04x round trip", h)
+		}
+	}
+	cases := []struct {
+		x    float64
+		want uint16
+	}{{1, 0x3c00}, {65504, 0x7bff}, {65520, 0x7c00}, {-2, 0xc000}, {5.960464477539063e-08, 0x0001}, {1 + 1.0/2048, 0x3c00}, {1 + 3.0/2048, 0x3c02}}
+	for _, c := range cases {
+		if got := F16(c.x); got != c.want {
+			t.Errorf("F16(%v) = %04x, want %04x", c.x, got, c.want)
+		}
+	}
+}
