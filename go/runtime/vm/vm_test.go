@@ -15,11 +15,11 @@ func sumTo() *module.Module {
 		return module.Instr{Op: op, Dst: dst, Src: src}
 	}
 	code := []module.Instr{
-		{Op: module.OpConstI, Type: module.TypeI64, Dst: []int32{1}, Imm: 0}, // 0: s = 0
-		{Op: module.OpConstI, Type: module.TypeI64, Dst: []int32{2}, Imm: 0}, // 1: i = 0
-		{Op: module.OpConstI, Type: module.TypeI64, Dst: []int32{3}, Imm: 1}, // 2: one
+		{Op: module.OpConstI, Type: module.TypeI64, Dst: []int32{1}, Imm: 0},                  // 0: s = 0
+		{Op: module.OpConstI, Type: module.TypeI64, Dst: []int32{2}, Imm: 0},                  // 1: i = 0
+		{Op: module.OpConstI, Type: module.TypeI64, Dst: []int32{3}, Imm: 1},                  // 2: one
 		{Op: module.OpCmp, Sub: 2, Type: module.TypeI64, Dst: []int32{4}, Src: []int32{2, 0}}, // 3: i < n
-		{Op: module.OpCondBranch, Src: []int32{4}, Index: 5, Index2: 8},                      // 4
+		{Op: module.OpCondBranch, Src: []int32{4}, Index: 5, Index2: 8},                       // 4
 		{Op: module.OpArith, Sub: uint8(module.ArithAdd), Type: module.TypeI64, Dst: []int32{1}, Src: []int32{1, 2}},
 		{Op: module.OpArith, Sub: uint8(module.ArithAdd), Type: module.TypeI64, Dst: []int32{2}, Src: []int32{2, 3}},
 		{Op: module.OpBranch, Index: 3},
