@@ -2,6 +2,7 @@ package vm
 
 import (
 	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 	"github.com/gree-ml/gree/go/schemas/module"
 )
@@ -41,6 +42,10 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 			return err
 		}
 		fe.tensors[res].reg = r
+		// A result the kernel only writes needs no zeroing.
+		if !readsBinding(ref, res) {
+			fe.f.Code[len(fe.f.Code)-1].Sub = 1
+		}
 	}
 	var src []int32
 	// Workgroup counts.
@@ -116,4 +121,15 @@ func (fe *fnEmitter) arithI64(op module.ArithOp, a, b int32) int32 {
 	r := fe.newReg(module.KindI64)
 	fe.emit(module.Instr{Op: module.OpArith, Sub: uint8(op), Type: module.TypeI64, Dst: []int32{r}, Src: []int32{a, b}})
 	return r
+}
+
+// readsBinding reports whether the kernel reads tensor v's binding (or
+// does not bind it at all, in which case it must stay zero).
+func readsBinding(ref DispatchRef, v *ir.Value) bool {
+	for i, b := range ref.Bindings {
+		if b == v {
+			return ref.Kernel.Bindings[i].Access&kir.Read != 0
+		}
+	}
+	return true
 }

@@ -69,7 +69,9 @@ type Device interface {
 	PrepareExecutable(e *module.Executable) (any, error)
 	// Constant returns a buffer view of a module constant.
 	Constant(c *module.Constant) (any, error)
-	Alloc(elementType uint32, dims []int64) (any, error)
+	// Alloc returns a new buffer view; its contents are zero, or
+	// unspecified when uninitialized is set (a kernel writes all of it).
+	Alloc(elementType uint32, dims []int64, uninitialized bool) (any, error)
 	Dim(ref any, i int) (int64, error)
 	// Shape returns a buffer view's element type and dimensions.
 	Shape(ref any) (uint32, []int64, error)

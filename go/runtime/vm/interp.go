@@ -134,7 +134,7 @@ func (inst *instance) call(fi int, args []Value, depth int) ([]Value, error) {
 			}
 			regs[in.Dst[0]] = RefValue(r)
 		case module.OpAlloc:
-			r, err := dev.Alloc(uint32(in.Imm), dims(regs, in.Src))
+			r, err := dev.Alloc(uint32(in.Imm), dims(regs, in.Src), in.Sub == 1)
 			if err != nil {
 				return fail(err)
 			}

@@ -41,8 +41,9 @@ const (
 	OpGlobalStore
 	// Constant: Dst[0] = a buffer view of Constants[Index].
 	OpConstant
-	// Alloc: Dst[0] = a zeroed buffer view of element type Imm and
-	// dimensions Src (i64).
+	// Alloc: Dst[0] = a buffer view of element type Imm and dimensions Src
+	// (i64), zeroed unless Sub is 1 (contents unspecified: a dispatch
+	// writes every element).
 	OpAlloc
 	// Dim: Dst[0] (i64) = dimension Imm of buffer view Src[0].
 	OpDim

@@ -173,7 +173,7 @@ func (v *fnVerifier) instr() error {
 				return err
 			}
 			dims = in.Src[1:]
-		} else if in.Imm <= 0 || in.Imm > 0xffffffff || in.Imm&0xff == 0 {
+		} else if in.Imm <= 0 || in.Imm > 0xffffffff || in.Imm&0xff == 0 || in.Sub > 1 {
 			return v.errf("invalid element type 0x%x", in.Imm)
 		}
 		if err := v.regs(dims, KindI64); err != nil {

@@ -54,8 +54,8 @@ func (d *Device) Constant(c *module.Constant) (any, error) {
 	return &hal.BufferView{Shape: append([]int64(nil), c.Shape...), Type: hal.ElementType(c.ElementType), Data: c.Data}, nil
 }
 
-// Alloc returns a zeroed buffer view.
-func (d *Device) Alloc(elementType uint32, dims []int64) (any, error) {
+// Alloc returns a buffer view, zeroed unless uninitialized is set.
+func (d *Device) Alloc(elementType uint32, dims []int64, uninitialized bool) (any, error) {
 	n := int64(1)
 	for _, x := range dims {
 		if x < 0 || (x > 0 && n > maxElements/x) {
@@ -63,6 +63,8 @@ func (d *Device) Alloc(elementType uint32, dims []int64) (any, error) {
 		}
 		n *= x
 	}
+	// Go memory always starts zeroed; uninitialized is a hint a pooling
+	// allocator may use.
 	return hal.NewBufferView(dims, hal.ElementType(elementType)), nil
 }
 
