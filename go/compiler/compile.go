@@ -29,6 +29,9 @@ type Options struct {
 	Backends []string
 	// CompileTo stops after a phase and returns its IR as text.
 	CompileTo string
+	// FirstLine is the line number of src's first line in the file (for
+	// parts of a split input file).
+	FirstLine int
 }
 
 // Backend is a target backend's code generator.
@@ -80,7 +83,7 @@ func Compile(src []byte, opts Options) ([]byte, error) {
 	if name == "" {
 		name = "<stdin>"
 	}
-	m, err := parser.Parse(name, src)
+	m, err := parser.ParseWithOptions(src, parser.Options{Filename: name, FirstLine: opts.FirstLine})
 	if err != nil {
 		return nil, err
 	}
@@ -185,4 +188,26 @@ func selectBackend(names []string) (*Backend, error) {
 		return nil, fmt.Errorf("target backend '%s' not registered; registered backends: [%s]", names[0], strings.Join(TargetNames(), ", "))
 	}
 	return b, nil
+}
+
+// CompileSplit compiles each "// -----"-separated part of src on its own
+// (--split-input-file), returning the outputs in order and every part's
+// error joined.
+func CompileSplit(src []byte, opts Options) ([][]byte, error) {
+	var outs [][]byte
+	var errs []string
+	for _, c := range parser.SplitInputFile(src) {
+		o := opts
+		o.FirstLine = c.Line
+		out, err := Compile(c.Text, o)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		outs = append(outs, out)
+	}
+	if len(errs) > 0 {
+		return outs, fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return outs, nil
 }

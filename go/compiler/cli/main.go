@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -77,12 +78,22 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: for the --iree-vm-bytecode-module-output-format option: Cannot find option named '%s'!\n", format)
 		return 1
 	}
-	out, err := compiler.Compile(src, compiler.Options{
+	opts := compiler.Options{
 		Filename:  path,
 		InputType: p.str("iree-input-type", "auto"),
 		Backends:  backends,
 		CompileTo: p.str("compile-to", ""),
-	})
+	}
+	var out []byte
+	if p.bool("split-input-file") {
+		// Each part is compiled on its own; outputs are separated as the
+		// input was.
+		outs, cerr := compiler.CompileSplit(src, opts)
+		out = bytes.Join(outs, []byte("\n// -----\n"))
+		err = cerr
+	} else {
+		out, err = compiler.Compile(src, opts)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1

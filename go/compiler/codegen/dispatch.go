@@ -20,7 +20,7 @@ type Strategy struct {
 }
 
 // CPUStrategy is the strategy of the vmvx target.
-var CPUStrategy = Strategy{VectorWidth: 256, WorkgroupElements: 1 << 15, Contract: true, ContractTile: [2]int64{128, 512}}
+var CPUStrategy = Strategy{VectorWidth: 256, WorkgroupElements: 1 << 16, Contract: true, ContractTile: [2]int64{128, 512}}
 
 // Push says where the host finds the value of one push constant.
 type Push struct {
