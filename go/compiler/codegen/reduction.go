@@ -124,7 +124,16 @@ func (l *genericLowering) reduceVector(b *kir.Builder, ivs []kir.Value, k int, a
 		out := make([]kir.Value, len(accs))
 		for j, a := range accs {
 			t := b.K.Type(a)
-			r := b.EmitImm(kir.Reduce, t, int64(l.combs[j].reduce), vres[j])
+			var r kir.Value
+			if t.Elem == kir.F16 || t.Elem == kir.BF16 {
+				// Fold 16-bit lanes in f32: a long in-order fold in f16
+				// loses most of the sum's low bits.
+				wide := b.Emit(kir.FPExt, kir.V(kir.F32, w), vres[j])
+				r = b.EmitImm(kir.Reduce, kir.S(kir.F32), int64(l.combs[j].reduce), wide)
+				r = b.Emit(kir.FPTrunc, t, r)
+			} else {
+				r = b.EmitImm(kir.Reduce, t, int64(l.combs[j].reduce), vres[j])
+			}
 			out[j] = b.Emit(l.combs[j].kind, t, a, r)
 		}
 		return out
