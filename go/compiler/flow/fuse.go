@@ -21,6 +21,7 @@ func users(fn *ir.Operation) map[*ir.Value]int {
 // that consume them as inputs, when the producer has no other use, until
 // nothing changes.
 func FuseElementwise(fn *ir.Operation) error {
+	forwardDims(fn)
 	for {
 		changed := false
 		uses := users(fn)
@@ -185,4 +186,24 @@ func readsNoTensor(g linalg.Generic) bool {
 		}
 	}
 	return true
+}
+
+// forwardDims rewrites tensor.dim of a generic's result to tensor.dim of
+// the matching init (they have the same shape), so shape queries do not
+// count as uses that keep producers from fusing.
+func forwardDims(fn *ir.Operation) {
+	fn.Walk(func(op *ir.Operation) bool {
+		if op.Name != "tensor.dim" || len(op.Operands) != 2 {
+			return true
+		}
+		for {
+			src := op.Operands[0]
+			g, ok := linalg.AsGeneric(src.Owner())
+			if !ok {
+				break
+			}
+			op.Operands[0] = g.Outputs()[src.Index()]
+		}
+		return true
+	})
 }
