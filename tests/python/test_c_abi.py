@@ -63,3 +63,27 @@ def test_header_matches_library_exports():
     assert declared - exported == set()
     # Private helpers stay hidden.
     assert not [s for s in exported if s.startswith("gree__")]
+
+
+def test_c_program_runs_a_module(tmp_path):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip("no C compiler on PATH")
+    import iree_go.compiler as ireec
+
+    lib_dir = os.path.dirname(_capi.library_path)
+    header_dir = lib_dir if os.path.exists(os.path.join(lib_dir, "gree.h")) else os.path.join(REPO, "include")
+    exe = str(tmp_path / "run_module")
+    subprocess.run(
+        [cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", header_dir,
+         os.path.join(REPO, "examples", "c", "run_module.c"),
+         "-L", lib_dir, "-lgree", "-Wl,-rpath," + lib_dir, "-o", exe],
+        check=True,
+    )
+    vmfb = tmp_path / "mul.vmfb"
+    with open(os.path.join(REPO, "samples", "simple_mul.mlir")) as f:
+        vmfb.write_bytes(ireec.compile_str(f.read(), target_backends=["vmvx"]))
+    out = run(exe, str(vmfb), "arithmetic", "simple_mul")
+    assert out == ("export simple_mul(0rr_r)\n"
+                   "result[0]: hal.buffer_view\n4xf32=4 10 18 28\n"
+                   "bad call: INVALID_ARGUMENT\n")
