@@ -108,3 +108,14 @@ func.func @long_vector_with_remainder() {
   check.expect_eq_const(%s, dense<4.5> : tensor<1000xf32>) : tensor<1000xf32>
   return
 }
+
+func.func @sub_byte_integers() {
+  %a = util.unfoldable_constant dense<[0, 3, 7, -8, -1]> : tensor<5xi4>
+  %b = util.unfoldable_constant dense<[1, 5, 1, -1, 2]> : tensor<5xi4>
+  %s = arith.addi %a, %b : tensor<5xi4>
+  %u = arith.extui %s : tensor<5xi4> to tensor<5xi32>
+  check.expect_eq_const(%u, dense<[1, 8, 8, 7, 1]> : tensor<5xi32>) : tensor<5xi32>
+  %x = arith.extsi %s : tensor<5xi4> to tensor<5xi32>
+  check.expect_eq_const(%x, dense<[1, -8, -8, 7, 1]> : tensor<5xi32>) : tensor<5xi32>
+  return
+}

@@ -14,7 +14,9 @@ func ScalarOf(t ir.Type) (kir.Scalar, bool) {
 		switch t.Width {
 		case 1:
 			return kir.I1, true
-		case 8:
+		case 2, 3, 4, 5, 6, 7, 8:
+			// Sub-byte integers live in a byte each, sign-extended (see
+			// narrowOp).
 			return kir.I8, true
 		case 16:
 			return kir.I16, true
@@ -71,9 +73,14 @@ var castOps = map[string]kir.Kind{
 }
 
 // scalarOp translates one scalar arith/math op at vector width w. get
-// returns the kernel value of an operand. It returns ok=false for ops it
-// does not know.
+// returns the kernel value of an operand.
 func scalarOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.Value, error)) ([]kir.Value, error) {
+	return narrowOp(b, op, w, get)
+}
+
+// scalarOpRaw translates an op whose integer types are whole bytes (or
+// i1).
+func scalarOpRaw(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.Value, error)) ([]kir.Value, error) {
 	args := make([]kir.Value, len(op.Operands))
 	for i, v := range op.Operands {
 		a, err := get(v)
@@ -98,6 +105,10 @@ func scalarOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.
 		return one(b.Emit(k, rt, args...))
 	}
 	if k, ok := castOps[op.Name]; ok {
+		if (k == kir.ExtS || k == kir.ExtU || k == kir.TruncI) && b.K.Type(args[0]).Elem == rt.Elem {
+			// A sub-byte integer and a byte share i8 lanes.
+			return args, nil
+		}
 		return one(b.Emit(k, rt, args...))
 	}
 	switch op.Name {
@@ -150,4 +161,52 @@ func scalarOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.
 		return args, nil
 	}
 	return nil, ir.OpErrorf(op, "is not supported inside gree kernels")
+}
+
+// narrowBits returns the width of a sub-byte integer type (2..7), or 0.
+func narrowBits(t ir.Type) int {
+	if it, ok := t.(*ir.IntegerType); ok && it.Width > 1 && it.Width < 8 {
+		return it.Width
+	}
+	return 0
+}
+
+var unsignedOps = map[string]bool{
+	"arith.divui": true, "arith.remui": true, "arith.shrui": true, "arith.minui": true, "arith.maxui": true,
+	"arith.ceildivui": true, "arith.uitofp": true, "arith.extui": true, "arith.index_castui": true,
+}
+
+// narrowOp legalizes sub-byte integers (i2…i7): they are held in i8 lanes
+// sign-extended, operands of unsigned operations are masked to their
+// width, and sub-byte results are wrapped back by sign extension.
+func narrowOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.Value, error)) ([]kir.Value, error) {
+	unsigned := unsignedOps[op.Name]
+	if op.Name == "arith.cmpi" {
+		if p, ok := op.Attr("predicate").(*ir.IntegerAttr); ok && p.Value >= 6 {
+			unsigned = true
+		}
+	}
+	inner := get
+	if unsigned && get != nil {
+		inner = func(v *ir.Value) (kir.Value, error) {
+			x, err := get(v)
+			if err != nil || narrowBits(v.Type) == 0 {
+				return x, err
+			}
+			t := b.K.Type(x)
+			return b.Emit(kir.And, t, x, b.Int(t, 1<<narrowBits(v.Type)-1)), nil
+		}
+	}
+	res, err := scalarOpRaw(b, op, w, inner)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range op.Results {
+		if n := narrowBits(r.Type); n > 0 && op.Name != "arith.constant" {
+			t := b.K.Type(res[i])
+			sh := b.Int(t, int64(8-n))
+			res[i] = b.Emit(kir.ShrS, t, b.Emit(kir.Shl, t, res[i], sh), sh)
+		}
+	}
+	return res, nil
 }
