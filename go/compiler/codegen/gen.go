@@ -72,7 +72,7 @@ func (g *gen) bind(v *ir.Value, access kir.Access) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("binding of non-tensor type %s", v.Type)
 	}
-	s, ok := ScalarOf(t.Elem)
+	s, ok := storageOf(t.Elem)
 	if !ok {
 		return 0, fmt.Errorf("tensors of %s are not supported by gree kernels", t.Elem)
 	}

@@ -200,5 +200,9 @@ func (l *genericLowering) extract(b *kir.Builder, op *ir.Operation, get func(*ir
 	if off < 0 {
 		off = g.idx(0)
 	}
-	return b.Load(bi, kir.S(g.k.Bindings[bi].Elem), off), nil
+	v := b.Load(bi, kir.S(g.k.Bindings[bi].Elem), off)
+	if f, ok := f8Of(ir.ElementTypeOf(t.Type)); ok {
+		v = f.decode(b, v, 1)
+	}
+	return v, nil
 }

@@ -145,6 +145,14 @@ func (l *genericLowering) address(b *kir.Builder, t *ir.Value, binding int, m *i
 }
 
 func (l *genericLowering) load(b *kir.Builder, a access, w int) kir.Value {
+	v := l.loadRaw(b, a, w)
+	if f, ok := f8Of(ir.ElementTypeOf(l.g.d.Bindings[a.binding].Type)); ok {
+		v = f.decode(b, v, b.K.Type(v).Width())
+	}
+	return v
+}
+
+func (l *genericLowering) loadRaw(b *kir.Builder, a access, w int) kir.Value {
 	elem := l.g.k.Bindings[a.binding].Elem
 	if w == 1 || a.kind == 0 {
 		v := b.Load(a.binding, kir.S(elem), a.off)
@@ -162,6 +170,9 @@ func (l *genericLowering) load(b *kir.Builder, a access, w int) kir.Value {
 }
 
 func (l *genericLowering) store(b *kir.Builder, a access, v kir.Value, w int) {
+	if f, ok := f8Of(ir.ElementTypeOf(l.g.d.Bindings[a.binding].Type)); ok {
+		v = f.encode(b, v, b.K.Type(v).Width())
+	}
 	if w == 1 || a.kind == 1 {
 		b.Store(a.binding, a.off, v)
 		return

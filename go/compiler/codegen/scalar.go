@@ -26,6 +26,9 @@ func ScalarOf(t ir.Type) (kir.Scalar, bool) {
 			return kir.I64, true
 		}
 	case *ir.FloatType:
+		if _, ok := f8Of(t); ok {
+			return kir.F32, true // computed in f32, stored as 8-bit codes
+		}
 		switch t.Kind {
 		case ir.KindF16:
 			return kir.F16, true
@@ -105,7 +108,7 @@ func scalarOpRaw(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (k
 		return one(b.Emit(k, rt, args...))
 	}
 	if k, ok := castOps[op.Name]; ok {
-		if (k == kir.ExtS || k == kir.ExtU || k == kir.TruncI) && b.K.Type(args[0]).Elem == rt.Elem {
+		if (k == kir.ExtS || k == kir.ExtU || k == kir.TruncI || k == kir.FPExt || k == kir.FPTrunc) && b.K.Type(args[0]).Elem == rt.Elem {
 			// A sub-byte integer and a byte share i8 lanes.
 			return args, nil
 		}
@@ -180,6 +183,23 @@ var unsignedOps = map[string]bool{
 // sign-extended, operands of unsigned operations are masked to their
 // width, and sub-byte results are wrapped back by sign extension.
 func narrowOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.Value, error)) ([]kir.Value, error) {
+	if op.Name == "arith.bitcast" && len(op.Operands) == 1 {
+		// Bitcasts to and from 8-bit floats move the codes.
+		if f, ok := f8Of(op.Operands[0].Type); ok {
+			x, err := get(op.Operands[0])
+			if err != nil {
+				return nil, err
+			}
+			return []kir.Value{f.encode(b, x, w)}, nil
+		}
+		if f, ok := f8Of(op.Results[0].Type); ok {
+			x, err := get(op.Operands[0])
+			if err != nil {
+				return nil, err
+			}
+			return []kir.Value{f.decode(b, x, w)}, nil
+		}
+	}
 	unsigned := unsignedOps[op.Name]
 	if op.Name == "arith.cmpi" {
 		if p, ok := op.Attr("predicate").(*ir.IntegerAttr); ok && p.Value >= 6 {
@@ -202,6 +222,9 @@ func narrowOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.
 		return nil, err
 	}
 	for i, r := range op.Results {
+		if f, ok := f8Of(r.Type); ok && op.Name != "arith.constant" {
+			res[i] = f.round(b, res[i], b.K.Type(res[i]).Width())
+		}
 		if n := narrowBits(r.Type); n > 0 && op.Name != "arith.constant" {
 			t := b.K.Type(res[i])
 			sh := b.Int(t, int64(8-n))
@@ -209,4 +232,13 @@ func narrowOp(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (kir.
 		}
 	}
 	return res, nil
+}
+
+// storageOf is the element type a buffer of t holds in a kernel binding:
+// 8-bit floats are stored as their codes.
+func storageOf(t ir.Type) (kir.Scalar, bool) {
+	if _, ok := f8Of(t); ok {
+		return kir.I8, true
+	}
+	return ScalarOf(t)
 }

@@ -92,6 +92,16 @@ func ElementTypeWord(t ir.Type) (uint32, bool) {
 			return mk(0x21, 64), true
 		case ir.KindBF16:
 			return mk(0x22, 16), true
+		case ir.KindF8E5M2:
+			return mk(0x24, 8), true
+		case ir.KindF8E4M3FN:
+			return mk(0x25, 8), true
+		case ir.KindF8E5M2FNUZ:
+			return mk(0x26, 8), true
+		case ir.KindF8E4M3FNUZ:
+			return mk(0x27, 8), true
+		case ir.KindF8E8M0FNU:
+			return mk(0x28, 8), true
 		}
 	case *ir.ComplexType:
 		if f, ok := t.Elem.(*ir.FloatType); ok {

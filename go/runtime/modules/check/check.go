@@ -173,6 +173,16 @@ func floats(b *hal.BufferView) ([]float64, bool) {
 			out[i] = float64(vm.BF16ToF32(binary.LittleEndian.Uint16(d[2*i:])))
 		}
 	default:
+		if t := b.Type; t.ByteSize() == 1 && t.IsFloat() {
+			for i := range out {
+				v, ok := vio.DecodeSmallFloat(t, uint32(d[i]))
+				if !ok {
+					return nil, false
+				}
+				out[i] = v
+			}
+			return out, true
+		}
 		return nil, false
 	}
 	return out, true
@@ -192,7 +202,7 @@ func (m *Module) almostEq(l, r *hal.BufferView, atol, rtol float64) {
 	default:
 		for i := range lf {
 			a, e := lf[i], rf[i]
-			if a == e {
+			if a == e || (math.IsNaN(a) && math.IsNaN(e)) {
 				continue
 			}
 			if !math.IsInf(e, 0) && !math.IsNaN(e) && math.Abs(a-e) <= atol+rtol*math.Abs(e) {

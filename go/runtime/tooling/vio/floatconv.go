@@ -178,3 +178,17 @@ func f8e8m0fnuEncode(x float32) uint8 {
 	}
 	return uint8(biased)
 }
+
+// DecodeSmallFloat returns the value of the bits of one element of a
+// 16- or 8-bit float type (f16, bf16, the f8 types); ok is false for other
+// types.
+func DecodeSmallFloat(t hal.ElementType, bits uint32) (float64, bool) {
+	if t == hal.ElementF8E8M0FNU {
+		return f8e8m0fnuDecode(uint8(bits)), true
+	}
+	f, ok := minifloatOf(t)
+	if !ok {
+		return 0, false
+	}
+	return f.decode(bits), true
+}

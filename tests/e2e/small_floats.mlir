@@ -1,0 +1,31 @@
+// 8-bit floats: stored as codes, computed in f32 and rounded per op.
+func.func @f8_arith() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0, -0.5]> : tensor<4xf8E4M3FN>
+  %b = util.unfoldable_constant dense<[0.5, 2.0, 1.0, 4.0]> : tensor<4xf8E4M3FN>
+  %s = arith.addf %a, %b : tensor<4xf8E4M3FN>
+  check.expect_almost_eq_const(%s, dense<[1.5, 4.0, 4.0, 3.5]> : tensor<4xf8E4M3FN>) : tensor<4xf8E4M3FN>
+  %m = arith.mulf %a, %b : tensor<4xf8E4M3FN>
+  check.expect_almost_eq_const(%m, dense<[0.5, 4.0, 3.0, -2.0]> : tensor<4xf8E4M3FN>) : tensor<4xf8E4M3FN>
+  return
+}
+
+func.func @f8_rounding_and_codes() {
+  // 2.25 and 3.25 are ties in f8E5M2: nearest even gives 2.0 (0x40) and 3.0 (0x42).
+  %x = util.unfoldable_constant dense<[2.25, 3.25, 1.0e6, -0.0]> : tensor<4xf32>
+  %t = arith.truncf %x : tensor<4xf32> to tensor<4xf8E5M2>
+  %codes = arith.bitcast %t : tensor<4xf8E5M2> to tensor<4xi8>
+  // 1e6 overflows to +inf (0x7C); -0.0 keeps its sign (0x80).
+  check.expect_eq_const(%codes, dense<[64, 66, 124, -128]> : tensor<4xi8>) : tensor<4xi8>
+  %w = arith.extf %t : tensor<4xf8E5M2> to tensor<4xf32>
+  check.expect_almost_eq_const(%w, dense<[2.0, 3.0, 0x7F800000, -0.0]> : tensor<4xf32>) : tensor<4xf32>
+  return
+}
+
+func.func @f8_fnuz_no_negative_zero() {
+  %x = util.unfoldable_constant dense<[-0.0, 1.0e6]> : tensor<2xf32>
+  %t = arith.truncf %x : tensor<2xf32> to tensor<2xf8E5M2FNUZ>
+  %codes = arith.bitcast %t : tensor<2xf8E5M2FNUZ> to tensor<2xi8>
+  // -0 becomes +0; overflow is NaN (0x80).
+  check.expect_eq_const(%codes, dense<[0, -128]> : tensor<2xi8>) : tensor<2xi8>
+  return
+}
