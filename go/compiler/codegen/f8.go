@@ -23,7 +23,7 @@ func f8Of(t ir.Type) (f8Format, bool) {
 		return f8Format{}, false
 	}
 	e, m, b, nan, ok := ir.SmallFloat(ft.Kind)
-	if !ok || e+m != 7 {
+	if !ok {
 		return f8Format{}, false
 	}
 	return f8Format{e, m, b, nan}, true
@@ -50,7 +50,16 @@ func (x f8Emitter) sel(c, a, d kir.Value) kir.Value {
 func (f f8Format) decode(b *kir.Builder, code kir.Value, w int) kir.Value {
 	x := f8Emitter{b, w}
 	u := b.Emit(kir.ExtU, kir.V(kir.I32, w), code)
-	s := x.op(kir.And, x.op(kir.ShrU, u, x.i(7)), x.i(1))
+	if f.nan == "e8m0" {
+		// 2^(u-127): the code is an f32 exponent; 0 is 2^-127 (an f32
+		// subnormal) and 0xff is NaN.
+		v := b.Emit(kir.Bitcast, kir.V(kir.F32, w), x.op(kir.Shl, u, x.i(23)))
+		v = x.sel(x.cmp(kir.PredEQ, u, x.i(0)), x.f(math.Ldexp(1, -127)), v)
+		return x.sel(x.cmp(kir.PredEQ, u, x.i(0xff)), x.f(math.NaN()), v)
+	}
+	sb := int64(f.exp + f.mant) // the sign bit
+	u = x.op(kir.And, u, x.i(1<<(sb+1)-1))
+	s := x.op(kir.And, x.op(kir.ShrU, u, x.i(sb)), x.i(1))
 	emask, mmask := int64(1)<<f.exp-1, int64(1)<<f.mant-1
 	e := x.op(kir.And, x.op(kir.ShrU, u, x.i(int64(f.mant))), x.i(emask))
 	m := x.op(kir.And, u, x.i(mmask))
@@ -67,7 +76,8 @@ func (f f8Format) decode(b *kir.Builder, code kir.Value, w int) kir.Value {
 		inf := x.sel(x.cmp(kir.PredNE, s, x.i(0)), x.f(math.Inf(-1)), x.f(math.Inf(1)))
 		v = x.sel(top, x.sel(x.cmp(kir.PredEQ, m, x.i(0)), inf, nan), v)
 	case "fn":
-		v = x.sel(x.cmp(kir.PredEQ, x.op(kir.And, u, x.i(0x7f)), x.i(0x7f)), nan, v)
+		all := int64(1)<<sb - 1
+		v = x.sel(x.cmp(kir.PredEQ, x.op(kir.And, u, x.i(all)), x.i(all)), nan, v)
 	case "fnuz":
 		v = x.sel(x.cmp(kir.PredEQ, u, x.i(0x80)), nan, v)
 	}
@@ -79,6 +89,16 @@ func (f f8Format) decode(b *kir.Builder, code kir.Value, w int) kir.Value {
 func (f f8Format) encode(b *kir.Builder, v kir.Value, w int) kir.Value {
 	x := f8Emitter{b, w}
 	bits := b.Emit(kir.Bitcast, kir.V(kir.I32, w), v)
+	if f.nan == "e8m0" {
+		// Round to the nearest power of two by the f32 exponent (ties on
+		// the mantissa's top bit round up); NaN and overflow give 0xff.
+		e := x.op(kir.And, x.op(kir.ShrU, bits, x.i(23)), x.i(0xff))
+		up := x.op(kir.And, x.op(kir.ShrU, bits, x.i(22)), x.i(1))
+		e = x.op(kir.MinS, x.op(kir.Add, e, up), x.i(0xff))
+		e = x.sel(b.Emit(kir.IsNaN, kir.V(kir.I1, w), v), x.i(0xff), e)
+		return b.Emit(kir.TruncI, kir.V(kir.I8, w), e)
+	}
+	sb := int64(f.exp + f.mant)
 	s := x.op(kir.And, x.op(kir.ShrU, bits, x.i(31)), x.i(1))
 	abs := x.op(kir.And, bits, x.i(0x7fffffff))
 	a := b.Emit(kir.Bitcast, kir.V(kir.F32, w), abs)
@@ -95,20 +115,24 @@ func (f f8Format) encode(b *kir.Builder, v kir.Value, w int) kir.Value {
 	case "ieee":
 		maxCode, overCode, nanCode = (emask-1)<<f.mant|mmask, emask<<f.mant, emask<<f.mant|1<<(f.mant-1)
 	case "fn":
-		maxCode, overCode, nanCode = emask<<f.mant|(mmask-1), 0x7f, 0x7f
+		maxCode, overCode, nanCode = emask<<f.mant|(mmask-1), 1<<sb-1, 1<<sb-1
+	case "none": // saturate; there is no NaN (it becomes 0)
+		maxCode, overCode, nanCode = emask<<f.mant|mmask, emask<<f.mant|mmask, 0
 	default: // fnuz
 		maxCode, overCode, nanCode = 0x7f, 0x80, 0x80
 	}
 	code = x.sel(x.cmp(kir.PredSGT, code, x.i(maxCode)), x.i(overCode), code)
 	isNaN := b.Emit(kir.IsNaN, kir.V(kir.I1, w), v)
 	code = x.sel(isNaN, x.i(nanCode), code)
-	signed := x.op(kir.Or, x.op(kir.Shl, s, x.i(7)), code)
-	if f.nan == "fnuz" {
+	signed := x.op(kir.Or, x.op(kir.Shl, s, x.i(sb)), code)
+	switch f.nan {
+	case "fnuz":
 		// No negative zero; the NaN code already has the sign bit.
 		keep := x.op(kir.And, x.cmp(kir.PredNE, code, x.i(0)), x.cmp(kir.PredNE, code, x.i(0x80)))
 		signed = x.sel(keep, signed, code)
-	} else {
-		signed = x.sel(isNaN, x.op(kir.Or, x.op(kir.Shl, s, x.i(7)), x.i(nanCode)), signed)
+	case "none":
+	default:
+		signed = x.sel(isNaN, x.op(kir.Or, x.op(kir.Shl, s, x.i(sb)), x.i(nanCode)), signed)
 	}
 	return b.Emit(kir.TruncI, kir.V(kir.I8, w), signed)
 }

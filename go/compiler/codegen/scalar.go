@@ -141,6 +141,22 @@ func scalarOpRaw(b *kir.Builder, op *ir.Operation, w int, get func(*ir.Value) (k
 			args[0] = b.Emit(kir.Broadcast, kir.V(kir.I1, w), args[0])
 		}
 		return one(b.Emit(kir.Select, rt, args...))
+	case "arith.scaling_extf", "arith.scaling_truncf":
+		// x·scale extended, or x/scale truncated (rounded by narrowOp
+		// when the result is a small float).
+		k := kir.Mul
+		if op.Name == "arith.scaling_truncf" {
+			k = kir.DivF
+		}
+		r := b.Emit(k, b.K.Type(args[0]), args[0], args[1])
+		if b.K.Type(r).Elem != rt.Elem {
+			conv := kir.FPTrunc
+			if rt.Elem.Bits() > b.K.Type(r).Elem.Bits() {
+				conv = kir.FPExt
+			}
+			r = b.Emit(conv, rt, r)
+		}
+		return one(r)
 	case "math.fma":
 		return one(b.Emit(kir.FMA, rt, args...))
 	case "math.fpowi":

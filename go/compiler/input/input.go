@@ -73,6 +73,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		return r.liftScalar(b, op)
 	case isElementwiseScalarOp(op) && hasTensorResult(op):
 		return r.elementwise(b, op)
+	case op.Name == "flow.tensor.bitcast":
+		return r.flowBitcast(b, op)
 	case op.Name == "linalg.pack" || op.Name == "tensor.pack":
 		return r.pack(b, op)
 	case op.Name == "linalg.unpack" || op.Name == "tensor.unpack":

@@ -287,16 +287,21 @@ func FloatFromBits(k FloatKind, bits uint64) (float64, bool) {
 	return v, true
 }
 
-// SmallFloat describes an 8-bit-or-narrower signed float format for code
+// SmallFloat describes an 8-bit-or-narrower float format for code
 // generators: exponent and mantissa bits, bias, and how NaN/infinity are
-// encoded ("ieee", "fn" or "fnuz"). ok is false for other kinds.
+// encoded ("ieee", "fn", "fnuz", or "none" for formats with neither;
+// "e8m0" for the unsigned exponent-only f8E8M0FNU). ok is false for other
+// kinds.
 func SmallFloat(k FloatKind) (exp, mant, bias int, nan string, ok bool) {
 	if int(k) >= len(floatFormats) {
 		return 0, 0, 0, "", false
 	}
 	f := floatFormats[k]
-	if f.width > 8 || f.unsigned || f.nan == nanNone || f.name == "" {
+	if f.width > 8 || f.name == "" {
 		return 0, 0, 0, "", false
 	}
-	return f.exp, f.mant, f.bias, [...]string{"ieee", "fn", "fnuz", ""}[f.nan], true
+	if f.unsigned {
+		return f.exp, f.mant, f.bias, "e8m0", true
+	}
+	return f.exp, f.mant, f.bias, [...]string{"ieee", "fn", "fnuz", "none"}[f.nan], true
 }

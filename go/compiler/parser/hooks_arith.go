@@ -236,3 +236,50 @@ func parseSelectOp(p *OpParser, st *ir.OperationState) error {
 	st.ResultTypes = []ir.Type{t}
 	return p.ResolveOperands(st, ops, []ir.Type{cond, t, t})
 }
+
+func init() {
+	registerOwn("arith.scaling_extf", parseScalingOp)
+	registerOwn("arith.scaling_truncf", parseScalingOp)
+}
+
+// parseScalingOp: %x, %scale flags? {attrs}? : T, S to U — arith's
+// block-scaled conversions (x·scale extended, or x/scale truncated).
+func parseScalingOp(p *OpParser, st *ir.OperationState) error {
+	x, err := p.ParseOperand()
+	if err != nil {
+		return err
+	}
+	if err := p.Expect(","); err != nil {
+		return err
+	}
+	s, err := p.ParseOperand()
+	if err != nil {
+		return err
+	}
+	if err := parseOpFlags(p, st); err != nil {
+		return err
+	}
+	if err := p.ParseOptionalAttrDict(st); err != nil {
+		return err
+	}
+	tx, err := p.ParseColonType()
+	if err != nil {
+		return err
+	}
+	if err := p.Expect(","); err != nil {
+		return err
+	}
+	ts, err := p.ParseType()
+	if err != nil {
+		return err
+	}
+	if err := p.ExpectKeyword("to"); err != nil {
+		return err
+	}
+	to, err := p.ParseType()
+	if err != nil {
+		return err
+	}
+	st.ResultTypes = []ir.Type{to}
+	return p.ResolveOperands(st, []Operand{x, s}, []ir.Type{tx, ts})
+}

@@ -102,6 +102,8 @@ func ElementTypeWord(t ir.Type) (uint32, bool) {
 			return mk(0x27, 8), true
 		case ir.KindF8E8M0FNU:
 			return mk(0x28, 8), true
+		case ir.KindF4E2M1FN:
+			return mk(0x29, 4), true
 		}
 	case *ir.ComplexType:
 		if f, ok := t.Elem.(*ir.FloatType); ok {
