@@ -29,3 +29,18 @@ func.func @f8_fnuz_no_negative_zero() {
   check.expect_eq_const(%codes, dense<[0, -128]> : tensor<2xi8>) : tensor<2xi8>
   return
 }
+
+func.func @f4_packed_bytes() {
+  // Bytes 0x20 and 0x1E hold f4E2M1FN codes (low nibble first): 0x0 0x2 0xE 0x1 = [0, 1, -4, 0.5].
+  %bytes = util.unfoldable_constant dense<[0x20, 0x1E]> : tensor<2xi8>
+  %f4 = flow.tensor.bitcast %bytes : tensor<2xi8> -> tensor<4xf4E2M1FN>
+  %x = arith.extf %f4 : tensor<4xf4E2M1FN> to tensor<4xf32>
+  check.expect_eq_const(%x, dense<[0.0, 1.0, -4.0, 0.5]> : tensor<4xf32>) : tensor<4xf32>
+  // Tripling saturates -12 to -6 (0xF) and 3 stays 3 (0x5); 1.5 is 0x3.
+  %three = util.unfoldable_constant dense<3.0> : tensor<4xf32>
+  %y = arith.mulf %x, %three : tensor<4xf32>
+  %t = arith.truncf %y : tensor<4xf32> to tensor<4xf4E2M1FN>
+  %packed = flow.tensor.bitcast %t : tensor<4xf4E2M1FN> -> tensor<2xi8>
+  check.expect_eq_const(%packed, dense<[0x50, 0x3F]> : tensor<2xi8>) : tensor<2xi8>
+  return
+}
