@@ -29,6 +29,9 @@ type Options struct {
 	Backends []string
 	// CompileTo stops after a phase and returns its IR as text.
 	CompileTo string
+	// TraceDispatches prints every dispatch's input and output tensors
+	// at run time (--iree-flow-trace-dispatch-tensors).
+	TraceDispatches bool
 	// FirstLine is the line number of src's first line in the file (for
 	// parts of a split input file).
 	FirstLine int
@@ -115,7 +118,7 @@ func Compile(src []byte, opts Options) ([]byte, error) {
 	refs := map[*ir.Operation]vm.DispatchRef{}
 	var kernels []*kir.Kernel
 	for i, r := range regions {
-		d, err := codegen.Lower(r, fmt.Sprintf("%s_dispatch_%d", moduleName(m), i), be.Strategy)
+		d, err := codegen.Lower(r, dispatchName(r), be.Strategy)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +148,7 @@ func Compile(src []byte, opts Options) ([]byte, error) {
 		execs = append(execs, module.Executable{Format: be.Format, Entries: names, Data: data})
 		attrs = append(attrs, module.Attr{Key: "target", Value: be.Name})
 	}
-	mod, err := vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs})
+	mod, err := vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs, Trace: opts.TraceDispatches})
 	if err != nil {
 		return nil, err
 	}
@@ -155,11 +158,33 @@ func Compile(src []byte, opts Options) ([]byte, error) {
 	return module.Encode(mod), nil
 }
 
-func moduleName(m *ir.Module) string {
-	if n := m.Name(); n != "" {
-		return n
+// dispatchName names a region's kernel as IREE does: the enclosing
+// function's name, "_dispatch_" and the region's number in the function.
+func dispatchName(r *ir.Operation) string {
+	fn := r.ParentOp()
+	for fn != nil && fn.Name != "func.func" && fn.Name != "util.func" {
+		fn = fn.ParentOp()
 	}
-	return "module"
+	name, n := "module", 0
+	if fn != nil {
+		if s, ok := fn.Attr("sym_name").(*ir.StringAttr); ok {
+			name = s.Value
+		}
+		found := false
+		fn.Walk(func(op *ir.Operation) bool {
+			if op == r {
+				found = true
+			}
+			if op.Name == flow.RegionName {
+				if !found {
+					n++
+				}
+				return false
+			}
+			return !found
+		})
+	}
+	return fmt.Sprintf("%s_dispatch_%d", name, n)
 }
 
 func dispatchRegions(m *ir.Module) []*ir.Operation {

@@ -92,7 +92,7 @@ def test_compile_to_phases(bin_dir):
     r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", "--compile-to=flow", src)
     assert "flow.dispatch.region" in r.stdout
     r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", "--compile-to=executable-targets", src)
-    assert "kernel @arithmetic_dispatch_0" in r.stdout
+    assert "kernel @simple_mul_dispatch_0" in r.stdout
     r = tool(bin_dir, "iree-compile", "--iree-hal-target-backends=vmvx", "--compile-to=vm", src)
     assert "dispatch exec 0 entry 0" in r.stdout
 

@@ -83,6 +83,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		InputType: p.str("iree-input-type", "auto"),
 		Backends:  backends,
 		CompileTo: p.str("compile-to", ""),
+		// Dispatch tracing is a debugging aid, off by default.
+		TraceDispatches: p.bool("iree-flow-trace-dispatch-tensors"),
 	}
 	var out []byte
 	if p.bool("split-input-file") {

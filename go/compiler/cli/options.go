@@ -49,6 +49,7 @@ var options = []option{
 	{name: "iree-vm-bytecode-module-strip-source-map", kind: optBool, help: "Strip the source map from the module"},
 	{name: "iree-vm-bytecode-module-strip-debug-ops", kind: optBool, help: "Strip debug ops from the module"},
 	{name: "split-input-file", kind: optBool, help: "Split the input on '// -----' and compile each part"},
+	{name: "iree-flow-trace-dispatch-tensors", kind: optBool, help: "Print every dispatch's input and output tensors at run time (to stderr)"},
 }
 
 // parsed holds the values seen on a command line.

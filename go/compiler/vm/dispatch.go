@@ -76,7 +76,23 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		}
 		src = append(src, r)
 	}
+	name := ref.Kernel.Name + "::" + ref.Kernel.Name
+	var ins, outs []int32
+	if fe.e.in.Trace {
+		for i, b := range ref.Bindings {
+			r := src[3+len(ref.Push)+i]
+			if b.Owner() == region {
+				outs = append(outs, r)
+			} else {
+				ins = append(ins, r)
+			}
+		}
+		fe.emit(module.Instr{Op: module.OpTrace, Str: name + " inputs", Src: ins})
+	}
 	fe.emit(module.Instr{Op: module.OpDispatch, Index: int32(ref.Executable), Index2: int32(ref.Entry), Imm: int64(len(ref.Push)), Src: src})
+	if fe.e.in.Trace {
+		fe.emit(module.Instr{Op: module.OpTrace, Str: name + " outputs", Src: outs})
+	}
 	return nil
 }
 

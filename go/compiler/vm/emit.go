@@ -22,6 +22,8 @@ type Input struct {
 	Dispatches  map[*ir.Operation]DispatchRef
 	Executables []module.Executable
 	Attrs       []module.Attr
+	// Trace prints each dispatch's tensors at run time.
+	Trace bool
 }
 
 // emitter builds one module.

@@ -81,6 +81,8 @@ type Device interface {
 	Load(ref any, t uint8, idx []int64) (Value, error)
 	Store(ref any, t uint8, idx []int64, v Value) error
 	Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error
+	// Trace prints buffer views under a heading (a debugging aid).
+	Trace(heading string, refs []any)
 }
 
 // Context is a set of modules with resolved imports and per-module state,

@@ -178,6 +178,12 @@ func (inst *instance) call(fi int, args []Value, depth int) ([]Value, error) {
 			if err := dev.Dispatch(inst.execs[in.Index], int(in.Index2), grid, push, bindings); err != nil {
 				return fail(err)
 			}
+		case module.OpTrace:
+			var refs []any
+			for _, r := range in.Src {
+				refs = append(refs, regs[r].Ref)
+			}
+			dev.Trace(in.Str, refs)
 		default:
 			return fail(status.Errorf(status.Internal, "unknown opcode"))
 		}

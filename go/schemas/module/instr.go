@@ -60,6 +60,9 @@ const (
 	// (workgroup count x, y, z (i64), Imm push constants (i64), the
 	// binding buffer views).
 	OpDispatch
+	// Trace: print the buffer views Src under the heading Str (debugging:
+	// --iree-flow-trace-dispatch-tensors).
+	OpTrace
 	opCount
 )
 
@@ -146,7 +149,7 @@ type Instr struct {
 	Str    string
 }
 
-var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch"}
+var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch", "trace"}
 
 func (o Opcode) String() string {
 	if int(o) < len(opNames) {

@@ -247,5 +247,11 @@ func (v *fnVerifier) instr() error {
 		}
 		return v.regs(in.Src[3+npc:], KindRef)
 	}
+	if in.Op == OpTrace {
+		if err := v.counts(0, -1); err != nil {
+			return err
+		}
+		return v.regs(in.Src, KindRef)
+	}
 	return v.errf("invalid opcode %d", in.Op)
 }

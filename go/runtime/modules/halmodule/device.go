@@ -4,8 +4,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
+	"strings"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/tooling/vio"
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
@@ -215,4 +218,18 @@ func (d *Device) Dispatch(exe any, entry int, grid [3]int64, push []int64, bindi
 		bufs[i] = b.Data
 	}
 	return d.disp.Dispatch(he, entry, grid, push, bufs)
+}
+
+// Trace writes the buffer views to standard error under the heading, as
+// IREE's dispatch tracing does.
+func (d *Device) Trace(heading string, refs []any) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "=== %s ===\n", heading)
+	for _, r := range refs {
+		if v, ok := r.(*hal.BufferView); ok {
+			b.WriteString(vio.FormatBufferView(v, 1024))
+			b.WriteString("\n")
+		}
+	}
+	os.Stderr.WriteString(b.String())
 }
