@@ -4,7 +4,8 @@
 For every file: iree-compile it for a backend (vmvx by default), then run
 iree-check-module on each requested device, and print one line per file and
 device with PASS / FAIL / COMPILE-FAIL / SKIP and the reason, then a total.
-Lit-style files whose RUN line is `iree-run-mlir ... %s <runtime flags> |
+Files with neither check ops nor RUN lines are compile-only tests (PASS
+when they compile). Lit-style files whose RUN line is `iree-run-mlir ... %s <runtime flags> |
 FileCheck %s` are run with gree's iree-run-mlir and their CHECK lines matched
 in order (a small FileCheck: CHECK, CHECK-LABEL, CHECK-NEXT and CHECK-SAME
 as ordered substring/{{regex}} matches); other lit files are SKIPped.
@@ -88,6 +89,14 @@ def filecheck(text, output):
 
 
 def run_lit(path, text, args, run_mlir_bin):
+    if not run_lines(text):
+        # No RUN line and no checks: a compile-only regression test.
+        r = subprocess.run([find_bin("iree-compile", args.bin), f"--iree-hal-target-backends={args.backend}", str(path), "-o", os.devnull],
+                           capture_output=True, text=True, timeout=args.timeout)
+        if r.returncode != 0:
+            first = (r.stderr.strip().splitlines() or ["(no message)"])[0]
+            return [(d, "COMPILE-FAIL", first) for d in args.devices]
+        return [(d, "PASS", "compile-only") for d in args.devices]
     cmds = [c for c in run_lines(text) if c.startswith("iree-run-mlir") and "FileCheck" in c]
     if not cmds:
         return [(d, "SKIP", "lit test whose RUN line is not iree-run-mlir | FileCheck") for d in args.devices]
