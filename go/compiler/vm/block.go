@@ -86,6 +86,8 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.dispatch(op)
 	case "func.call", "util.call":
 		return fe.call(op)
+	case "cf.br", "cf.cond_br":
+		return fe.branch(op)
 	case "scf.for":
 		return fe.scfFor(op)
 	case "scf.if":

@@ -27,21 +27,33 @@ type fnEmitter struct {
 	regOf   map[*ir.Value]int32
 	tensors map[*ir.Value]*tensor
 	dead    map[*ir.Operation]bool
+	// Unstructured control flow (cf.br / cf.cond_br between blocks).
+	blockPC   map[*ir.Block]int32
+	blockArgs map[*ir.Block][]int32
+	fixups    []fixup
+}
+
+// fixup is a branch whose target block's address is not known yet.
+type fixup struct {
+	pc     int
+	second bool // Index2 rather than Index
+	block  *ir.Block
 }
 
 func (e *emitter) function(fn *ir.Operation, f *module.Function) error {
 	fe := &fnEmitter{e: e, f: f, regOf: map[*ir.Value]int32{}, tensors: map[*ir.Value]*tensor{}, dead: deadRegions(fn, e.in.Dispatches)}
 	f.Regs = append([]module.Kind(nil), f.Args...)
-	entry := fn.Regions[0].Blocks[0]
-	if len(fn.Regions[0].Blocks) > 1 {
-		return ir.OpErrorf(fn, "has %d blocks; gree supports structured control flow (scf) only", len(fn.Regions[0].Blocks))
-	}
+	blocks := fn.Regions[0].Blocks
+	entry := blocks[0]
 	for i, a := range entry.Args {
 		if err := fe.bindArg(a, int32(i)); err != nil {
 			return err
 		}
 	}
-	return fe.block(entry)
+	if len(blocks) == 1 {
+		return fe.block(entry)
+	}
+	return fe.cfg(blocks)
 }
 
 func (fe *fnEmitter) newReg(k module.Kind) int32 {
