@@ -88,6 +88,11 @@ def filecheck(text, output):
     return None
 
 
+def unquote(arg):
+    """Removes shell quoting: --input="1" → --input=1."""
+    return arg.replace('"', "").replace("'", "")
+
+
 def run_lit(path, text, args, run_mlir_bin):
     if not run_lines(text):
         # No RUN line and no checks: a compile-only regression test.
@@ -103,7 +108,8 @@ def run_lit(path, text, args, run_mlir_bin):
     for c in run_lines(text):
         parts = [p.strip() for p in c.split("|")]
         if parts[0].startswith("iree-opt") and "make-single-dispatch" in parts[0] and len(parts) > 1 and parts[1].startswith("iree-run-mlir"):
-            c = " | ".join([parts[1].replace(" -", " %s") if parts[1].endswith(" -") else parts[1]] + parts[2:] + ["FileCheck"])
+            run = parts[1][:-2] + " %s" if parts[1].endswith(" -") else parts[1]
+            c = " | ".join([run] + parts[2:] + ["FileCheck"])
         lines.append(c)
     cmds = [c for c in lines if c.startswith("iree-run-mlir") and "FileCheck" in c]
     if not cmds:
@@ -113,7 +119,7 @@ def run_lit(path, text, args, run_mlir_bin):
     run = [a.replace("llvm-cpu", args.backend) for a in run if a not in ("2>&1", "2>/dev/null")]
     out = []
     for d in args.devices:
-        argv = [run_mlir_bin] + [str(path) if a == "%s" else a.strip("'\"") for a in run] + [f"--device={d}"]
+        argv = [run_mlir_bin] + [str(path) if a == "%s" else unquote(a) for a in run] + [f"--device={d}"]
         try:
             r = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout)
         except subprocess.TimeoutExpired:
