@@ -78,3 +78,26 @@ func.func @globals() {
   check.expect_eq_const(%w, dense<3.0> : tensor<f32>) : tensor<f32>
   return
 }
+
+func.func private @pick(%c: i1, %a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  cf.cond_br %c, ^bb1(%a : tensor<2xf32>), ^bb2
+^bb1(%x: tensor<2xf32>):
+  %d = arith.addf %x, %x : tensor<2xf32>
+  cf.br ^bb3(%d : tensor<2xf32>)
+^bb2:
+  cf.br ^bb3(%b : tensor<2xf32>)
+^bb3(%r: tensor<2xf32>):
+  return %r : tensor<2xf32>
+}
+
+func.func @cf_branches() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = util.unfoldable_constant dense<[7.0, 8.0]> : tensor<2xf32>
+  %t = arith.constant true
+  %f = arith.constant false
+  %x = func.call @pick(%t, %a, %b) : (i1, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  check.expect_eq_const(%x, dense<[2.0, 4.0]> : tensor<2xf32>) : tensor<2xf32>
+  %y = func.call @pick(%f, %a, %b) : (i1, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  check.expect_eq_const(%y, dense<[7.0, 8.0]> : tensor<2xf32>) : tensor<2xf32>
+  return
+}
