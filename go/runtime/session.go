@@ -88,6 +88,10 @@ func (s *Session) Call(module, fn string, args []vm.Value) (res []vm.Value, err 
 	return s.Context.Invoke(module, fn, args)
 }
 
+// Release gives the buffers of results the caller no longer needs back
+// to the device's cache (inputs and globals are never released).
+func (s *Session) Release(results, inputs []vm.Value) { s.Context.Release(results, inputs) }
+
 // Close releases the device if the session created it.
 func (s *Session) Close() error {
 	if s.owns && s.Device != nil {

@@ -166,9 +166,13 @@ func measure(s *gree.Session, mod, fn string, args []vm.Value, minTime time.Dura
 	for {
 		c0, t0 := processCPU(), time.Now()
 		for i := int64(0); i < iters; i++ {
-			if _, err := s.Call(mod, fn, args); err != nil {
+			res, err := s.Call(mod, fn, args)
+			if err != nil {
 				return benchRow{}, status.Annotate(err, "benchmarking '%s'", fn)
 			}
+			// The results are discarded: their buffers go back to the
+			// device's cache, as IREE's runtime frees them.
+			s.Release(res, args)
 		}
 		el, cpu := time.Since(t0), processCPU()-c0
 		if el >= minTime || iters >= 1e9 {

@@ -83,6 +83,10 @@ type Device interface {
 	Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error
 	// Trace prints buffer views under a heading (a debugging aid).
 	Trace(heading string, refs []any)
+	// Release returns the storage of refs the device allocated to its
+	// cache for reuse, except storage any of keep uses. The caller
+	// promises not to use refs afterwards.
+	Release(refs []any, keep []any)
 }
 
 // Context is a set of modules with resolved imports and per-module state,
@@ -337,4 +341,29 @@ func compatibleElements(got, want uint32) bool {
 	}
 	isInt := func(t uint32) bool { n := t >> 24; return n >= 0x10 && n <= 0x12 }
 	return isInt(got) && isInt(want) && got&0xff == want&0xff
+}
+
+// Release hands the buffers of values (results the caller is done with)
+// back to the device for reuse, keeping any storage that keep or a module
+// global still uses.
+func (c *Context) Release(values []Value, keep []Value) {
+	var refs, held []any
+	for _, v := range values {
+		if v.Kind == KindRef {
+			refs = append(refs, v.Ref)
+		}
+	}
+	for _, v := range keep {
+		if v.Kind == KindRef {
+			held = append(held, v.Ref)
+		}
+	}
+	for _, inst := range c.mods {
+		for _, g := range inst.globals {
+			if g.Kind == KindRef {
+				held = append(held, g.Ref)
+			}
+		}
+	}
+	c.dev.Release(refs, held)
 }

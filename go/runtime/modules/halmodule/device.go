@@ -19,15 +19,16 @@ const maxElements = 1 << 40
 
 // Device implements vm.Device on a HAL device.
 type Device struct {
-	dev  hal.Device
-	disp hal.Dispatcher
+	dev   hal.Device
+	disp  hal.Dispatcher
+	cache *cache
 }
 
 var _ vm.Device = (*Device)(nil)
 
 // New returns the bridge for dev.
 func New(dev hal.Device) *Device {
-	d := &Device{dev: dev}
+	d := &Device{dev: dev, cache: newCache()}
 	d.disp, _ = dev.(hal.Dispatcher)
 	return d
 }
@@ -66,9 +67,9 @@ func (d *Device) Alloc(elementType uint32, dims []int64, uninitialized bool) (an
 		}
 		n *= x
 	}
-	// Go memory always starts zeroed; uninitialized is a hint a pooling
-	// allocator may use.
-	return hal.NewBufferView(dims, hal.ElementType(elementType)), nil
+	t := hal.ElementType(elementType)
+	data := d.cache.alloc(int(n)*t.ByteSize(), uninitialized)
+	return &hal.BufferView{Shape: append([]int64(nil), dims...), Type: t, Data: data}, nil
 }
 
 // Dim returns dimension i.
@@ -233,3 +234,6 @@ func (d *Device) Trace(heading string, refs []any) {
 	}
 	os.Stderr.WriteString(b.String())
 }
+
+// Release caches the storage of buffer views the caller is done with.
+func (d *Device) Release(refs, keep []any) { d.cache.release(refs, keep) }
