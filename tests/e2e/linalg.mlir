@@ -151,3 +151,40 @@ func.func @depthwise_and_pooling() {
   check.expect_eq_const(%p, dense<[[[[5.0, 50.0], [6.0, 60.0]]]]> : tensor<1x1x2x2xf32>) : tensor<1x1x2x2xf32>
   return
 }
+
+func.func @matmul_bias_relu_fused() {
+  %a = util.unfoldable_constant dense<[[1.0, -2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b = util.unfoldable_constant dense<[[1.0, 2.0], [3.0, -1.0]]> : tensor<2x2xf32>
+  %bias = util.unfoldable_constant dense<[0.5, -10.0]> : tensor<2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<2x2xf32>, tensor<2x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<2x2xf32>, tensor<2xf32>) outs(%e : tensor<2x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.maximumf %s, %z : f32
+    linalg.yield %t : f32
+  } -> tensor<2x2xf32>
+  // a·b = [[-5, 4], [15, 2]]; + bias = [[-4.5, -6], [15.5, -8]]; relu.
+  check.expect_almost_eq_const(%r, dense<[[0.0, 0.0], [15.5, 0.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  return
+}
+
+func.func @conv_bias_fused() {
+  %in = util.unfoldable_constant dense<1.0> : tensor<1x3x3x2xf32>
+  %w = util.unfoldable_constant dense<0.5> : tensor<2x2x2x3xf32>
+  %bias = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x3xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x2x3xf32>) -> tensor<1x2x2x3xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w : tensor<1x3x3x2xf32>, tensor<2x2x2x3xf32>) outs(%f : tensor<1x2x2x3xf32>) -> tensor<1x2x2x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %bias : tensor<1x2x2x3xf32>, tensor<3xf32>) outs(%e : tensor<1x2x2x3xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x2x3xf32>
+  // Each output sums 2x2x2 inputs of 1 times 0.5 = 4, plus the bias.
+  check.expect_almost_eq_const(%r, dense<[[[[5.0, 6.0, 7.0], [5.0, 6.0, 7.0]], [[5.0, 6.0, 7.0], [5.0, 6.0, 7.0]]]]> : tensor<1x2x2x3xf32>) : tensor<1x2x2x3xf32>
+  return
+}

@@ -175,8 +175,87 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 		Bindings: [3]int{g.bindingOf[A], g.bindingOf[B], cb},
 		Args:     []kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.k].value},
 	})
-	top.Append(&kir.Op{Kind: kir.Yield})
+	g.contract = &contractTile{l: l, sh: sh, m0: m0, n0: n0, mN: mN, nN: nN, c: C}
 	return true, nil
+}
+
+// contractTile is what an epilogue needs from a Contract lowering: the
+// workgroup's tile of C.
+type contractTile struct {
+	l              *genericLowering
+	sh             contractShape
+	m0, n0, mN, nN kir.Value
+	c              *ir.Value
+}
+
+// contractEpilogue runs epi over the workgroup's C tile after the Contract:
+// rows one by one, columns vectorized with a scalar remainder.
+func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
+	t := g.contract
+	l := t.l
+	e, err := newEpilogue(l.op, epi, results)
+	if err != nil {
+		return err
+	}
+	l.epi = e
+	for _, r := range results {
+		if _, err := g.bind(r, kir.Write); err != nil {
+			return ir.OpErrorf(epi.Op, "%v", err)
+		}
+	}
+	for i, in := range epi.Inputs() {
+		if _, ok := in.Type.(*ir.RankedTensorType); ok && i != e.rootArg {
+			if _, err := g.bind(in, kir.Read); err != nil {
+				return ir.OpErrorf(epi.Op, "%v", err)
+			}
+		}
+	}
+	top := g.b
+	w := max(g.st.VectorWidth, 1)
+	l.vecDim = t.sh.n
+	for k := range l.its {
+		if !l.linearIn(k) {
+			w = 1
+		}
+	}
+	cb := g.bindingOf[t.c]
+	ivs := make([]kir.Value, len(l.its))
+	for k := range ivs {
+		ivs[k] = g.idx(0)
+	}
+	if t.sh.batch >= 0 {
+		ivs[t.sh.batch] = top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 2)
+	}
+	var ferr error
+	point := func(b *kir.Builder, i, j kir.Value, w int) {
+		ivs[t.sh.m] = b.Bin(kir.Add, t.m0, i)
+		ivs[t.sh.n] = b.Bin(kir.Add, t.n0, j)
+		root := l.load(b, l.address(b, t.c, cb, l.maps[l.nIn], ivs, w), w)
+		outs, accs, err := l.runEpilogue(b, ivs, w, []kir.Value{root})
+		if err != nil {
+			ferr = err
+			return
+		}
+		for k := range outs {
+			l.store(b, accs[k], outs[k], w)
+		}
+	}
+	top.For(g.idx(0), t.mN, g.idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+		main := g.idx(0)
+		if w > 1 {
+			main = b.Bin(kir.Mul, b.Bin(kir.DivS, t.nN, g.idx(int64(w))), g.idx(int64(w)))
+			b.For(g.idx(0), main, g.idx(int64(w)), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
+				point(b, i, j, w)
+				return nil
+			})
+		}
+		b.For(main, t.nN, g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
+			point(b, i, j, 1)
+			return nil
+		})
+		return nil
+	})
+	return ferr
 }
 
 // isZeroConstant reports an arith.constant 0 (or 0.0).

@@ -25,27 +25,9 @@ func (g *gen) lowerWithEpilogue(root, epi linalg.Generic, results []*ir.Value) e
 	if err := epi.Verify(); err != nil {
 		return ir.OpErrorf(epi.Op, "%v", err)
 	}
-	e := &epilogue{op: epi, results: results, nIn: epi.NumInputs(), rootArg: -1}
-	for i, in := range epi.Inputs() {
-		if in == root.Op.Results[0] {
-			e.rootArg = i
-		}
-	}
-	if e.rootArg < 0 {
-		return ir.OpErrorf(epi.Op, "does not consume its dispatch's root")
-	}
-	// Epilogue loop j is the root's loop at result j of the root's
-	// output map.
-	out := root.Maps()[root.NumInputs()]
-	subs := make([]ir.AffineExpr, len(out.Results))
-	copy(subs, out.Results)
-	n := root.NumLoops()
-	for _, m := range epi.Maps() {
-		cm := &ir.AffineMap{NumDims: n}
-		for _, r := range m.Results {
-			cm.Results = append(cm.Results, substituteDims(r, subs))
-		}
-		e.maps = append(e.maps, cm)
+	e, err := newEpilogue(root, epi, results)
+	if err != nil {
+		return err
 	}
 	l := &genericLowering{g: g, op: root, maps: root.Maps(), its: root.Iterators(), nIn: root.NumInputs(), vecDim: -1, epi: e}
 	// The root's result lives only in registers: its "results" are the
@@ -65,6 +47,34 @@ func (g *gen) lowerWithEpilogue(root, epi linalg.Generic, results []*ir.Value) e
 		}
 	}
 	return l.emit()
+}
+
+// newEpilogue prepares consumer epi of root: which input is the root's
+// result and epi's maps rewritten over the root's loops.
+func newEpilogue(root, epi linalg.Generic, results []*ir.Value) (*epilogue, error) {
+	e := &epilogue{op: epi, results: results, nIn: epi.NumInputs(), rootArg: -1}
+	for i, in := range epi.Inputs() {
+		if in == root.Op.Results[0] {
+			e.rootArg = i
+		}
+	}
+	if e.rootArg < 0 {
+		return nil, ir.OpErrorf(epi.Op, "does not consume its dispatch's root")
+	}
+	// Epilogue loop j is the root's loop at result j of the root's
+	// output map.
+	out := root.Maps()[root.NumInputs()]
+	subs := make([]ir.AffineExpr, len(out.Results))
+	copy(subs, out.Results)
+	n := root.NumLoops()
+	for _, m := range epi.Maps() {
+		cm := &ir.AffineMap{NumDims: n}
+		for _, r := range m.Results {
+			cm.Results = append(cm.Results, substituteDims(r, subs))
+		}
+		e.maps = append(e.maps, cm)
+	}
+	return e, nil
 }
 
 // substituteDims replaces dk in e with subs[k].

@@ -20,6 +20,8 @@ type gen struct {
 	dims    map[*ir.Value][]kir.Value
 	strides map[*ir.Value][]kir.Value
 	consts  map[int64]kir.Value
+	// contract is set once a Contract tile op is emitted.
+	contract *contractTile
 	// hoisted caches top-level constants and broadcasts by source and width.
 	hoisted map[hoistKey]kir.Value
 }

@@ -32,7 +32,7 @@ func EpilogueRoot(c *ir.Operation, uses map[*ir.Value]int) (*ir.Operation, int) 
 			hasRed = hasRed || it == linalg.Reduction
 		}
 		out := rg.Maps()[rg.NumInputs()]
-		if !hasRed || len(out.Results) != cg.NumLoops() || isContraction(rg) {
+		if !hasRed || len(out.Results) != cg.NumLoops() {
 			continue
 		}
 		ok = true

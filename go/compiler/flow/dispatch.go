@@ -43,8 +43,14 @@ func FormDispatches(fn *ir.Operation) {
 		}
 		b := ir.NewBuilder(g.Loc)
 		b.SetInsertionPointBefore(g)
+		// A contraction root's result is returned too: codegen may map the
+		// root to a tile op that needs it in memory before the epilogue.
+		rets := append([]*ir.Value(nil), g.Results...)
+		if r := roots[gi]; r != nil && isContraction(linalg.Generic{Op: r}) {
+			rets = append(rets, r.Results...)
+		}
 		var types []ir.Type
-		for _, r := range g.Results {
+		for _, r := range rets {
 			types = append(types, r.Type)
 		}
 		region := b.CreateWithRegions(RegionName, nil, types, 1)
@@ -57,7 +63,7 @@ func FormDispatches(fn *ir.Operation) {
 			blk.Append(r) // the root runs first; g is its epilogue
 		}
 		blk.Append(g)
-		ir.AtEnd(blk, g.Loc).Create("flow.return", g.Results, nil)
+		ir.AtEnd(blk, g.Loc).Create("flow.return", rets, nil)
 	}
 }
 
