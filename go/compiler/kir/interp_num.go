@@ -1,6 +1,8 @@
 package kir
 
 import (
+	"github.com/gree-ml/gree/go/internal/numeric"
+
 	"github.com/gree-ml/gree/go/internal/half"
 
 	"math"
@@ -70,25 +72,8 @@ func arith(s Scalar, x float64) uint64 {
 	return fromF(s, x)
 }
 
-// fma32 is a correctly rounded float32 fused multiply-add: the product is
-// exact in float64, and the float64 sum is nudged by its rounding error so
-// that the final rounding to float32 sees which side of a tie it lies on.
-func fma32(a, b, c float32) float32 {
-	p := float64(a) * float64(b)
-	cc := float64(c)
-	s := p + cc
-	if math.IsInf(s, 0) || math.IsNaN(s) {
-		return float32(s)
-	}
-	bb := s - p
-	e := (p - (s - bb)) + (cc - bb)
-	if e > 0 {
-		s = math.Nextafter(s, math.Inf(1))
-	} else if e < 0 {
-		s = math.Nextafter(s, math.Inf(-1))
-	}
-	return float32(s)
-}
+// fma32 is numeric.FMA32, shared with the other kernel executor.
+func fma32(a, b, c float32) float32 { return numeric.FMA32(a, b, c) }
 
 // fpToInt converts x to an n-bit integer, truncating toward zero and
 // saturating at the type's range; NaN gives 0. The result is sign-extended

@@ -1,6 +1,8 @@
 package vmvx
 
 import (
+	"github.com/gree-ml/gree/go/internal/numeric"
+
 	"math"
 
 	"github.com/gree-ml/gree/go/internal/half"
@@ -47,23 +49,8 @@ func f32ToBF16(f float32) uint16 {
 	return uint16((b + 0x7fff + (b>>16)&1) >> 16)
 }
 
-// fma32 is a correctly rounded float32 fused multiply-add (see kir).
-func fma32(a, b, c float32) float32 {
-	p := float64(a) * float64(b)
-	cc := float64(c)
-	s := p + cc
-	if math.IsInf(s, 0) || math.IsNaN(s) {
-		return float32(s)
-	}
-	bb := s - p
-	e := (p - (s - bb)) + (cc - bb)
-	if e > 0 {
-		s = math.Nextafter(s, math.Inf(1))
-	} else if e < 0 {
-		s = math.Nextafter(s, math.Inf(-1))
-	}
-	return float32(s)
-}
+// fma32 is numeric.FMA32, shared with the other kernel executor.
+func fma32(a, b, c float32) float32 { return numeric.FMA32(a, b, c) }
 
 // fpToInt truncates x toward zero into an n-bit integer, saturating, NaN
 // giving 0; the result is sign-extended from n bits.
