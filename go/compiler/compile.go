@@ -70,7 +70,13 @@ func phaseIndex(name string) int {
 // Compile compiles MLIR source text to a module file (or, with CompileTo,
 // to the text of the IR after that phase). Errors are diagnostics naming
 // file:line:col and the op.
-func Compile(src []byte, opts Options) ([]byte, error) {
+func Compile(src []byte, opts Options) (out []byte, err error) {
+	defer func() {
+		// A panic is a compiler bug; it must not take the process down.
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("internal compiler error (please report it with the input): %v", p)
+		}
+	}()
 	stop := len(Phases) - 1
 	if opts.CompileTo != "" {
 		if stop = phaseIndex(opts.CompileTo); stop < 0 {
@@ -78,9 +84,11 @@ func Compile(src []byte, opts Options) ([]byte, error) {
 		}
 	}
 	switch opts.InputType {
-	case "", "auto", "none":
+	case "", "auto", "none", "stablehlo", "stablehlo_xla":
+		// StableHLO ops are converted as they are met (a partial op set;
+		// others are errors naming the op).
 	default:
-		return nil, fmt.Errorf("input type '%s' is not supported by gree yet (supported: auto, none — linalg, arith, math, tensor, scf and util programs)", opts.InputType)
+		return nil, fmt.Errorf("input type '%s' is not supported by gree yet (supported: auto, none, stablehlo — linalg, arith, math, tensor, scf, util and StableHLO programs)", opts.InputType)
 	}
 	name := opts.Filename
 	if name == "" {

@@ -56,7 +56,8 @@ func convertFunc(m *ir.Module, fn *ir.Operation) error {
 // isStructured reports ops whose bodies are scalar code that must not be
 // converted (the bodies of linalg ops and tensor generators).
 func isStructured(op *ir.Operation) bool {
-	return strings.HasPrefix(op.Name, "linalg.") || op.Name == "tensor.generate" || op.Name == "tensor.pad"
+	return strings.HasPrefix(op.Name, "linalg.") || op.Name == "tensor.generate" || op.Name == "tensor.pad" ||
+		op.Name == "stablehlo.reduce"
 }
 
 func (r *rewriter) convert(op *ir.Operation) error {
@@ -73,6 +74,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		return r.liftScalar(b, op)
 	case isElementwiseScalarOp(op) && hasTensorResult(op):
 		return r.elementwise(b, op)
+	case op.Dialect() == "stablehlo" && op.Name != "stablehlo.return":
+		return r.stablehlo(b, op)
 	case op.Name == "flow.tensor.bitcast":
 		return r.flowBitcast(b, op)
 	case op.Name == "linalg.pack" || op.Name == "tensor.pack":

@@ -1,0 +1,233 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// stablehloStructural converts StableHLO's data-movement, contraction and
+// reduction ops.
+func (r *rewriter) stablehloStructural(b *ir.Builder, op *ir.Operation, name string) error {
+	rt, _ := op.Results[0].Type.(*ir.RankedTensorType)
+	if rt == nil || !ir.HasStaticShape(rt) {
+		return ir.OpErrorf(op, "with dynamic or unranked results is not supported by gree yet")
+	}
+	n := len(rt.Dims)
+	out := func() *ir.Value { return b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0) }
+	copyBody := func(bb *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }
+	var g *ir.Operation
+	switch name {
+	case "broadcast_in_dim":
+		dims := intsOf(op, "broadcast_dimensions")
+		in := op.Operands[0].Type.(*ir.RankedTensorType)
+		m := &ir.AffineMap{NumDims: n}
+		for i, d := range dims {
+			if in.Dims[i] == 1 && rt.Dims[d] != 1 {
+				m.Results = append(m.Results, &ir.AffineConstantExpr{Value: 0})
+			} else {
+				m.Results = append(m.Results, &ir.AffineDimExpr{Pos: int(d)})
+			}
+		}
+		g = linalg.BuildGeneric(b, op.Operands[:1], []*ir.Value{out()}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), copyBody)
+	case "transpose":
+		perm := intsOf(op, "permutation")
+		m := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, n)}
+		for i, p := range perm {
+			m.Results[p] = &ir.AffineDimExpr{Pos: i}
+		}
+		g = linalg.BuildGeneric(b, op.Operands[:1], []*ir.Value{out()}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), copyBody)
+	case "reverse":
+		rev := map[int]bool{}
+		for _, d := range intsOf(op, "dimensions") {
+			rev[int(d)] = true
+		}
+		m := &ir.AffineMap{NumDims: n}
+		for i := 0; i < n; i++ {
+			var e ir.AffineExpr = &ir.AffineDimExpr{Pos: i}
+			if rev[i] {
+				e = ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, e, &ir.AffineConstantExpr{Value: -1}), &ir.AffineConstantExpr{Value: rt.Dims[i] - 1})
+			}
+			m.Results = append(m.Results, e)
+		}
+		g = linalg.BuildGeneric(b, op.Operands[:1], []*ir.Value{out()}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), copyBody)
+	case "slice":
+		start, limit, strides := intsOf(op, "start_indices"), intsOf(op, "limit_indices"), intsOf(op, "strides")
+		_ = limit
+		m := &ir.AffineMap{NumDims: n}
+		for i := 0; i < n; i++ {
+			e := ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: i}, &ir.AffineConstantExpr{Value: strides[i]}), &ir.AffineConstantExpr{Value: start[i]})
+			m.Results = append(m.Results, e)
+		}
+		g = linalg.BuildGeneric(b, op.Operands[:1], []*ir.Value{out()}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), copyBody)
+	case "iota":
+		a, ok := op.Attr("iota_dimension").(*ir.IntegerAttr)
+		if !ok || a.Value < 0 || int(a.Value) >= n {
+			return ir.OpErrorf(op, "needs an iota_dimension within the result rank")
+		}
+		d := int(a.Value)
+		g = linalg.BuildGeneric(b, nil, []*ir.Value{out()}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+			i := bb.Create("arith.index_cast", []*ir.Value{index(bb, d)}, []ir.Type{ir.I64}).Result(0)
+			if ir.IsFloat(rt.Elem) {
+				return []*ir.Value{bb.Create("arith.sitofp", []*ir.Value{i}, []ir.Type{rt.Elem}).Result(0)}
+			}
+			return []*ir.Value{convert(bb, i, rt.Elem)}
+		})
+	case "reshape":
+		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(n)}, ir.I64), Ints: rt.Dims})
+		res := b.Create("tensor.reshape", []*ir.Value{op.Operands[0], shape}, []ir.Type{rt})
+		r.replace(op, res.Results)
+		return nil
+	case "concatenate":
+		d := int64(0)
+		if a, ok := op.Attr("dimension").(*ir.IntegerAttr); ok {
+			d = a.Value
+		}
+		c := b.Create("tensor.concat", op.Operands, []ir.Type{rt}, ir.Named("dim", ir.IntAttr(d, ir.I64)))
+		r.replace(op, c.Results)
+		b.SetInsertionPointBefore(c)
+		return r.concat(b, c)
+	case "dot", "dot_general":
+		return r.hloDot(b, op, rt)
+	case "reduce":
+		return r.hloReduce(b, op, rt)
+	default:
+		return ir.OpErrorf(op, "is not supported by gree yet")
+	}
+	r.replace(op, g.Results)
+	return nil
+}
+
+// hloDot lowers dot and dot_general to a contraction generic: loops are
+// batch, lhs free, rhs free, then contracting dimensions.
+func (r *rewriter) hloDot(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	lt := op.Operands[0].Type.(*ir.RankedTensorType)
+	rtt := op.Operands[1].Type.(*ir.RankedTensorType)
+	dn := map[string][]int{}
+	if op.Name == "stablehlo.dot" {
+		dn["lhs_contracting"] = []int{len(lt.Dims) - 1}
+		dn["rhs_contracting"] = []int{0}
+	} else {
+		dn = dotDimensionNumbers(attrText(op, "dot_dimension_numbers"))
+	}
+	lb, lc, rb, rc := dn["lhs_batching"], dn["lhs_contracting"], dn["rhs_batching"], dn["rhs_contracting"]
+	in := func(x int, s []int) bool {
+		for _, y := range s {
+			if x == y {
+				return true
+			}
+		}
+		return false
+	}
+	var lfree, rfree []int
+	for i := range lt.Dims {
+		if !in(i, lb) && !in(i, lc) {
+			lfree = append(lfree, i)
+		}
+	}
+	for i := range rtt.Dims {
+		if !in(i, rb) && !in(i, rc) {
+			rfree = append(rfree, i)
+		}
+	}
+	nb, nl, nr, nc := len(lb), len(lfree), len(rfree), len(lc)
+	n := nb + nl + nr + nc
+	if nb+nl+nr != len(rt.Dims) || len(rc) != nc || len(rb) != nb {
+		return ir.OpErrorf(op, "has dimension numbers that do not match its operand and result ranks")
+	}
+	lm := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, len(lt.Dims))}
+	rm := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, len(rtt.Dims))}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:nb+nl+nr]
+	its := make([]linalg.Iterator, n)
+	for i := 0; i < nb; i++ {
+		lm.Results[lb[i]] = &ir.AffineDimExpr{Pos: i}
+		rm.Results[rb[i]] = &ir.AffineDimExpr{Pos: i}
+	}
+	for i, d := range lfree {
+		lm.Results[d] = &ir.AffineDimExpr{Pos: nb + i}
+	}
+	for i, d := range rfree {
+		rm.Results[d] = &ir.AffineDimExpr{Pos: nb + nl + i}
+	}
+	for i := 0; i < nc; i++ {
+		lm.Results[lc[i]] = &ir.AffineDimExpr{Pos: nb + nl + nr + i}
+		rm.Results[rc[i]] = &ir.AffineDimExpr{Pos: nb + nl + nr + i}
+		its[nb+nl+nr+i] = linalg.Reduction
+	}
+	var zero *ir.Value
+	if ft, ok := rt.Elem.(*ir.FloatType); ok {
+		zero = b.Constant(ir.FloatAttrOf(0, ft))
+	} else {
+		zero = b.Constant(ir.IntAttr(0, rt.Elem))
+	}
+	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	k := len(rt.Dims)
+	fill := linalg.BuildGeneric(b, []*ir.Value{zero}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, rt))
+	g := linalg.BuildGeneric(b, op.Operands[:2], fill.Results, []*ir.AffineMap{lm, rm, om}, its, mulAdd)
+	r.replace(op, g.Results)
+	return nil
+}
+
+// hloReduce lowers a single-input stablehlo.reduce whose body combines
+// rank-0 tensors with element-wise StableHLO ops.
+func (r *rewriter) hloReduce(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	if len(op.Operands) != 2 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "with several inputs is not supported by gree yet")
+	}
+	blk := regionBlock(op)
+	if blk == nil {
+		return ir.OpErrorf(op, "has no body")
+	}
+	in, init := op.Operands[0], op.Operands[1]
+	it := in.Type.(*ir.RankedTensorType)
+	n := len(it.Dims)
+	red := map[int]bool{}
+	for _, d := range intsOf(op, "dimensions") {
+		red[int(d)] = true
+	}
+	om := &ir.AffineMap{NumDims: n}
+	its := make([]linalg.Iterator, n)
+	for i := 0; i < n; i++ {
+		if red[i] {
+			its[i] = linalg.Reduction
+		} else {
+			om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
+		}
+	}
+	// The init (a rank-0 tensor) broadcast over the result.
+	k := len(rt.Dims)
+	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	filled := linalg.BuildGeneric(b, []*ir.Value{init}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, rt))
+	var err error
+	g := linalg.BuildGeneric(b, []*ir.Value{in}, filled.Results, []*ir.AffineMap{linalg.Identity(n), om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		m := map[*ir.Value]*ir.Value{blk.Args[0]: args[1], blk.Args[1]: args[0]}
+		for _, o := range blk.Ops {
+			if o.Name == "stablehlo.return" {
+				return []*ir.Value{m[o.Operands[0]]}
+			}
+			ops, ok := hloElementwise[trimHLO(o.Name)]
+			if !ok {
+				err = ir.OpErrorf(o, "in a reduction body is not supported by gree yet")
+				return []*ir.Value{args[1]}
+			}
+			var vals []*ir.Value
+			for _, v := range o.Operands {
+				vals = append(vals, m[v])
+			}
+			m[o.Results[0]] = bb.Create(ops[elemKind(rt.Elem)], vals, []ir.Type{rt.Elem}).Result(0)
+		}
+		return []*ir.Value{args[1]}
+	})
+	if err != nil {
+		return err
+	}
+	r.replace(op, g.Results)
+	return nil
+}
+
+func trimHLO(name string) string {
+	if len(name) > len("stablehlo.") && name[:len("stablehlo.")] == "stablehlo." {
+		return name[len("stablehlo."):]
+	}
+	return name
+}
