@@ -74,6 +74,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		return r.liftScalar(b, op)
 	case isElementwiseScalarOp(op) && hasTensorResult(op):
 		return r.elementwise(b, op)
+	case op.Dialect() == "chlo":
+		return r.chlo(b, op)
 	case op.Dialect() == "stablehlo" && op.Name != "stablehlo.return":
 		return r.stablehlo(b, op)
 	case op.Name == "flow.tensor.bitcast":

@@ -13,6 +13,9 @@ func (r *rewriter) stablehloStructural(b *ir.Builder, op *ir.Operation, name str
 		return ir.OpErrorf(op, "with dynamic or unranked results is not supported by gree yet")
 	}
 	n := len(rt.Dims)
+	if done, err := r.stablehloMore(b, op, name, rt); done || err != nil {
+		return err
+	}
 	out := func() *ir.Value { return b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0) }
 	copyBody := func(bb *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }
 	var g *ir.Operation

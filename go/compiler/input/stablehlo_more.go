@@ -1,0 +1,148 @@
+package input
+
+import (
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// scalarOf extracts the element of a rank-0 tensor as an index value.
+func scalarIndex(bb *ir.Builder, v *ir.Value) *ir.Value {
+	x := bb.Create("tensor.extract", []*ir.Value{v}, []ir.Type{ir.ElementTypeOf(v.Type)}).Result(0)
+	return bb.Create("arith.index_cast", []*ir.Value{x}, []ir.Type{ir.Index}).Result(0)
+}
+
+// clampStart clamps a slice start to [0, dim - size], as StableHLO does.
+func clampStart(bb *ir.Builder, start *ir.Value, dim, size int64) *ir.Value {
+	lo := bb.Create("arith.maxsi", []*ir.Value{start, bb.Constant(ir.IntAttr(0, ir.Index))}, []ir.Type{ir.Index}).Result(0)
+	return bb.Create("arith.minsi", []*ir.Value{lo, bb.Constant(ir.IntAttr(dim-size, ir.Index))}, []ir.Type{ir.Index}).Result(0)
+}
+
+// stablehloMore converts pad, broadcast, dynamic_slice,
+// dynamic_update_slice and CHLO's broadcasting binary ops; ok is false
+// for other ops.
+func (r *rewriter) stablehloMore(b *ir.Builder, op *ir.Operation, name string, rt *ir.RankedTensorType) (bool, error) {
+	n := len(rt.Dims)
+	switch name {
+	case "pad":
+		low, high, interior := intsOf(op, "edge_padding_low"), intsOf(op, "edge_padding_high"), intsOf(op, "interior_padding")
+		for i := range low {
+			if low[i] < 0 || high[i] < 0 || (i < len(interior) && interior[i] != 0) {
+				return true, ir.OpErrorf(op, "with negative or interior padding is not supported by gree yet")
+			}
+		}
+		src, padv := op.Operands[0], op.Operands[1]
+		st := src.Type.(*ir.RankedTensorType)
+		offs, sizes := make([]mixed, n), make([]mixed, n)
+		for i := range offs {
+			offs[i], sizes[i] = mixed{static: low[i]}, mixed{static: st.Dims[i]}
+		}
+		out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+		g := placeInto(b, out, src, nil, offs, ones(n), sizes, func(bb *ir.Builder, _ []*ir.Value, _ []*ir.Value) *ir.Value {
+			return bb.Create("tensor.extract", []*ir.Value{padv}, []ir.Type{rt.Elem}).Result(0)
+		})
+		r.replace(op, g.Results)
+		return true, nil
+	case "broadcast":
+		in := op.Operands[0].Type.(*ir.RankedTensorType)
+		m := linalg.DimMap(n)
+		for i := range in.Dims {
+			m.Results = append(m.Results, &ir.AffineDimExpr{Pos: n - len(in.Dims) + i})
+		}
+		out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+		g := linalg.BuildGeneric(b, op.Operands[:1], []*ir.Value{out}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n),
+			func(bb *ir.Builder, a []*ir.Value) []*ir.Value { return a[:1] })
+		r.replace(op, g.Results)
+		return true, nil
+	case "dynamic_slice":
+		src := op.Operands[0]
+		st := src.Type.(*ir.RankedTensorType)
+		out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+		var starts []*ir.Value
+		for i, s := range op.Operands[1:] {
+			starts = append(starts, clampStart(b, scalarIndex(b, s), st.Dims[i], rt.Dims[i]))
+		}
+		g := linalg.BuildGeneric(b, nil, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+			var ix []*ir.Value
+			for i := 0; i < n; i++ {
+				ix = append(ix, iop(bb, "arith.addi", starts[i], index(bb, i)))
+			}
+			return []*ir.Value{bb.Create("tensor.extract", append([]*ir.Value{src}, ix...), []ir.Type{rt.Elem}).Result(0)}
+		})
+		r.replace(op, g.Results)
+		return true, nil
+	case "dynamic_update_slice":
+		target, update := op.Operands[0], op.Operands[1]
+		ut := update.Type.(*ir.RankedTensorType)
+		offs, sizes := make([]mixed, n), make([]mixed, n)
+		for i, s := range op.Operands[2:] {
+			offs[i] = mixed{dyn: clampStart(b, scalarIndex(b, s), rt.Dims[i], ut.Dims[i])}
+			sizes[i] = mixed{static: ut.Dims[i]}
+		}
+		out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+		g := placeInto(b, out, update, []*ir.Value{target}, offs, ones(n), sizes,
+			func(bb *ir.Builder, args []*ir.Value, _ []*ir.Value) *ir.Value { return args[0] })
+		r.replace(op, g.Results)
+		return true, nil
+	}
+	return false, nil
+}
+
+// chlo converts CHLO's broadcasting binary ops (numpy-style broadcasting,
+// or the given broadcast_dimensions) to element-wise generics.
+func (r *rewriter) chlo(b *ir.Builder, op *ir.Operation) error {
+	name := strings.TrimPrefix(op.Name, "chlo.broadcast_")
+	rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
+	if !ok || !ir.HasStaticShape(rt) || !strings.HasPrefix(op.Name, "chlo.broadcast_") || len(op.Operands) != 2 {
+		return ir.OpErrorf(op, "is not supported by gree yet")
+	}
+	n := len(rt.Dims)
+	bdims := intsOf(op, "broadcast_dimensions")
+	var maps []*ir.AffineMap
+	for oi, v := range op.Operands {
+		t := v.Type.(*ir.RankedTensorType)
+		m := &ir.AffineMap{NumDims: n}
+		for i, d := range t.Dims {
+			pos := n - len(t.Dims) + i
+			if len(bdims) == len(t.Dims) && oi == 0 && len(t.Dims) < n {
+				pos = int(bdims[i])
+			}
+			if d == 1 && rt.Dims[pos] != 1 {
+				m.Results = append(m.Results, &ir.AffineConstantExpr{Value: 0})
+			} else {
+				m.Results = append(m.Results, &ir.AffineDimExpr{Pos: pos})
+			}
+		}
+		maps = append(maps, m)
+	}
+	et := ir.ElementTypeOf(op.Operands[0].Type)
+	var body func(bb *ir.Builder, a []*ir.Value) *ir.Value
+	if name == "compare" {
+		dir := strings.Fields(strings.Trim(strings.TrimPrefix(attrText(op, "comparison_direction"), "#chlo<comparison_direction"), "> "))
+		if len(dir) != 1 {
+			return ir.OpErrorf(op, "has no comparison_direction")
+		}
+		body = func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+			if ir.IsFloat(et) {
+				return cmpOp(bb, "arith.cmpf", hloDirections[dir[0]][0], a[0], a[1])
+			}
+			return cmpOp(bb, "arith.cmpi", hloDirections[dir[0]][1], a[0], a[1])
+		}
+	} else {
+		ops, ok := hloElementwise[name]
+		if !ok || ops[elemKind(et)] == "" {
+			return ir.OpErrorf(op, "is not supported by gree yet")
+		}
+		body = func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+			return bb.Create(ops[elemKind(et)], a, []ir.Type{rt.Elem}).Result(0)
+		}
+	}
+	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	maps = append(maps, linalg.Identity(n))
+	g := linalg.BuildGeneric(b, op.Operands, []*ir.Value{out}, maps, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		return []*ir.Value{body(bb, a[:2])}
+	})
+	r.replace(op, g.Results)
+	return nil
+}
