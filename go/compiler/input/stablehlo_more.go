@@ -44,6 +44,29 @@ func (r *rewriter) stablehloMore(b *ir.Builder, op *ir.Operation, name string, r
 		})
 		r.replace(op, g.Results)
 		return true, nil
+	case "batch_norm_inference":
+		// (x - mean) / sqrt(var + epsilon) * scale + offset along the
+		// feature dimension.
+		fi, ok := op.Attr("feature_index").(*ir.IntegerAttr)
+		eps, ok2 := op.Attr("epsilon").(*ir.FloatAttr)
+		ft, ok3 := rt.Elem.(*ir.FloatType)
+		if !ok || !ok2 || !ok3 || len(op.Operands) != 5 {
+			return true, ir.OpErrorf(op, "needs float elements, feature_index and epsilon")
+		}
+		f := linalg.DimMap(n, int(fi.Value))
+		maps := []*ir.AffineMap{linalg.Identity(n), f, f, f, f, linalg.Identity(n)}
+		out := linalg.EmptyLike(b, op.Operands[0], rt.Elem)
+		// Operands: x, scale, offset, mean, variance.
+		g := linalg.BuildGeneric(b, op.Operands, []*ir.Value{out}, maps, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			t := []ir.Type{ft}
+			e := bb.Constant(ir.FloatAttrOf(eps.Value, ft))
+			d := bb.Create("arith.subf", []*ir.Value{a[0], a[3]}, t).Result(0)
+			v := bb.Create("math.sqrt", []*ir.Value{bb.Create("arith.addf", []*ir.Value{a[4], e}, t).Result(0)}, t).Result(0)
+			y := bb.Create("arith.mulf", []*ir.Value{bb.Create("arith.divf", []*ir.Value{d, v}, t).Result(0), a[1]}, t).Result(0)
+			return []*ir.Value{bb.Create("arith.addf", []*ir.Value{y, a[2]}, t).Result(0)}
+		})
+		r.replace(op, g.Results)
+		return true, nil
 	case "broadcast":
 		in := op.Operands[0].Type.(*ir.RankedTensorType)
 		m := linalg.DimMap(n)
