@@ -67,6 +67,39 @@ func (r *rewriter) stablehloMore(b *ir.Builder, op *ir.Operation, name string, r
 		})
 		r.replace(op, g.Results)
 		return true, nil
+	case "torch_index_select":
+		// result[pre…, idx…, post…] = input[pre…, indices[idx…], post…]
+		da, ok := op.Attr("dim").(*ir.IntegerAttr)
+		ba, ok2 := op.Attr("batch_dims").(*ir.IntegerAttr)
+		if !ok || !ok2 || ba.Value != 0 {
+			return true, ir.OpErrorf(op, "with batch_dims other than 0 is not supported by gree yet")
+		}
+		src, idx := op.Operands[0], op.Operands[1]
+		st, it := src.Type.(*ir.RankedTensorType), idx.Type.(*ir.RankedTensorType)
+		dim, ni := int(da.Value), len(it.Dims)
+		out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+		g := linalg.BuildGeneric(b, nil, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+			var ii []*ir.Value
+			for j := 0; j < ni; j++ {
+				ii = append(ii, index(bb, dim+j))
+			}
+			k := bb.Create("tensor.extract", append([]*ir.Value{idx}, ii...), []ir.Type{it.Elem}).Result(0)
+			k = bb.Create("arith.index_cast", []*ir.Value{k}, []ir.Type{ir.Index}).Result(0)
+			var sx []*ir.Value
+			for d := 0; d < len(st.Dims); d++ {
+				switch {
+				case d < dim:
+					sx = append(sx, index(bb, d))
+				case d == dim:
+					sx = append(sx, k)
+				default:
+					sx = append(sx, index(bb, d-1+ni))
+				}
+			}
+			return []*ir.Value{bb.Create("tensor.extract", append([]*ir.Value{src}, sx...), []ir.Type{rt.Elem}).Result(0)}
+		})
+		r.replace(op, g.Results)
+		return true, nil
 	case "broadcast":
 		in := op.Operands[0].Type.(*ir.RankedTensorType)
 		m := linalg.DimMap(n)
