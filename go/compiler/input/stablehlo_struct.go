@@ -1,6 +1,8 @@
 package input
 
 import (
+	"regexp"
+
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
@@ -171,18 +173,18 @@ func (r *rewriter) hloDot(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorTy
 	return nil
 }
 
-// hloReduce lowers a single-input stablehlo.reduce whose body combines
-// rank-0 tensors with element-wise StableHLO ops.
+// hloReduce lowers stablehlo.reduce (N inputs, N inits, N results) whose
+// body combines rank-0 tensors with element-wise, compare and select ops.
+// The body's first N arguments are the accumulators, the next N the
+// input elements.
 func (r *rewriter) hloReduce(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
-	if len(op.Operands) != 2 || len(op.Results) != 1 {
-		return ir.OpErrorf(op, "with several inputs is not supported by gree yet")
-	}
+	nres := len(op.Results)
 	blk := regionBlock(op)
-	if blk == nil {
-		return ir.OpErrorf(op, "has no body")
+	if blk == nil || len(op.Operands) != 2*nres || len(blk.Args) != 2*nres {
+		return ir.OpErrorf(op, "has a malformed body or operand list")
 	}
-	in, init := op.Operands[0], op.Operands[1]
-	it := in.Type.(*ir.RankedTensorType)
+	ins, inits := op.Operands[:nres], op.Operands[nres:]
+	it := ins[0].Type.(*ir.RankedTensorType)
 	n := len(it.Dims)
 	red := map[int]bool{}
 	for _, d := range intsOf(op, "dimensions") {
@@ -197,29 +199,60 @@ func (r *rewriter) hloReduce(b *ir.Builder, op *ir.Operation, rt *ir.RankedTenso
 			om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
 		}
 	}
-	// The init (a rank-0 tensor) broadcast over the result.
-	k := len(rt.Dims)
-	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
-	filled := linalg.BuildGeneric(b, []*ir.Value{init}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, rt))
+	var outs []*ir.Value
+	var maps []*ir.AffineMap
+	for range ins {
+		maps = append(maps, linalg.Identity(n))
+	}
+	for i, init := range inits {
+		t := op.Results[i].Type.(*ir.RankedTensorType)
+		k := len(t.Dims)
+		e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
+		filled := linalg.BuildGeneric(b, []*ir.Value{init}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, t))
+		outs = append(outs, filled.Result(0))
+		maps = append(maps, om)
+	}
 	var err error
-	g := linalg.BuildGeneric(b, []*ir.Value{in}, filled.Results, []*ir.AffineMap{linalg.Identity(n), om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
-		m := map[*ir.Value]*ir.Value{blk.Args[0]: args[1], blk.Args[1]: args[0]}
+	g := linalg.BuildGeneric(b, ins, outs, maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		m := map[*ir.Value]*ir.Value{}
+		for i := 0; i < nres; i++ {
+			m[blk.Args[i]] = args[nres+i]
+			m[blk.Args[nres+i]] = args[i]
+		}
+		fallback := args[nres:]
 		for _, o := range blk.Ops {
-			if o.Name == "stablehlo.return" {
-				return []*ir.Value{m[o.Operands[0]]}
-			}
-			ops, ok := hloElementwise[trimHLO(o.Name)]
-			if !ok {
-				err = ir.OpErrorf(o, "in a reduction body is not supported by gree yet")
-				return []*ir.Value{args[1]}
-			}
 			var vals []*ir.Value
 			for _, v := range o.Operands {
 				vals = append(vals, m[v])
 			}
-			m[o.Results[0]] = bb.Create(ops[elemKind(rt.Elem)], vals, []ir.Type{rt.Elem}).Result(0)
+			if o.Name == "stablehlo.return" {
+				return vals
+			}
+			elem := ir.ElementTypeOf(o.Results[0].Type)
+			name := trimHLO(o.Name)
+			switch {
+			case name == "select":
+				m[o.Results[0]] = bb.Create("arith.select", vals, []ir.Type{elem}).Result(0)
+			case name == "compare":
+				dir := regexp.MustCompile(`comparison_direction ([A-Z]+)`).FindStringSubmatch(attrText(o, "comparison_direction"))
+				et := ir.ElementTypeOf(o.Operands[0].Type)
+				if dir == nil {
+					err = ir.OpErrorf(o, "has no comparison_direction")
+					return fallback
+				}
+				if ir.IsFloat(et) {
+					m[o.Results[0]] = cmpOp(bb, "arith.cmpf", hloDirections[dir[1]][0], vals[0], vals[1])
+				} else {
+					m[o.Results[0]] = cmpOp(bb, "arith.cmpi", hloDirections[dir[1]][1], vals[0], vals[1])
+				}
+			case hloElementwise[name][elemKind(elem)] != "":
+				m[o.Results[0]] = bb.Create(hloElementwise[name][elemKind(elem)], vals, []ir.Type{elem}).Result(0)
+			default:
+				err = ir.OpErrorf(o, "in a reduction body is not supported by gree yet")
+				return fallback
+			}
 		}
-		return []*ir.Value{args[1]}
+		return fallback
 	})
 	if err != nil {
 		return err
