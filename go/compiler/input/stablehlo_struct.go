@@ -95,6 +95,8 @@ func (r *rewriter) stablehloStructural(b *ir.Builder, op *ir.Operation, name str
 		return r.hloDot(b, op, rt)
 	case "reduce":
 		return r.hloReduce(b, op, rt)
+	case "convolution":
+		return r.hloConvolution(b, op, rt)
 	default:
 		return ir.OpErrorf(op, "is not supported by gree yet")
 	}

@@ -1,0 +1,142 @@
+package input
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+var convField = regexp.MustCompile(`(\w+) = (\[[0-9, ]*\]|[0-9]+)`)
+
+// convDims parses #stablehlo.conv<raw …> into named lists.
+func convDims(text string) map[string][]int {
+	out := map[string][]int{}
+	for _, m := range convField.FindAllStringSubmatch(text, -1) {
+		var ds []int
+		for _, f := range strings.FieldsFunc(m[2], func(r rune) bool { return r == '[' || r == ']' || r == ',' || r == ' ' }) {
+			n, _ := strconv.Atoi(f)
+			ds = append(ds, n)
+		}
+		out[m[1]] = ds
+	}
+	return out
+}
+
+// hloConvolution lowers stablehlo.convolution (any dimension numbers,
+// strides, padding, rhs dilation, feature groups; no lhs dilation or batch
+// groups) to a generic over output × kernel-window × input-feature loops
+// that reads the input with bounds checks (the padding reads zero).
+func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	dn := convDims(attrText(op, "dimension_numbers"))
+	in, w := op.Operands[0], op.Operands[1]
+	it, wt := in.Type.(*ir.RankedTensorType), w.Type.(*ir.RankedTensorType)
+	isp, ksp, osp := dn["input_spatial_dimensions"], dn["kernel_spatial_dimensions"], dn["output_spatial_dimensions"]
+	if len(isp) == 0 || len(isp) != len(ksp) || len(isp) != len(osp) || !ir.HasStaticShape(it) || !ir.HasStaticShape(wt) {
+		return ir.OpErrorf(op, "has dimension numbers or shapes gree does not support yet")
+	}
+	if ld := intsOf(op, "lhs_dilation"); anyNot1(ld) {
+		return ir.OpErrorf(op, "with lhs_dilation is not supported by gree yet")
+	}
+	if bg, ok := op.Attr("batch_group_count").(*ir.IntegerAttr); ok && bg.Value != 1 {
+		return ir.OpErrorf(op, "with batch_group_count > 1 is not supported by gree yet")
+	}
+	ns := len(isp)
+	strides, dil := fill1(intsOf(op, "window_strides"), ns), fill1(intsOf(op, "rhs_dilation"), ns)
+	padLow := make([]int64, ns)
+	if p, ok := op.Attr("padding").(*ir.DenseElementsAttr); ok {
+		for i := 0; i < ns; i++ {
+			padLow[i] = p.IntAt(int64(2 * i))
+		}
+	}
+	groups := int64(1)
+	if g, ok := op.Attr("feature_group_count").(*ir.IntegerAttr); ok {
+		groups = g.Value
+	}
+	O := len(rt.Dims)
+	n := O + ns + 1 // output dims, window dims, input feature (per group)
+	its := make([]linalg.Iterator, n)
+	for i := O; i < n; i++ {
+		its[i] = linalg.Reduction
+	}
+	kc := n - 1
+	of, ob := dn["output_feature_dimension"][0], dn["output_batch_dimension"][0]
+	km := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, len(wt.Dims))}
+	for j, d := range ksp {
+		km.Results[d] = &ir.AffineDimExpr{Pos: O + j}
+	}
+	km.Results[dn["kernel_input_feature_dimension"][0]] = &ir.AffineDimExpr{Pos: kc}
+	km.Results[dn["kernel_output_feature_dimension"][0]] = &ir.AffineDimExpr{Pos: of}
+	coutPerGroup := rt.Dims[of] / groups
+	cinPerGroup := wt.Dims[dn["kernel_input_feature_dimension"][0]]
+	var zero *ir.Value
+	ft, isF := rt.Elem.(*ir.FloatType)
+	if isF {
+		zero = b.Constant(ir.FloatAttrOf(0, ft))
+	} else {
+		zero = b.Constant(ir.IntAttr(0, rt.Elem))
+	}
+	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	filled := linalg.BuildGeneric(b, []*ir.Value{zero}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: O}, linalg.Identity(O)}, parallel(O), yieldArg(0, rt))
+	om := linalg.Identity(n)
+	om.Results = om.Results[:O]
+	g := linalg.BuildGeneric(b, []*ir.Value{w}, filled.Results, []*ir.AffineMap{km, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+		ix := make([]*ir.Value, len(it.Dims))
+		var inside *ir.Value
+		ix[dn["input_batch_dimension"][0]] = index(bb, ob)
+		feat := index(bb, kc)
+		if groups > 1 {
+			grp := iop(bb, "arith.divui", index(bb, of), c(coutPerGroup))
+			feat = iop(bb, "arith.addi", iop(bb, "arith.muli", grp, c(cinPerGroup)), feat)
+		}
+		ix[dn["input_feature_dimension"][0]] = feat
+		for j := 0; j < ns; j++ {
+			pos := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, osp[j]), c(strides[j])), iop(bb, "arith.muli", index(bb, O+j), c(dil[j])))
+			pos = iop(bb, "arith.subi", pos, c(padLow[j]))
+			size := it.Dims[isp[j]]
+			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c(size)))
+			if inside == nil {
+				inside = ok
+			} else {
+				inside = iop(bb, "arith.andi", inside, ok)
+			}
+			cl := bb.Create("arith.maxsi", []*ir.Value{pos, c(0)}, []ir.Type{ir.Index}).Result(0)
+			ix[isp[j]] = bb.Create("arith.minsi", []*ir.Value{cl, c(size - 1)}, []ir.Type{ir.Index}).Result(0)
+		}
+		x := bb.Create("tensor.extract", append([]*ir.Value{in}, ix...), []ir.Type{it.Elem}).Result(0)
+		x = convert(bb, x, rt.Elem)
+		x = bb.Create("arith.select", []*ir.Value{inside, x, zero}, []ir.Type{rt.Elem}).Result(0)
+		wv := convert(bb, args[0], rt.Elem)
+		if isF {
+			p := bb.Create("arith.mulf", []*ir.Value{x, wv}, []ir.Type{rt.Elem}).Result(0)
+			return []*ir.Value{bb.Create("arith.addf", []*ir.Value{args[1], p}, []ir.Type{rt.Elem}).Result(0)}
+		}
+		p := iop(bb, "arith.muli", x, wv)
+		return []*ir.Value{iop(bb, "arith.addi", args[1], p)}
+	})
+	r.replace(op, g.Results)
+	return nil
+}
+
+func anyNot1(xs []int64) bool {
+	for _, x := range xs {
+		if x != 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func fill1(xs []int64, n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = 1
+		if i < len(xs) {
+			out[i] = xs[i]
+		}
+	}
+	return out
+}
