@@ -88,6 +88,12 @@ var hloUnsignedCmp = map[string]int64{"LT": 6, "LE": 7, "GT": 8, "GE": 9}
 // stablehlo converts a StableHLO op to core tensor ops.
 func (r *rewriter) stablehlo(b *ir.Builder, op *ir.Operation) error {
 	name := strings.TrimPrefix(op.Name, "stablehlo.")
+	if name == "custom_call" {
+		return ir.OpErrorf(op, "calls the custom target %s, which gree cannot run (custom calls are opaque to the compiler)", attrText(op, "call_target_name"))
+	}
+	if len(op.Results) == 0 {
+		return ir.OpErrorf(op, "is not supported by gree yet")
+	}
 	if ops, ok := hloElementwise[name]; ok {
 		scalar := ops[elemKind(ir.ElementTypeOf(op.Operands[0].Type))]
 		if scalar == "" {

@@ -97,6 +97,9 @@ func (r *rewriter) stablehloStructural(b *ir.Builder, op *ir.Operation, name str
 		return r.hloReduce(b, op, rt)
 	case "convolution":
 		return r.hloConvolution(b, op, rt)
+	case "reduce_window":
+		return r.hloReduceWindow(b, op, rt)
+
 	default:
 		return ir.OpErrorf(op, "is not supported by gree yet")
 	}

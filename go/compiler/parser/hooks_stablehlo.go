@@ -159,3 +159,44 @@ func parseHLOReturn(p *OpParser, st *ir.OperationState) error {
 	}
 	return p.ResolveOperands(st, ops, ts)
 }
+
+func init() {
+	registerOwn("stablehlo.custom_call", parseHLOCustomCall)
+}
+
+// parseHLOCustomCall: @target(%a, …) {attrs}? : (T…) -> U…
+func parseHLOCustomCall(p *OpParser, st *ir.OperationState) error {
+	target, err := p.ParseSymbolName()
+	if err != nil {
+		return err
+	}
+	st.AddAttr("call_target_name", ir.Str(target))
+	if err := p.Expect("("); err != nil {
+		return err
+	}
+	var ops []Operand
+	if !p.Optional(")") {
+		for {
+			o, err := p.ParseOperand()
+			if err != nil {
+				return err
+			}
+			ops = append(ops, o)
+			if p.Optional(")") {
+				break
+			}
+			if err := p.Expect(","); err != nil {
+				return err
+			}
+		}
+	}
+	if err := p.ParseOptionalAttrDict(st); err != nil {
+		return err
+	}
+	ins, res, err := hloTypes(p, len(ops))
+	if err != nil {
+		return err
+	}
+	st.ResultTypes = res
+	return p.ResolveOperands(st, ops, ins)
+}

@@ -1,0 +1,92 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// hloReduceWindow lowers a single-input stablehlo.reduce_window (window
+// dimensions, strides and padding; no dilations) to a generic over output
+// × window loops. Padded positions read the init value, as in StableHLO.
+func (r *rewriter) hloReduceWindow(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	blk := regionBlock(op)
+	if blk == nil || len(op.Operands) != 2 || len(op.Results) != 1 || len(blk.Args) != 2 {
+		return ir.OpErrorf(op, "with several inputs is not supported by gree yet")
+	}
+	if anyNot1(intsOf(op, "base_dilations")) || anyNot1(intsOf(op, "window_dilations")) {
+		return ir.OpErrorf(op, "with dilations is not supported by gree yet")
+	}
+	in, init := op.Operands[0], op.Operands[1]
+	it := in.Type.(*ir.RankedTensorType)
+	O := len(rt.Dims)
+	win := intsOf(op, "window_dimensions")
+	strides := fill1(intsOf(op, "window_strides"), O)
+	padLow := make([]int64, O)
+	if p, ok := op.Attr("padding").(*ir.DenseElementsAttr); ok {
+		for i := 0; i < O; i++ {
+			padLow[i] = p.IntAt(int64(2 * i))
+		}
+	}
+	if len(win) != O || len(it.Dims) != O || !ir.HasStaticShape(it) {
+		return ir.OpErrorf(op, "has window dimensions that do not match its operand rank")
+	}
+	n := 2 * O
+	its := make([]linalg.Iterator, n)
+	for i := O; i < n; i++ {
+		its[i] = linalg.Reduction
+	}
+	// A rank-O tensor of the window's shape gives the window loops their
+	// sizes.
+	winT := ir.Tensor(win, rt.Elem)
+	shape := b.Create("tensor.empty", nil, []ir.Type{winT}).Result(0)
+	wm := &ir.AffineMap{NumDims: n}
+	for i := 0; i < O; i++ {
+		wm.Results = append(wm.Results, &ir.AffineDimExpr{Pos: O + i})
+	}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:O]
+	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	filled := linalg.BuildGeneric(b, []*ir.Value{init}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: O}, linalg.Identity(O)}, parallel(O), yieldArg(0, rt))
+	var err error
+	g := linalg.BuildGeneric(b, []*ir.Value{shape}, filled.Results, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+		ix := make([]*ir.Value, O)
+		var inside *ir.Value
+		for i := 0; i < O; i++ {
+			pos := iop(bb, "arith.subi", iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, i), c(strides[i])), index(bb, O+i)), c(padLow[i]))
+			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c(it.Dims[i])))
+			if inside == nil {
+				inside = ok
+			} else {
+				inside = iop(bb, "arith.andi", inside, ok)
+			}
+			cl := bb.Create("arith.maxsi", []*ir.Value{pos, c(0)}, []ir.Type{ir.Index}).Result(0)
+			ix[i] = bb.Create("arith.minsi", []*ir.Value{cl, c(it.Dims[i] - 1)}, []ir.Type{ir.Index}).Result(0)
+		}
+		x := bb.Create("tensor.extract", append([]*ir.Value{in}, ix...), []ir.Type{rt.Elem}).Result(0)
+		iv := bb.Create("tensor.extract", []*ir.Value{init}, []ir.Type{rt.Elem}).Result(0)
+		x = bb.Create("arith.select", []*ir.Value{inside, x, iv}, []ir.Type{rt.Elem}).Result(0)
+		m := map[*ir.Value]*ir.Value{blk.Args[0]: args[1], blk.Args[1]: x}
+		for _, o := range blk.Ops {
+			var vals []*ir.Value
+			for _, v := range o.Operands {
+				vals = append(vals, m[v])
+			}
+			if o.Name == "stablehlo.return" {
+				return vals
+			}
+			ops, ok := hloElementwise[trimHLO(o.Name)]
+			if !ok || ops[elemKind(rt.Elem)] == "" {
+				err = ir.OpErrorf(o, "in a reduce_window body is not supported by gree yet")
+				return args[1:]
+			}
+			m[o.Results[0]] = bb.Create(ops[elemKind(rt.Elem)], vals, []ir.Type{rt.Elem}).Result(0)
+		}
+		return args[1:]
+	})
+	if err != nil {
+		return err
+	}
+	r.replace(op, g.Results)
+	return nil
+}
