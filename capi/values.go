@@ -25,10 +25,11 @@ func gree_buffer_view_create(d C.gree_device_t, shape *C.int64_t, rank C.size_t,
 		return invalidArg("shape, data and out_view must not be NULL")
 	}
 	*out = nil
-	if d != nil {
-		if _, err := handleOf[hal.Device](d.handle, "device"); err != nil {
-			return toStatus(err)
-		}
+	if d == nil {
+		return invalidArg("device must not be NULL")
+	}
+	if _, err := handleOf[hal.Device](d.handle, "device"); err != nil {
+		return toStatus(err)
 	}
 	if rank > 128 {
 		return invalidArg("rank %d exceeds 128", rank)
@@ -51,7 +52,12 @@ func gree_buffer_view_create(d C.gree_device_t, shape *C.int64_t, rank C.size_t,
 	if int64(size) != n {
 		return invalidArg("%d bytes of data for shape %v of %s, which needs %d", size, dims, t, n)
 	}
-	bv := &hal.BufferView{Shape: dims, Type: t, Data: C.GoBytes(data, C.int(size))}
+	// Copy without C.GoBytes, whose length is a C int (2 GiB).
+	buf := make([]byte, int(size))
+	if size > 0 {
+		copy(buf, unsafe.Slice((*byte)(data), int(size)))
+	}
+	bv := &hal.BufferView{Shape: dims, Type: t, Data: buf}
 	*out = newView(bv)
 	return nil
 }
@@ -250,12 +256,26 @@ func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_
 	if int(index) >= len(list.Items) {
 		return toStatus(status.Errorf(status.OutOfRange, "index %d out of range; the list has %d values", index, len(list.Items)))
 	}
+	// Out pointers that do not apply are cleared, so a caller never sees a
+	// stale handle.
+	if outI != nil {
+		*outI = 0
+	}
+	if outF != nil {
+		*outF = 0
+	}
+	if outView != nil {
+		*outView = nil
+	}
+	if outList != nil {
+		*outList = nil
+	}
 	v := list.Items[index]
 	var t C.gree_value_type_t
-	switch v.Kind {
-	case vm.KindNull:
+	switch {
+	case v.Kind == vm.KindRef && v.Ref == nil, v.Kind == vm.KindNull:
 		t = C.GREE_VALUE_NULL
-	case vm.KindI32, vm.KindI64:
+	case v.Kind == vm.KindI32, v.Kind == vm.KindI64:
 		t = C.GREE_VALUE_I32
 		if v.Kind == vm.KindI64 {
 			t = C.GREE_VALUE_I64
@@ -263,7 +283,7 @@ func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_
 		if outI != nil {
 			*outI = C.int64_t(v.I)
 		}
-	case vm.KindF32, vm.KindF64:
+	case v.Kind == vm.KindF32, v.Kind == vm.KindF64:
 		t = C.GREE_VALUE_F32
 		if v.Kind == vm.KindF64 {
 			t = C.GREE_VALUE_F64
@@ -271,16 +291,20 @@ func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_
 		if outF != nil {
 			*outF = C.double(v.F)
 		}
-	case vm.KindRef:
+	case v.Kind == vm.KindRef:
 		switch r := v.Ref.(type) {
 		case *hal.BufferView:
 			t = C.GREE_VALUE_BUFFER_VIEW
-			if outView != nil {
+			if r == nil {
+				t = C.GREE_VALUE_NULL
+			} else if outView != nil {
 				*outView = newView(r)
 			}
 		case *vm.List:
 			t = C.GREE_VALUE_LIST
-			if outList != nil {
+			if r == nil {
+				t = C.GREE_VALUE_NULL
+			} else if outList != nil {
 				*outList = newList(&vm.List{Items: append([]vm.Value(nil), r.Items...)})
 			}
 		default:

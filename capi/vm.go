@@ -6,7 +6,10 @@ package main
 import "C"
 
 import (
+	"math"
 	"runtime/cgo"
+	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime"
@@ -14,6 +17,10 @@ import (
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/status"
 )
+
+// maxModuleBytes bounds the size of a module file (IREE's flatbuffers are
+// limited to 2 GiB; gree's format allows more, up to this bound).
+const maxModuleBytes = 1 << 40
 
 // module is what a gree_module_t holds: the loaded module and the C
 // strings it hands out (freed on release).
@@ -46,7 +53,14 @@ func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st 
 		return invalidArg("data and out_module must not be NULL")
 	}
 	*out = nil
-	b := C.GoBytes(unsafe.Pointer(data), C.int(size))
+	if uint64(size) > maxModuleBytes {
+		return invalidArg("module of %d bytes is larger than the %d bytes gree loads", uint64(size), uint64(maxModuleBytes))
+	}
+	// Copy without C.GoBytes, whose length is a C int (2 GiB).
+	b := make([]byte, int(size))
+	if size > 0 {
+		copy(b, unsafe.Slice((*byte)(unsafe.Pointer(data)), int(size)))
+	}
 	m, err := vm.LoadModule(b)
 	if err != nil {
 		return toStatus(err)
@@ -61,7 +75,7 @@ func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st 
 			}
 		}
 		mod.names = append(mod.names, C.CString(n))
-		mod.cconv = append(mod.cconv, C.CString(f.CConv()))
+		mod.cconv = append(mod.cconv, C.CString(ireeCConv(f.CConv())))
 		mod.decl = append(mod.decl, C.CString(decl))
 	}
 	h := alloc[C.struct_gree_module_s]()
@@ -151,7 +165,7 @@ func gree_context_create(d C.gree_device_t, out *C.gree_context_t) (st C.gree_st
 		return toStatus(err)
 	}
 	h := alloc[C.struct_gree_context_s]()
-	h.handle = newHandle(runtime.NewSessionOn(dev))
+	h.handle = newHandle(&context{s: runtime.NewSessionOn(dev)})
 	*out = h
 	return nil
 }
@@ -166,20 +180,31 @@ func gree_context_release(c C.gree_context_t) {
 	C.free(unsafe.Pointer(c))
 }
 
-func sessionOf(c C.gree_context_t) (*runtime.Session, error) {
+// context is what a gree_context_t holds: a session and the lock that
+// serializes the calls made on it (a VM context is not safe for concurrent
+// use, and callers such as Python release their own lock around calls).
+type context struct {
+	mu sync.Mutex
+	s  *runtime.Session
+}
+
+// lockContext returns the context's session with its lock held; the caller
+// unlocks.
+func lockContext(c C.gree_context_t) (*context, error) {
 	if c == nil {
 		return nil, status.New(status.InvalidArgument, "context must not be NULL")
 	}
-	return handleOf[*runtime.Session](c.handle, "context")
+	ctx, err := handleOf[*context](c.handle, "context")
+	if err != nil {
+		return nil, err
+	}
+	ctx.mu.Lock()
+	return ctx, nil
 }
 
 //export gree_context_add_module
 func gree_context_add_module(c C.gree_context_t, m C.gree_module_t) (st C.gree_status_t) {
 	defer guard(&st)
-	s, err := sessionOf(c)
-	if err != nil {
-		return toStatus(err)
-	}
 	if m == nil {
 		return invalidArg("module must not be NULL")
 	}
@@ -187,17 +212,26 @@ func gree_context_add_module(c C.gree_context_t, m C.gree_module_t) (st C.gree_s
 	if err != nil {
 		return toStatus(err)
 	}
-	return toStatus(s.AddModule(mod.m))
+	ctx, err := lockContext(c)
+	if err != nil {
+		return toStatus(err)
+	}
+	defer ctx.mu.Unlock()
+	return toStatus(ctx.s.AddModule(mod.m))
 }
 
 //export gree_context_add_check_module
 func gree_context_add_check_module(c C.gree_context_t) (st C.gree_status_t) {
 	defer guard(&st)
-	s, err := sessionOf(c)
+	ctx, err := lockContext(c)
 	if err != nil {
 		return toStatus(err)
 	}
-	s.WithCheck()
+	defer ctx.mu.Unlock()
+	if ctx.s.Context.HasModule("check") && ctx.s.Check == nil {
+		return toStatus(status.New(status.AlreadyExists, "a module named 'check' is already registered"))
+	}
+	ctx.s.WithCheck()
 	return nil
 }
 
@@ -208,19 +242,26 @@ func gree_context_invoke(c C.gree_context_t, modName, fn *C.char, args C.gree_va
 		return invalidArg("module_name, function and out_results must not be NULL")
 	}
 	*out = nil
-	s, err := sessionOf(c)
-	if err != nil {
-		return toStatus(err)
-	}
 	var in []vm.Value
 	if args != nil {
-		l, err := handleOf[*vm.List](args.handle, "value list")
+		l, err := listOf(args)
 		if err != nil {
 			return toStatus(err)
 		}
 		in = l.Items
 	}
-	res, err := s.Call(C.GoString(modName), C.GoString(fn), in)
+	ctx, err := lockContext(c)
+	if err != nil {
+		return toStatus(err)
+	}
+	defer ctx.mu.Unlock()
+	s := ctx.s
+	mname, fname := C.GoString(modName), C.GoString(fn)
+	in, err = coerceArgs(s, mname, fname, in)
+	if err != nil {
+		return toStatus(err)
+	}
+	res, err := s.Call(mname, fname, in)
 	if err != nil {
 		return toStatus(err)
 	}
@@ -247,4 +288,54 @@ func newView(bv *hal.BufferView) C.gree_buffer_view_t {
 	h := alloc[C.struct_gree_buffer_view_s]()
 	h.handle = newHandle(bv)
 	return h
+}
+
+// ireeCConv spells a calling convention as IREE does, with "v" for an
+// empty argument or result list ("0_" → "0v_v", "0r_" → "0r_v").
+func ireeCConv(cc string) string {
+	args, results, _ := strings.Cut(strings.TrimPrefix(cc, "0"), "_")
+	if args == "" {
+		args = "v"
+	}
+	if results == "" {
+		results = "v"
+	}
+	return "0" + args + "_" + results
+}
+
+// coerceArgs converts primitive arguments to the types the function's
+// calling convention names, as IREE's invoke marshalling does: integers
+// between i32 and i64 (an i64 outside [-2^31, 2^32) does not fit an i32)
+// and floats between f32 and f64. Other mismatches are left to the VM,
+// which reports them. args is not modified.
+func coerceArgs(s *runtime.Session, modName, fn string, args []vm.Value) ([]vm.Value, error) {
+	var cc string
+	for _, m := range s.Modules() {
+		if m.Name() == modName {
+			if f, ok := m.Lookup(fn); ok {
+				cc = f.CConv()
+			}
+		}
+	}
+	kinds, _, _ := strings.Cut(strings.TrimPrefix(cc, "0"), "_")
+	if len(kinds) != len(args) {
+		return args, nil
+	}
+	out := append([]vm.Value(nil), args...)
+	for i, v := range out {
+		switch {
+		case kinds[i] == 'i' && v.Kind == vm.KindI64:
+			if v.I < math.MinInt32 || v.I > math.MaxUint32 {
+				return nil, status.Errorf(status.InvalidArgument, "function '%s' argument %d: %d does not fit in an i32", fn, i, v.I)
+			}
+			out[i] = vm.I32(int32(v.I))
+		case kinds[i] == 'I' && v.Kind == vm.KindI32:
+			out[i] = vm.I64(v.I)
+		case kinds[i] == 'f' && v.Kind == vm.KindF64:
+			out[i] = vm.F32(float32(v.F))
+		case kinds[i] == 'F' && v.Kind == vm.KindF32:
+			out[i] = vm.F64(v.F)
+		}
+	}
+	return out, nil
 }

@@ -265,7 +265,12 @@ gree_status_t gree_context_add_module(gree_context_t context,
 gree_status_t gree_context_add_check_module(gree_context_t context);
 
 /* Calls module_name.function with args (NULL for none); the call runs to
- * completion on the context's device.
+ * completion on the context's device. Integer arguments are converted
+ * between i32 and i64, and float ones between f32 and f64, to the types the
+ * function's signature names (args itself is not changed); any other count,
+ * type, shape or element-type mismatch is INVALID_ARGUMENT. With the check
+ * module registered, failed expectations make the call FAILED_PRECONDITION
+ * with their messages. Calls on one context are serialized.
  * out_results: owned by the caller; release with gree_value_list_release. */
 gree_status_t gree_context_invoke(gree_context_t context,
                                   const char* module_name,

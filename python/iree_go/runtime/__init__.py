@@ -2,7 +2,7 @@
 and devices, modules, contexts and function invocation."""
 
 from ._binding import HalDevice, HalDriver
-from ._hal import BufferUsage, HalBufferView, HalElementType, MemoryType
+from ._hal import BufferUsage, HalBufferView, HalElementType, MappedMemory, MemoryAccess, MemoryType
 from ._vm import Linkage, VmContext, VmFunction, VmInstance, VmModule, VmVariantList, create_hal_module
 from .array_interop import DeviceArray, asdevicearray
 from .function import ArgumentError, FunctionInvoker, ReturnError
@@ -27,7 +27,7 @@ from .system_setup import (
 
 __all__ = [
     "ArgumentError", "BufferUsage", "Config", "DeviceArray", "FunctionInvoker", "HalBufferView",
-    "HalDevice", "HalDriver", "HalElementType", "Linkage", "MemoryType", "ReturnError", "SystemContext",
+    "HalDevice", "HalDriver", "HalElementType", "Linkage", "MappedMemory", "MemoryAccess", "MemoryType", "ReturnError", "SystemContext",
     "TARGET_BACKEND_TO_DRIVER", "VmContext", "VmFunction", "VmInstance", "VmModule", "VmVariantList",
     "asdevicearray", "create_hal_module", "flags", "get_device", "get_driver", "get_first_device",
     "load_vm_flatbuffer", "load_vm_flatbuffer_file", "load_vm_module", "load_vm_modules",

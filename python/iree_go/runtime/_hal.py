@@ -50,29 +50,46 @@ class HalElementType(enum.IntEnum):
         """The numpy dtype of an element type (ValueError when none)."""
         from . import dtypes
 
-        return dtypes.to_dtype(HalElementType(element_type))
+        return dtypes.to_dtype(element_type)
 
     @staticmethod
     def is_byte_aligned(element_type):
+        """Whether elements of the type are whole bytes (i4 is not)."""
         return (int(element_type) & 0xFF) % 8 == 0
 
     @staticmethod
     def dense_byte_count(element_type):
+        """The bytes one element takes when densely stored (rounded up)."""
         return ((int(element_type) & 0xFF) + 7) // 8
 
 
 class MemoryType(enum.IntFlag):
+    """IREE's iree_hal_memory_type_t bits."""
+
     NONE = 0
     OPTIMAL = 1
     HOST_VISIBLE = 2
     HOST_COHERENT = 4
     HOST_CACHED = 8
-    HOST_LOCAL = 70
+    HOST_LOCAL = 64 | 4 | 2
     DEVICE_VISIBLE = 16
-    DEVICE_LOCAL = 48
+    DEVICE_LOCAL = 32 | 16
+
+
+class MemoryAccess(enum.IntFlag):
+    """IREE's iree_hal_memory_access_t bits."""
+
+    NONE = 0
+    READ = 1
+    WRITE = 2
+    DISCARD = 4
+    DISCARD_WRITE = 6
+    ALL = 7
 
 
 class BufferUsage(enum.IntFlag):
+    """IREE's iree_hal_buffer_usage_t bits."""
+
     NONE = 0
     TRANSFER_SOURCE = 1
     TRANSFER_TARGET = 2
@@ -94,16 +111,47 @@ class BufferUsage(enum.IntFlag):
     MAPPING_OPTIONAL = 67108864
     MAPPING_ACCESS_RANDOM = 134217728
     MAPPING_ACCESS_SEQUENTIAL_WRITE = 268435456
-    MAPPING = 16777216
-    DEFAULT = 3 | 3072 | 16777216
+    MAPPING = 16777216 | 134217728
+    DEFAULT = 3 | 3072
+
+
+class MappedMemory:
+    """The contents of a buffer view mapped to the host (IREE's
+    MappedMemory). gree's buffer views live in host memory; ``asarray``
+    returns a copy of them."""
+
+    def __init__(self, buffer_view):
+        self._buffer_view = buffer_view
+
+    def asarray(self, shape, numpy_dtype):
+        """The contents as an ndarray of shape and dtype (their byte size must
+        not exceed the view's)."""
+        import numpy as np
+
+        dt = np.dtype(numpy_dtype)
+        shape = [int(d) for d in shape]
+        n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+        length = self._buffer_view.byte_length
+        if n > length:
+            raise ValueError(f"Mapped memory of {length} bytes is too small for shape {shape} of {dt} ({n} bytes)")
+        raw = np.empty(length, dtype=np.uint8)
+        if length:
+            check(lib.gree_buffer_view_read(self._buffer_view._handle, ffi.from_buffer(raw), length))
+        return raw[:n].view(dt).reshape(shape)
 
 
 class HalBufferView:
-    """A shaped, typed buffer on a device (owns one gree_buffer_view_t)."""
+    """A shaped, typed buffer on a device (owns one gree_buffer_view_t).
+
+    Made by the runtime (``asdevicearray``, function results, numpy
+    arguments); gree has no separate HalBuffer objects."""
 
     def __init__(self, *args, _handle=None):
         if _handle is None:
-            raise TypeError("HalBufferView is created by the runtime (asdevicearray, function results)")
+            raise TypeError(
+                "HalBufferView(buffer, shape, element_type) is not supported by gree (there are no HalBuffer "
+                "objects); make buffer views with iree_go.runtime.asdevicearray(device, array)"
+            )
         self._handle = ffi.gc(_handle, lib.gree_buffer_view_release)
 
     @classmethod
@@ -112,10 +160,12 @@ class HalBufferView:
 
     @classmethod
     def _from_numpy(cls, device, array, element_type):
+        """A new view on device holding a copy of array's contents."""
         import numpy as np
 
-        a = np.ascontiguousarray(array)
-        shape = ffi.new("int64_t[]", list(a.shape) or [0])
+        # np.ascontiguousarray would turn a 0-d array into a 1-d one.
+        a = np.require(array, requirements="C")
+        shape = ffi.new("int64_t[]", [int(d) for d in a.shape] or [0])
         out = ffi.new("gree_buffer_view_t*")
         data = ffi.from_buffer(a) if a.nbytes else ffi.NULL
         dev = device._handle if device is not None else ffi.NULL
@@ -124,10 +174,12 @@ class HalBufferView:
 
     @property
     def shape(self):
+        """The dimensions, as a list."""
         return [int(lib.gree_buffer_view_dim(self._handle, i)) for i in range(lib.gree_buffer_view_rank(self._handle))]
 
     @property
     def element_type(self):
+        """The element type (a HalElementType when IREE names it)."""
         v = int(lib.gree_buffer_view_element_type(self._handle))
         try:
             return HalElementType(v)
@@ -138,13 +190,19 @@ class HalBufferView:
     def byte_length(self):
         return int(lib.gree_buffer_view_byte_length(self._handle))
 
+    def map(self):
+        """The contents on the host (``map().asarray(shape, dtype)``)."""
+        return MappedMemory(self)
+
     def to_numpy(self, dtype=None):
         """Copies the contents into a new numpy array."""
         import numpy as np
         from . import dtypes
 
-        dt = dtype if dtype is not None else dtypes.to_dtype(self.element_type)
+        dt = np.dtype(dtype) if dtype is not None else dtypes.to_dtype(self.element_type)
         out = np.empty(self.shape, dtype=dt)
+        if out.nbytes > self.byte_length:
+            raise ValueError(f"Buffer view of {self.byte_length} bytes cannot be read as {out.shape} of {dt}")
         if out.nbytes:
             check(lib.gree_buffer_view_read(self._handle, ffi.from_buffer(out), out.nbytes))
         return out
@@ -156,6 +214,12 @@ class HalBufferView:
         return take_string(text[0])
 
     def __repr__(self):
-        et = int(lib.gree_buffer_view_element_type(self._handle))
-        le = int.from_bytes(et.to_bytes(4, "little"), "big")
-        return f"<HalBufferView {tuple(self.shape)}, element_type=0x{le:08x}, <HalBuffer {self.byte_length} bytes>>"
+        # As IREE: the shape joined by ", ", the element-type word's bytes in
+        # memory order, then the buffer.
+        et = int(lib.gree_buffer_view_element_type(self._handle)) & 0xFFFFFFFF
+        n = self.byte_length
+        return (
+            f"<HalBufferView ({', '.join(str(d) for d in self.shape)}), element_type=0x{et.to_bytes(4, 'little').hex()}, "
+            f"{n} bytes (at offset 0 into {n}), memory_type=DEVICE_LOCAL|HOST_VISIBLE, allowed_access=ALL, "
+            f"allowed_usage=TRANSFER|DISPATCH_STORAGE|MAPPING>"
+        )

@@ -6,6 +6,7 @@ import mmap as _mmap
 import warnings
 
 from .._capi import ffi, lib, check
+from ._hal import HalBufferView
 
 _ALIGNMENT = 64  # IREE_HAL_HEAP_BUFFER_ALIGNMENT
 
@@ -138,12 +139,22 @@ class VmModule:
 
 
 class _HalModule:
-    """The "hal" module every context holds (gree's HAL bridge is built in)."""
+    """The "hal" module of a context, as create_hal_module returns it.
+
+    gree's HAL bridge is built into every context, so this module only
+    names the device the context runs on; it exports no functions to
+    Python."""
 
     name = "hal"
+    version = 0
+    function_names = []
+    stashed_flatbuffer_blob = None
 
     def __init__(self, device):
         self.device = device
+
+    def lookup_function(self, name, linkage=Linkage.EXPORT):
+        return None
 
     def __repr__(self):
         return "<VmModule hal : []>"
@@ -155,54 +166,138 @@ def create_hal_module(instance, device=None, devices=None, debug_sink=None):
         raise ValueError("Either 'device' or 'devices' can be specified (not both)")
     if devices is not None:
         if len(devices) != 1:
-            raise NotImplementedError("gree contexts run on one device")
+            raise NotImplementedError("gree contexts run on one device; pass a single device")
         device = devices[0]
+    if device is None:
+        raise ValueError("create_hal_module needs a device (device=...)")
     return _HalModule(device)
 
 
+def _new_list_handle():
+    out = ffi.new("gree_value_list_t*")
+    check(lib.gree_value_list_create(out))
+    return out[0]
+
+
 class VmVariantList:
-    """A list of VM values."""
+    """A list of VM values: integers, floats, buffer views, nested lists and
+    nulls (IREE's VmVariantList). ``push_int`` stores an i64 and
+    ``push_float`` an f64, as in IREE. ``push_list`` stores a copy of the
+    list's current entries."""
 
-    def __init__(self, capacity=0):
-        self._items = []
+    def __init__(self, capacity=0, *, _handle=None):
+        self._handle = ffi.gc(_handle if _handle is not None else _new_list_handle(), lib.gree_value_list_release)
 
-    def push_int(self, v):
-        self._items.append(int(v))
+    # Pushing.
 
-    def push_float(self, v):
-        self._items.append(float(v))
+    def push_int(self, value):
+        check(lib.gree_value_list_push_i64(self._handle, int(value)))
 
-    def push_ref(self, v):
-        self._items.append(v)
+    def push_float(self, value):
+        check(lib.gree_value_list_push_f64(self._handle, float(value)))
 
-    def push_list(self, v):
-        self._items.append(v)
+    def push_ref(self, value):
+        """Appends a HalBufferView (or a DeviceArray's), a VmVariantList, or
+        None (a null reference)."""
+        from .array_interop import DeviceArray
 
-    def get_as_object(self, i, cls=None):
-        return self._items[i]
+        if value is None:
+            check(lib.gree_value_list_push_null(self._handle))
+        elif isinstance(value, DeviceArray):
+            check(lib.gree_value_list_push_buffer_view(self._handle, value._buffer_view._handle))
+        elif isinstance(value, HalBufferView):
+            check(lib.gree_value_list_push_buffer_view(self._handle, value._handle))
+        elif isinstance(value, VmVariantList):
+            check(lib.gree_value_list_push_list(self._handle, value._handle))
+        else:
+            raise TypeError(f"push_ref takes a HalBufferView or a VmVariantList, got {type(value).__name__}")
 
-    def get_as_list(self, i):
-        return self._items[i]
+    def push_list(self, value):
+        if not isinstance(value, VmVariantList):
+            raise TypeError(f"push_list takes a VmVariantList, got {type(value).__name__}")
+        check(lib.gree_value_list_push_list(self._handle, value._handle))
 
-    def get_as_ref(self, i):
-        return self._items[i]
+    def _push_typed(self, kind, value):
+        """Appends value as the VM type kind: "i" i32, "I" i64, "f" f32, "F" f64."""
+        fn = {"i": lib.gree_value_list_push_i32, "I": lib.gree_value_list_push_i64,
+              "f": lib.gree_value_list_push_f32, "F": lib.gree_value_list_push_f64}[kind]
+        check(fn(self._handle, value))
 
-    def get_variant(self, i):
-        return self._items[i]
+    # Reading.
+
+    def _entry(self, index):
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(f"VmVariantList index {index} out of range (size {n})")
+        if index < 0:
+            index += n
+        t = ffi.new("gree_value_type_t*")
+        iv, fv = ffi.new("int64_t*"), ffi.new("double*")
+        bv, sub = ffi.new("gree_buffer_view_t*"), ffi.new("gree_value_list_t*")
+        check(lib.gree_value_list_get(self._handle, index, t, iv, fv, bv, sub))
+        kind = int(t[0])
+        if kind in (lib.GREE_VALUE_I32, lib.GREE_VALUE_I64):
+            return kind, int(iv[0])
+        if kind in (lib.GREE_VALUE_F32, lib.GREE_VALUE_F64):
+            return kind, float(fv[0])
+        if kind == lib.GREE_VALUE_BUFFER_VIEW:
+            return kind, HalBufferView._from_handle(bv[0])
+        if kind == lib.GREE_VALUE_LIST:
+            return kind, VmVariantList(_handle=sub[0])
+        return kind, None
+
+    def get_variant(self, index):
+        """The value at index: int, float, HalBufferView, VmVariantList or None."""
+        return self._entry(index)[1]
+
+    def get_as_object(self, index, clazz=None):
+        """The reference at index (a HalBufferView or VmVariantList), checked
+        against clazz when given."""
+        kind, v = self._entry(index)
+        if kind in (lib.GREE_VALUE_I32, lib.GREE_VALUE_I64, lib.GREE_VALUE_F32, lib.GREE_VALUE_F64):
+            raise ValueError(f"VmVariantList entry {index} is a primitive value ({v!r}), not a reference")
+        if clazz is not None and v is not None and not isinstance(v, clazz):
+            raise ValueError(f"VmVariantList entry {index} is a {type(v).__name__}, not a {clazz.__name__}")
+        return v
+
+    get_as_ref = get_as_object
+
+    def get_as_list(self, index):
+        v = self.get_as_object(index)
+        if not isinstance(v, VmVariantList):
+            raise ValueError(f"VmVariantList entry {index} is not a list")
+        return v
 
     @property
     def size(self):
-        return len(self._items)
+        return int(lib.gree_value_list_size(self._handle))
 
     def __len__(self):
-        return len(self._items)
+        return self.size
+
+    def __iter__(self):
+        return (self.get_variant(i) for i in range(len(self)))
 
     def __repr__(self):
-        return f"<VmVariantList({len(self._items)}): {self._items!r}>"
+        items = []
+        for i in range(len(self)):
+            kind, v = self._entry(i)
+            if kind == lib.GREE_VALUE_I32:
+                items.append(f"i32={v}")
+            elif kind == lib.GREE_VALUE_I64:
+                items.append(f"i64={v}")
+            elif kind == lib.GREE_VALUE_F32:
+                items.append(f"f32={v}")
+            elif kind == lib.GREE_VALUE_F64:
+                items.append(f"f64={v}")
+            else:
+                items.append(repr(v))
+        return f"<VmVariantList({len(items)}): [{', '.join(items)}]>"
 
 
 class VmContext:
-    """Modules registered on one device."""
+    """Modules registered on one device (the device of the hal module among
+    modules, else the first default device)."""
 
     def __init__(self, instance, modules=None, *, _device=None):
         device = _device
@@ -228,23 +323,38 @@ class VmContext:
         for m in modules:
             if isinstance(m, _HalModule):
                 continue
+            if not isinstance(m, VmModule):
+                raise TypeError(f"register_modules takes VmModules, got {type(m).__name__}")
             check(lib.gree_context_add_module(self._handle, m._handle), f"Error registering module '{m.name}'")
             self._modules[m.name] = m
 
     def _add_check_module(self):
-        check(lib.gree_context_add_check_module(self._handle))
+        """Registers the native "check" module (for check-test programs,
+        whose failed expectations then make calls fail)."""
+        check(lib.gree_context_add_check_module(self._handle), "Error registering the check module")
 
-    def _invoke(self, module_name, function_name, args_handle):
+    def _invoke(self, module_name, function_name, args):
+        """Calls module_name.function_name with a VmVariantList; returns the
+        results as a VmVariantList."""
         out = ffi.new("gree_value_list_t*")
-        check(lib.gree_context_invoke(self._handle, module_name.encode(), function_name.encode(), args_handle, out),
+        check(lib.gree_context_invoke(self._handle, module_name.encode("utf-8"), function_name.encode("utf-8"),
+                                      args._handle if args is not None else ffi.NULL, out),
               f"Error invoking function '{function_name}'")
-        return ffi.gc(out[0], lib.gree_value_list_release)
+        return VmVariantList(_handle=out[0])
 
     def invoke(self, function, inputs, outputs):
-        """Calls function with a VmVariantList of inputs, appending to outputs."""
-        from .function import _pack, _unpack
-
-        args = _pack(self._device, function, list(inputs._items))
-        res = self._invoke(function.module_name, function.name, args)
-        for v in _unpack(self._device, res):
-            outputs._items.append(v)
+        """Calls function with the VmVariantList inputs and appends its results
+        to the VmVariantList outputs."""
+        res = self._invoke(function.module_name, function.name, inputs)
+        for i in range(len(res)):
+            kind, v = res._entry(i)
+            if kind == lib.GREE_VALUE_I32:
+                outputs._push_typed("i", v)
+            elif kind == lib.GREE_VALUE_I64:
+                outputs._push_typed("I", v)
+            elif kind == lib.GREE_VALUE_F32:
+                outputs._push_typed("f", v)
+            elif kind == lib.GREE_VALUE_F64:
+                outputs._push_typed("F", v)
+            else:
+                outputs.push_ref(v)

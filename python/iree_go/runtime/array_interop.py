@@ -69,7 +69,11 @@ class DeviceArray(numpy.lib.mixins.NDArrayOperatorsMixin):
         return (np.asarray, (self.to_host(),))
 
     def __repr__(self):
-        return f"<IREE DeviceArray: shape={self.shape}, dtype={self.dtype}>"
+        try:
+            dt = self.dtype
+        except ValueError:  # an element type numpy cannot hold
+            dt = self._buffer_view.element_type
+        return f"<IREE DeviceArray: shape={self.shape}, dtype={dt}>"
 
 
 def asdevicearray(device, a, dtype=None, *, implicit_host_transfer=False,
@@ -79,7 +83,10 @@ def asdevicearray(device, a, dtype=None, *, implicit_host_transfer=False,
         if dtype is None or np.dtype(dtype) == a.dtype:
             return a
         a = a.to_host()
-    arr = np.ascontiguousarray(np.asarray(a, dtype=dtype))
+    if device is None:
+        raise ValueError("asdevicearray needs a device (e.g. iree_go.runtime.get_device('local-task'))")
+    # np.require keeps 0-d arrays 0-d (np.ascontiguousarray makes them 1-d).
+    arr = np.require(np.asarray(a, dtype=dtype), requirements="C")
     et = element_type if element_type is not None else dtypes.to_element_type(arr.dtype)
     if et is None:
         raise ValueError(f"Could not map dtype {arr.dtype} to IREE element type")

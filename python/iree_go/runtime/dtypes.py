@@ -1,65 +1,205 @@
-"""numpy dtypes ↔ HAL element types (IREE's iree.runtime dtypes)."""
+"""numpy dtypes ↔ HAL element types ↔ ABI type names (IREE's
+iree.runtime.dtypes).
+
+bf16 and the f8 types map through ml_dtypes when it is installed; without it
+they have no numpy dtype and everything else still works.
+"""
+
+import dataclasses
+from typing import Any, Dict, Optional
 
 import numpy as np
 
 from ._hal import HalElementType as ET
 
-_TO_ET = {
-    np.dtype(np.float16): ET.FLOAT_16,
-    np.dtype(np.float32): ET.FLOAT_32,
-    np.dtype(np.float64): ET.FLOAT_64,
-    np.dtype(np.int8): ET.SINT_8,
-    np.dtype(np.int16): ET.SINT_16,
-    np.dtype(np.int32): ET.SINT_32,
-    np.dtype(np.int64): ET.SINT_64,
-    np.dtype(np.uint8): ET.UINT_8,
-    np.dtype(np.uint16): ET.UINT_16,
-    np.dtype(np.uint32): ET.UINT_32,
-    np.dtype(np.uint64): ET.UINT_64,
-    np.dtype(np.bool_): ET.BOOL_8,
-    np.dtype(np.complex64): ET.COMPLEX_64,
-    np.dtype(np.complex128): ET.COMPLEX_128,
-}
-
-try:  # bf16 and f8 through ml_dtypes, when installed
+try:  # optional: bf16 and f8 dtypes
     import ml_dtypes
-
-    for name, et in [("bfloat16", ET.BFLOAT_16), ("float8_e4m3fn", ET.FLOAT_8_E4M3_FN),
-                     ("float8_e4m3fnuz", ET.FLOAT_8_E4M3_FNUZ), ("float8_e5m2", ET.FLOAT_8_E5M2),
-                     ("float8_e5m2fnuz", ET.FLOAT_8_E5M2_FNUZ), ("float8_e8m0fnu", ET.FLOAT_8_E8M0_FNU)]:
-        if hasattr(ml_dtypes, name):
-            _TO_ET[np.dtype(getattr(ml_dtypes, name))] = et
-except ImportError:  # pragma: no cover - optional
+except ImportError:  # pragma: no cover - depends on the environment
     ml_dtypes = None
 
-_FROM_ET = {et: dt for dt, et in _TO_ET.items()}
-# Signless integers (what compiled modules produce) read as signed.
-_FROM_ET.update({ET.INT_8: np.dtype(np.int8), ET.INT_16: np.dtype(np.int16),
-                 ET.INT_32: np.dtype(np.int32), ET.INT_64: np.dtype(np.int64)})
+__all__ = [
+    "DTypeInfo",
+    "DTYPE_TO_ABI_TYPE",
+    "map_abi_type_to_dtype_info",
+    "map_dtype_to_dtype_info",
+    "map_dtype_to_hal_element_type",
+    "map_name_to_dtype_info",
+]
 
 
-def to_element_type(dtype):
-    """The HAL element type of a numpy dtype, or None."""
-    return _TO_ET.get(np.dtype(dtype))
+@dataclasses.dataclass(frozen=True)
+class DTypeInfo:
+    """One numpy dtype with its name, ABI type ("f32", "i8", …) and HAL type."""
+
+    dtype: np.dtype
+    name: str
+    abi_type: str
+    hal_type: ET
+
+    @property
+    def is_complex(self) -> bool:
+        return self.dtype.kind == "c"
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.dtype.kind == "f" or self.abi_type.startswith(("bf", "f8"))
+
+    @property
+    def is_integer(self) -> bool:
+        return self.dtype.kind in "iu"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.dtype.kind == "i"
 
 
-def to_dtype(element_type):
-    """The numpy dtype of a HAL element type (ValueError when none)."""
-    try:
-        return _FROM_ET[ET(element_type)]
-    except (KeyError, ValueError):
-        raise ValueError(f"No numpy dtype for element type {element_type!r}") from None
+# (numpy name, ABI type, HAL element type), signed integers before unsigned
+# ones so the signed dtype wins where both share an ABI type.
+_TABLE = [
+    ("float16", "f16", ET.FLOAT_16),
+    ("float32", "f32", ET.FLOAT_32),
+    ("float64", "f64", ET.FLOAT_64),
+    ("int8", "i8", ET.SINT_8),
+    ("uint8", "i8", ET.UINT_8),
+    ("int16", "i16", ET.SINT_16),
+    ("uint16", "i16", ET.UINT_16),
+    ("int32", "i32", ET.SINT_32),
+    ("uint32", "i32", ET.UINT_32),
+    ("int64", "i64", ET.SINT_64),
+    ("uint64", "i64", ET.UINT_64),
+    ("bool", "i1", ET.BOOL_8),
+    ("complex64", "complex<f32>", ET.COMPLEX_64),
+    ("complex128", "complex<f64>", ET.COMPLEX_128),
+]
+
+# ml_dtypes names with their MLIR spelling and HAL element type.
+_ML_TABLE = [
+    ("bfloat16", "bf16", ET.BFLOAT_16),
+    ("float8_e4m3fn", "f8E4M3FN", ET.FLOAT_8_E4M3_FN),
+    ("float8_e4m3fnuz", "f8E4M3FNUZ", ET.FLOAT_8_E4M3_FNUZ),
+    ("float8_e5m2", "f8E5M2", ET.FLOAT_8_E5M2),
+    ("float8_e5m2fnuz", "f8E5M2FNUZ", ET.FLOAT_8_E5M2_FNUZ),
+    ("float8_e8m0fnu", "f8E8M0FNU", ET.FLOAT_8_E8M0_FNU),
+]
+
+_BY_DTYPE: Dict[np.dtype, DTypeInfo] = {}
+for _name, _abi, _et in _TABLE:
+    _BY_DTYPE[np.dtype(_name)] = DTypeInfo(np.dtype(_name), _name, _abi, _et)
+
+# The ml_dtypes types: mapped to HAL types, not part of the DTypeInfo tables
+# (as in IREE).
+_ML_BY_DTYPE: Dict[np.dtype, DTypeInfo] = {}
+if ml_dtypes is not None:
+    for _name, _abi, _et in _ML_TABLE:
+        if hasattr(ml_dtypes, _name):
+            _dt = np.dtype(getattr(ml_dtypes, _name))
+            _ML_BY_DTYPE[_dt] = DTypeInfo(_dt, _name, _abi, _et)
+
+_BY_NAME = {info.name: info for info in _BY_DTYPE.values()}
+_BY_ABI: Dict[str, DTypeInfo] = {}
+for _info in _BY_DTYPE.values():
+    _BY_ABI.setdefault(_info.abi_type, _info)
+
+# HAL element type → numpy dtype (signless integers read as signed).
+_BY_HAL: Dict[int, np.dtype] = {}
+for _info in list(_BY_DTYPE.values()) + list(_ML_BY_DTYPE.values()):
+    _BY_HAL[int(_info.hal_type)] = _info.dtype
+for _et, _dt in [(ET.INT_8, "int8"), (ET.INT_16, "int16"), (ET.INT_32, "int32"), (ET.INT_64, "int64")]:
+    _BY_HAL[int(_et)] = np.dtype(_dt)
+
+DTYPE_TO_ABI_TYPE: Dict[np.dtype, str] = {info.dtype: info.abi_type for info in _BY_DTYPE.values()}
 
 
-# IREE's ABI names of the element types.
-def abi_name(dtype):
+def map_dtype_to_dtype_info(dtype) -> DTypeInfo:
+    """The DTypeInfo of a numpy dtype (KeyError when unknown)."""
     dt = np.dtype(dtype)
-    if dt == np.bool_:
-        return "i1"
-    if dt.kind == "f":
-        return f"f{dt.itemsize * 8}"
-    if dt.kind in "iu":
-        return f"i{dt.itemsize * 8}"
-    if dt.kind == "c":
-        return f"complex<f{dt.itemsize * 4}>"
-    return str(dt)
+    try:
+        return _BY_DTYPE[dt]
+    except KeyError:
+        raise KeyError(f"Numpy dtype {dt} not found.") from None
+
+
+def map_name_to_dtype_info(name: str) -> DTypeInfo:
+    """The DTypeInfo of a numpy dtype name such as "float32"."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"Numpy dtype name {name!r} not found.") from None
+
+
+def map_abi_type_to_dtype_info(abi_type: str) -> DTypeInfo:
+    """The DTypeInfo of an ABI type such as "f32" (integers map to signed)."""
+    try:
+        return _BY_ABI[abi_type]
+    except KeyError:
+        raise KeyError(f"ABI type {abi_type!r} not found.") from None
+
+
+def map_dtype_to_hal_element_type(dtype: Any) -> Optional[ET]:
+    """The HAL element type of a numpy dtype, or None."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        return None
+    info = _BY_DTYPE.get(dt) or _ML_BY_DTYPE.get(dt)
+    return info.hal_type if info is not None else None
+
+
+# gree's helpers (used by the rest of iree_go.runtime).
+
+
+def to_element_type(dtype) -> Optional[ET]:
+    """The HAL element type of a numpy dtype, or None."""
+    return map_dtype_to_hal_element_type(dtype)
+
+
+def to_dtype(element_type) -> np.dtype:
+    """The numpy dtype of a HAL element type (ValueError when none)."""
+    dt = _BY_HAL.get(int(element_type))
+    if dt is None:
+        try:
+            name = ET(int(element_type)).name
+        except ValueError:
+            name = f"0x{int(element_type):08x}"
+        hint = " (install ml_dtypes for bf16 and f8 types)" if ml_dtypes is None and name.startswith(("BFLOAT", "FLOAT_8")) else ""
+        raise ValueError(f"No numpy dtype for element type {name}{hint}")
+    return dt
+
+
+def abi_name(dtype) -> str:
+    """The MLIR element type a numpy dtype passes as ("f32", "i32", "i1")."""
+    dt = np.dtype(dtype)
+    info = _BY_DTYPE.get(dt) or _ML_BY_DTYPE.get(dt)
+    return info.abi_type if info is not None else str(dt)
+
+
+def dtype_matches_abi(dtype, element: str) -> Optional[bool]:
+    """Whether arrays of dtype may be passed for MLIR element type element
+    ("f32", "i32", "si8", "bf16", "complex<f32>"); None if element is not a
+    type gree knows (then the runtime decides)."""
+    el = element
+    if el.startswith(("si", "ui")) and el[2:].isdigit():
+        el = "i" + el[2:]
+    known = el in _BY_ABI or any(el == abi for _, abi, _ in _ML_TABLE)
+    if not known:
+        return None
+    return abi_name(dtype) == el
+
+
+def dtype_for_abi(element: str) -> Optional[np.dtype]:
+    """The numpy dtype arrays for MLIR element type element are made with,
+    or None."""
+    el = element
+    signed = True
+    if el.startswith(("si", "ui")) and el[2:].isdigit():
+        signed = el[0] == "s"
+        el = "i" + el[2:]
+    info = _BY_ABI.get(el)
+    if info is not None:
+        if info.is_integer and not signed:
+            return np.dtype(f"uint{info.dtype.itemsize * 8}")
+        return info.dtype
+    for info in _ML_BY_DTYPE.values():
+        if info.abi_type == el:
+            return info.dtype
+    return None

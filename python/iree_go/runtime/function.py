@@ -1,13 +1,21 @@
-"""FunctionInvoker (IREE's iree.runtime.function): numpy in, DeviceArray out."""
+"""FunctionInvoker (IREE's iree.runtime.function): Python values in,
+DeviceArrays and Python scalars out.
+
+Arguments are checked against the function's ``iree.abi.declaration`` before
+the call, so a wrong count, shape or dtype is an ``ArgumentError`` (a
+ValueError) naming the argument and the type the function expects.
+"""
 
 import re
 
 import numpy as np
 
-from .._capi import ffi, lib, check
-from ._hal import HalBufferView
+from ._hal import HalBufferView, HalElementType
+from ._vm import VmVariantList
 from .array_interop import DeviceArray
 from . import dtypes
+
+__all__ = ["FunctionInvoker"]
 
 
 class ArgumentError(ValueError):
@@ -18,120 +26,300 @@ class ReturnError(ValueError):
     pass
 
 
-def _declared_args(function):
-    """The argument types of iree.abi.declaration ("tensor<4xf32>", "i32")."""
-    decl = function.reflection.get("iree.abi.declaration", "")
-    m = re.search(r"\((.*?)\) ->", decl)
-    if not m or not m.group(1).strip():
-        return []
-    return [p.split(":", 1)[1].strip() for p in re.split(r", (?=%)", m.group(1))]
+_KIND_TEXT = {"i": "i32", "I": "i64", "f": "f32", "F": "f64", "r": "a reference"}
 
 
-def _cconv_args(function):
-    cc = function.calling_convention
-    return cc[1:].split("_", 1)[0]
-
-
-def _new_list():
-    out = ffi.new("gree_value_list_t*")
-    check(lib.gree_value_list_create(out))
-    return ffi.gc(out[0], lib.gree_value_list_release)
-
-
-def _push(device, lst, value, kind, index, want):
-    def fail(msg):
-        raise ArgumentError(f"Error passing argument {index}: expected {want}, got {msg}")
-
-    if kind in "iIfF":
-        if isinstance(value, (DeviceArray, HalBufferView)) or (isinstance(value, np.ndarray) and value.ndim > 0):
-            fail("an array")
-        try:
-            v = np.asarray(value).item()
-        except Exception:  # noqa: BLE001
-            fail(type(value).__name__)
-        if kind == "i":
-            check(lib.gree_value_list_push_i32(lst, int(v)))
-        elif kind == "I":
-            check(lib.gree_value_list_push_i64(lst, int(v)))
-        elif kind == "f":
-            check(lib.gree_value_list_push_f32(lst, float(v)))
+def _split_top(text, sep=","):
+    """Splits text at sep outside <>, (), [] and {}."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
         else:
-            check(lib.gree_value_list_push_f64(lst, float(v)))
-        return
-    if value is None:
-        check(lib.gree_value_list_push_null(lst))
-        return
-    if isinstance(value, DeviceArray):
-        value = value._buffer_view
-    if isinstance(value, HalBufferView):
-        check(lib.gree_value_list_push_buffer_view(lst, value._handle))
-        return
-    if isinstance(value, (list, tuple, dict)) and not _looks_numeric(value):
-        sub = _new_list()
-        items = [value[k] for k in sorted(value)] if isinstance(value, dict) else value
-        for i, x in enumerate(items):
-            _push(device, sub, x, "r", f"{index}[{i}]", "a value")
-        check(lib.gree_value_list_push_list(lst, sub))
-        return
-    arr = np.asarray(value)
-    if arr.dtype == np.float64 and not isinstance(value, np.ndarray):
-        arr = arr.astype(np.float32)
-    if arr.dtype == np.int64 and not isinstance(value, np.ndarray):
-        arr = arr.astype(np.int32)
-    et = dtypes.to_element_type(arr.dtype)
-    if et is None:
-        fail(f"an array of dtype {arr.dtype}, which has no IREE element type")
-    bv = HalBufferView._from_numpy(device, arr, et)
-    check(lib.gree_value_list_push_buffer_view(lst, bv._handle))
+            cur.append(ch)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return [p.strip() for p in parts]
 
 
-def _looks_numeric(v):
+def _declared_args(function):
+    """The argument types of the iree.abi.declaration ("tensor<4xf32>",
+    "i32", …), or None without a declaration."""
+    decl = function.reflection.get("iree.abi.declaration", "")
+    m = re.match(r"[^(]*@[^(]*\(", decl)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    start = i
+    while i < len(decl) and depth:
+        if decl[i] == "(":
+            depth += 1
+        elif decl[i] == ")":
+            depth -= 1
+        i += 1
+    inner = decl[start:i - 1]
+    types = []
+    for p in _split_top(inner):
+        t = p.split(":", 1)[1].strip() if ":" in p else p
+        # Drop argument attributes ("tensor<4xf32> {iree.abi.foo}").
+        types.append(_split_top(t, " ")[0] if "{" in t else t)
+    return types
+
+
+def _parse_tensor(t):
+    """(dims, element) of "tensor<4x?xf32>" (None for a dynamic dim), or
+    None when t is not a ranked tensor type."""
+    m = re.fullmatch(r"tensor<(.*)>", t or "")
+    if not m:
+        return None
+    body = _split_top(m.group(1))[0]  # drop an encoding
+    parts = body.split("x")
+    element, dims = parts[-1], []
+    for d in parts[:-1]:
+        if d == "?":
+            dims.append(None)
+        elif d.isdigit():
+            dims.append(int(d))
+        else:
+            return None
+    return dims, element
+
+
+def _element_text(element_type):
+    """The MLIR element type of a HAL element type ("f32", "i32", "i1")."""
+    et = int(element_type)
+    bits, num = et & 0xFF, et >> 24
+    if num in (0x10, 0x11, 0x12):
+        return f"i{bits}"
+    if num == 0x13:
+        return "i1"
+    if num == 0x21:
+        return f"f{bits}"
+    if num == 0x22:
+        return "bf16"
+    if num == 0x23:
+        return f"complex<f{bits // 2}>"
     try:
-        a = np.asarray(v)
-        return a.dtype.kind in "biufc"
-    except Exception:  # noqa: BLE001
-        return False
+        name = HalElementType(et).name
+    except ValueError:
+        return f"0x{et:08x}"
+    return {"FLOAT_8_E5M2": "f8E5M2", "FLOAT_8_E4M3_FN": "f8E4M3FN", "FLOAT_8_E5M2_FNUZ": "f8E5M2FNUZ",
+            "FLOAT_8_E4M3_FNUZ": "f8E4M3FNUZ", "FLOAT_8_E8M0_FNU": "f8E8M0FNU"}.get(name, name)
+
+
+def _normalize_element(el):
+    """Signed/unsigned integer spellings compare as signless ones."""
+    if el.startswith(("si", "ui")) and el[2:].isdigit():
+        return "i" + el[2:]
+    return el
+
+
+def _describe(value):
+    """A short description of an argument for error messages."""
+    if isinstance(value, np.ndarray):
+        return f"array of shape {value.shape} and dtype {value.dtype}"
+    if isinstance(value, DeviceArray):
+        try:
+            dt = value.dtype
+        except ValueError:
+            dt = _element_text(value._buffer_view.element_type)
+        return f"DeviceArray of shape {tuple(value.shape)} and dtype {dt}"
+    if isinstance(value, HalBufferView):
+        return f"HalBufferView of shape {tuple(value.shape)} and element type {_element_text(value.element_type)}"
+    if isinstance(value, np.generic):
+        return f"numpy {value.dtype} scalar {value!r}"
+    if value is None:
+        return "None"
+    if isinstance(value, (bool, int, float)):
+        return f"{type(value).__name__} {value!r}"
+    if isinstance(value, (list, tuple, dict)):
+        return f"{type(value).__name__} of length {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+def _shape_matches(shape, dims):
+    return len(shape) == len(dims) and all(d is None or d == s for s, d in zip(shape, dims))
+
+
+def _can_convert(src, dst):
+    """Whether array-like data of dtype src may be converted to dst (Python
+    numbers and lists, not arrays): never floats to integers."""
+    if src == dst:
+        return True
+    s, d = src.kind, dst.kind
+    if d == "b":
+        return s == "b"
+    if d in "iu":
+        return s in "biu"
+    if d == "c":
+        return s in "biufc"
+    # f16/f32/f64 and the ml_dtypes floats (bf16, f8).
+    return s in "biuf"
+
+
+class _Packer:
+    """Packs Python arguments into a VmVariantList for one call."""
+
+    def __init__(self, device, function):
+        self.device = device
+        self.function = function
+        cc = function.calling_convention or ""
+        # "0rr_r": version 0, then the argument kinds ("v" for none).
+        self.kinds = cc[1:].split("_", 1)[0] if cc.startswith("0") else None
+        if self.kinds == "v":
+            self.kinds = ""
+        self.declared = _declared_args(function)
+
+    def want(self, i):
+        if self.declared is not None and i < len(self.declared):
+            return self.declared[i]
+        if self.kinds is not None and i < len(self.kinds):
+            return _KIND_TEXT.get(self.kinds[i], "a value")
+        return "a value"
+
+    def fail(self, i, got, cause=None):
+        e = ArgumentError(f"Error passing argument {i}: expected {self.want(i)}, got {got}")
+        if cause is not None:
+            raise e from cause
+        raise e
+
+    def pack(self, args):
+        n = len(self.kinds) if self.kinds is not None else len(args)
+        name = self.function.name
+        if len(args) < n:
+            self.fail(len(args), f"no value (function '{name}' takes {n} argument{'s' * (n != 1)}, {len(args)} given)")
+        if len(args) > n:
+            raise ArgumentError(
+                f"Error passing argument {n}: expected no more arguments, got {_describe(args[n])} "
+                f"(function '{name}' takes {n} argument{'s' * (n != 1)}, {len(args)} given)")
+        lst = VmVariantList(len(args))
+        for i, a in enumerate(args):
+            kind = self.kinds[i] if self.kinds is not None else "r"
+            if kind in "iIfF":
+                self.push_scalar(lst, i, kind, a)
+            else:
+                self.push_ref(lst, i, a)
+        return lst
+
+    def push_scalar(self, lst, i, kind, value):
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value[()]
+        if isinstance(value, (bool, np.bool_)):
+            value = int(value)
+        if kind in "iI":
+            if not isinstance(value, (int, np.integer)):
+                self.fail(i, _describe(value))
+            v = int(value)
+            lo, hi = (-(1 << 31), (1 << 32) - 1) if kind == "i" else (-(1 << 63), (1 << 64) - 1)
+            if not lo <= v <= hi:
+                self.fail(i, f"{v}, which does not fit in {_KIND_TEXT[kind]}")
+            bits = 32 if kind == "i" else 64
+            if v >= 1 << (bits - 1):  # unsigned bit patterns
+                v -= 1 << bits
+            lst._push_typed(kind, v)
+        else:
+            if not isinstance(value, (int, float, np.integer, np.floating)):
+                self.fail(i, _describe(value))
+            lst._push_typed(kind, float(value))
+
+    def push_ref(self, lst, i, value):
+        tensor = _parse_tensor(self.want(i))
+        if tensor is None:
+            self.push_untyped(lst, value, i)
+            return
+        dims, element = tensor
+        element = _normalize_element(element)
+        if isinstance(value, (DeviceArray, HalBufferView)):
+            bv = value._buffer_view if isinstance(value, DeviceArray) else value
+            if not _shape_matches(bv.shape, dims) or _normalize_element(_element_text(bv.element_type)) != element:
+                self.fail(i, _describe(value))
+            lst.push_ref(bv)
+            return
+        if isinstance(value, np.ndarray):
+            ok = dtypes.dtype_matches_abi(value.dtype, element)
+            if ok is False or not _shape_matches(value.shape, dims):
+                self.fail(i, _describe(value))
+            lst.push_ref(self.view(i, value))
+            return
+        if value is None or isinstance(value, (dict, VmVariantList)):
+            self.fail(i, _describe(value))
+        # Python numbers, numpy scalars, nested lists: converted to the
+        # declared element type.
+        try:
+            arr = np.asarray(value)
+        except Exception as e:  # noqa: BLE001 - ragged lists and the like
+            self.fail(i, f"{_describe(value)} that is not an array ({e})", e)
+        target = dtypes.dtype_for_abi(element)
+        if arr.dtype.kind not in "biufc" or (target is not None and not _can_convert(arr.dtype, target)):
+            self.fail(i, _describe(value) if not isinstance(value, (list, tuple)) else
+                      f"{type(value).__name__} of shape {arr.shape} and dtype {arr.dtype}")
+        if target is not None:
+            arr = arr.astype(target)
+        if not _shape_matches(arr.shape, dims):
+            self.fail(i, f"{type(value).__name__} of shape {arr.shape}")
+        lst.push_ref(self.view(i, arr))
+
+    def view(self, i, arr):
+        et = dtypes.to_element_type(arr.dtype)
+        if et is None:
+            self.fail(i, f"array of dtype {arr.dtype}, which has no IREE element type")
+        return HalBufferView._from_numpy(self.device, arr, et)
+
+    def push_untyped(self, lst, value, where):
+        """Packs as IREE's dynamic mode does: int → i64, float → f64, lists,
+        tuples and dicts (values by sorted key) → lists, arrays → buffer views."""
+        if value is None:
+            lst.push_ref(None)
+        elif isinstance(value, (bool, int, np.bool_)):
+            lst.push_int(int(value))
+        elif isinstance(value, float):
+            lst.push_float(value)
+        elif isinstance(value, (DeviceArray, HalBufferView, VmVariantList)):
+            lst.push_ref(value)
+        elif isinstance(value, (list, tuple, dict)):
+            sub = VmVariantList(len(value))
+            items = [value[k] for k in sorted(value)] if isinstance(value, dict) else value
+            for x in items:
+                self.push_untyped(sub, x, where)
+            lst.push_list(sub)
+        else:
+            try:
+                arr = np.asarray(value)
+            except Exception as e:  # noqa: BLE001
+                raise ArgumentError(f"Error passing argument {where}: cannot pass {_describe(value)}") from e
+            if arr.dtype.kind not in "biufc" and dtypes.to_element_type(arr.dtype) is None:
+                raise ArgumentError(f"Error passing argument {where}: cannot pass {_describe(value)}")
+            lst.push_ref(self.view(where, arr))
 
 
 def _pack(device, function, args):
-    kinds = _cconv_args(function)
-    want = _declared_args(function)
-    if len(args) != len(kinds):
-        decl = function.reflection.get("iree.abi.declaration", function.name)
-        raise ArgumentError(f"Error passing arguments: function '{function.name}' takes {len(kinds)} "
-                            f"argument(s), got {len(args)} ({decl})")
-    lst = _new_list()
-    for i, (a, k) in enumerate(zip(args, kinds)):
-        _push(device, lst, a, k, i, want[i] if i < len(want) else "a value")
-    return lst
+    """A VmVariantList of args for function (ArgumentError on mismatch)."""
+    return _Packer(device, function).pack(list(args))
 
 
 def _unpack(device, lst):
+    """Python values of a result list (IREE's dynamic mode): buffer views
+    become DeviceArrays that allow implicit host transfer, lists stay
+    VmVariantLists."""
     out = []
-    n = int(lib.gree_value_list_size(lst))
-    for i in range(n):
-        t = ffi.new("gree_value_type_t*")
-        iv, fv = ffi.new("int64_t*"), ffi.new("double*")
-        bv, sub = ffi.new("gree_buffer_view_t*"), ffi.new("gree_value_list_t*")
-        check(lib.gree_value_list_get(lst, i, t, iv, fv, bv, sub))
-        kind = int(t[0])
-        if kind in (lib.GREE_VALUE_I32, lib.GREE_VALUE_I64):
-            out.append(int(iv[0]))
-        elif kind in (lib.GREE_VALUE_F32, lib.GREE_VALUE_F64):
-            out.append(float(fv[0]))
-        elif kind == lib.GREE_VALUE_BUFFER_VIEW:
-            out.append(DeviceArray(device, HalBufferView._from_handle(bv[0]), implicit_host_transfer=True))
-        elif kind == lib.GREE_VALUE_LIST:
-            out.append(_unpack(device, ffi.gc(sub[0], lib.gree_value_list_release)))
-        else:
-            out.append(None)
+    for i in range(len(lst)):
+        v = lst.get_variant(i)
+        if isinstance(v, HalBufferView):
+            v = DeviceArray(device, v, implicit_host_transfer=True)
+        out.append(v)
     return out
 
 
 class FunctionInvoker:
-    """Calls one exported function: ``invoker(*args)``."""
+    """Calls one exported function: ``invoker(*args)``. One result comes back
+    as itself, none as None, several as a tuple."""
 
-    def __init__(self, vm_context, device, vm_function):
+    def __init__(self, vm_context, device, vm_function, tracer=None):
         self._vm_context = vm_context
         self._device = device
         self._vm_function = vm_function
@@ -142,7 +330,9 @@ class FunctionInvoker:
 
     def __call__(self, *args, **kwargs):
         if kwargs:
-            raise ArgumentError("Error passing arguments: keyword arguments are not supported")
+            raise ArgumentError(
+                f"Error passing argument: keyword arguments ({', '.join(kwargs)}) need iree.abi reflection, "
+                f"which function '{self._vm_function.name}' does not have")
         f = self._vm_function
         packed = _pack(self._device, f, args)
         res = self._vm_context._invoke(f.module_name, f.name, packed)
