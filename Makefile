@@ -19,7 +19,7 @@ build:
 venv:
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q . pytest
+	$(VENV)/bin/python -m pip install -q . -r tests/requirements.txt
 
 ## demo: install, then compile the samples for the CPU (vmvx) and run them
 demo: venv
