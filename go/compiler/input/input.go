@@ -15,7 +15,11 @@ func Run(m *ir.Module) error {
 			return false
 		}
 		if op.Name == "func.func" || op.Name == "util.func" {
-			err = convertFunc(m, op)
+			if isTorchFunc(op) {
+				err = convertTorchFunc(m, op)
+			} else {
+				err = convertFunc(m, op)
+			}
 			return false
 		}
 		return true
