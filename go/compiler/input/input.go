@@ -30,10 +30,16 @@ func Run(m *ir.Module) error {
 // rewriter replaces ops inside one function.
 type rewriter struct {
 	fn *ir.Operation
+	// pairs holds the values that carry a complex tensor as a real
+	// tensor with a trailing dimension of 2 (stablehlo_complex.go).
+	pairs map[*ir.Value]bool
 }
 
 func (r *rewriter) replace(op *ir.Operation, vals []*ir.Value) {
 	for i, res := range op.Results {
+		if r.pairs[res] {
+			r.markPair(vals[i])
+		}
 		ir.ReplaceAllUsesWith(r.fn, res, vals[i])
 	}
 	op.Erase()
@@ -68,6 +74,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 	b := ir.NewBuilder(op.Loc)
 	b.SetInsertionPointBefore(op)
 	switch {
+	case r.touchesComplex(op):
+		return r.complexOp(b, op)
 	case op.Name == "util.unfoldable_constant":
 		c := b.Create("arith.constant", nil, []ir.Type{op.Results[0].Type}, ir.Named("value", op.Attr("value")))
 		bar := b.Create("util.optimization_barrier", c.Results, []ir.Type{op.Results[0].Type})
