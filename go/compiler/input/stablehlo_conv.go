@@ -11,9 +11,40 @@ import (
 
 var convField = regexp.MustCompile(`(\w+) = (\[[0-9, ]*\]|[0-9]+)`)
 
-// convDims parses #stablehlo.conv<raw …> into named lists.
+var convCompact = regexp.MustCompile(`\[([^\]]*)\]x\[([^\]]*)\]->\[([^\]]*)\]`)
+
+// convDims parses #stablehlo.conv<raw …> or the compact
+// #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]> into named lists.
 func convDims(text string) map[string][]int {
 	out := map[string][]int{}
+	if m := convCompact.FindStringSubmatch(text); m != nil {
+		for k, side := range []string{"input", "kernel", "output"} {
+			spatial := []int{}
+			for pos, f := range strings.Split(m[k+1], ",") {
+				switch f = strings.TrimSpace(f); f {
+				case "b":
+					out[side+"_batch_dimension"] = []int{pos}
+				case "f":
+					out[side+"_feature_dimension"] = []int{pos}
+				case "i":
+					out["kernel_input_feature_dimension"] = []int{pos}
+				case "o":
+					out["kernel_output_feature_dimension"] = []int{pos}
+				default:
+					j, err := strconv.Atoi(f)
+					if err != nil || j < 0 || j > 64 {
+						return map[string][]int{}
+					}
+					for len(spatial) <= j {
+						spatial = append(spatial, -1)
+					}
+					spatial[j] = pos
+				}
+			}
+			out[side+"_spatial_dimensions"] = spatial
+		}
+		return out
+	}
 	for _, m := range convField.FindAllStringSubmatch(text, -1) {
 		var ds []int
 		for _, f := range strings.FieldsFunc(m[2], func(r rune) bool { return r == '[' || r == ']' || r == ',' || r == ' ' }) {
@@ -34,7 +65,17 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 	in, w := op.Operands[0], op.Operands[1]
 	it, wt := in.Type.(*ir.RankedTensorType), w.Type.(*ir.RankedTensorType)
 	isp, ksp, osp := dn["input_spatial_dimensions"], dn["kernel_spatial_dimensions"], dn["output_spatial_dimensions"]
-	if len(isp) == 0 || len(isp) != len(ksp) || len(isp) != len(osp) || !ir.HasStaticShape(it) || !ir.HasStaticShape(wt) {
+	complete := true
+	for _, k := range []string{"input_batch_dimension", "input_feature_dimension", "kernel_input_feature_dimension",
+		"kernel_output_feature_dimension", "output_batch_dimension", "output_feature_dimension"} {
+		complete = complete && len(dn[k]) == 1
+	}
+	for _, sp := range [][]int{isp, ksp, osp} {
+		for _, d := range sp {
+			complete = complete && d >= 0
+		}
+	}
+	if !complete || len(isp) == 0 || len(isp) != len(ksp) || len(isp) != len(osp) || !ir.HasStaticShape(it) || !ir.HasStaticShape(wt) {
 		return ir.OpErrorf(op, "has dimension numbers or shapes gree does not support yet")
 	}
 	if ld := intsOf(op, "lhs_dilation"); anyNot1(ld) {
@@ -64,8 +105,12 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 	kc := n - 1
 	of, ob := dn["output_feature_dimension"][0], dn["output_batch_dimension"][0]
 	km := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, len(wt.Dims))}
+	rev, _ := intList(op, "window_reversal")
 	for j, d := range ksp {
 		km.Results[d] = &ir.AffineDimExpr{Pos: O + j}
+		if j < len(rev) && rev[j] != 0 { // window_reversal reads the kernel backwards
+			km.Results[d] = ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, km.Results[d], &ir.AffineConstantExpr{Value: -1}), &ir.AffineConstantExpr{Value: wt.Dims[d] - 1})
+		}
 	}
 	km.Results[dn["kernel_input_feature_dimension"][0]] = &ir.AffineDimExpr{Pos: kc}
 	km.Results[dn["kernel_output_feature_dimension"][0]] = &ir.AffineDimExpr{Pos: of}
