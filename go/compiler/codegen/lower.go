@@ -9,6 +9,9 @@ import (
 // Lower turns one dispatch region into a kernel named name.
 func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 	body := region.Regions[0].Blocks[0]
+	if op := extOp(body); op != nil {
+		return lowerExt(region, op, name, st)
+	}
 	ret := body.Terminator()
 	var gens []linalg.Generic
 	for _, op := range body.Ops {

@@ -77,6 +77,7 @@ func Run(m *ir.Module) error {
 			}
 			DedupInputs(op)
 			FormDispatches(op)
+			FormExtDispatches(op)
 		}
 	}
 	return nil

@@ -67,7 +67,7 @@ func convertFunc(m *ir.Module, fn *ir.Operation) error {
 // converted (the bodies of linalg ops and tensor generators).
 func isStructured(op *ir.Operation) bool {
 	return strings.HasPrefix(op.Name, "linalg.") || op.Name == "tensor.generate" || op.Name == "tensor.pad" ||
-		op.Name == "stablehlo.reduce"
+		op.Name == "stablehlo.reduce" || hasScalarBody(op)
 }
 
 func (r *rewriter) convert(op *ir.Operation) error {

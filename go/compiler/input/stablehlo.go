@@ -152,6 +152,9 @@ func (r *rewriter) stablehlo(b *ir.Builder, op *ir.Operation) error {
 			return bb.Create("arith.bitcast", args, []ir.Type{elem}).Result(0)
 		})
 	}
+	if done, err := r.stablehloIndexing(b, op, name); done || err != nil {
+		return err
+	}
 	return r.stablehloStructural(b, op, name)
 }
 

@@ -148,6 +148,9 @@ func (r *rewriter) stablehloMore(b *ir.Builder, op *ir.Operation, name string, r
 // chlo converts CHLO's broadcasting binary ops (numpy-style broadcasting,
 // or the given broadcast_dimensions) to element-wise generics.
 func (r *rewriter) chlo(b *ir.Builder, op *ir.Operation) error {
+	if op.Name == "chlo.top_k" {
+		return r.chloTopK(b, op)
+	}
 	name := strings.TrimPrefix(op.Name, "chlo.broadcast_")
 	rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
 	if !ok || !ir.HasStaticShape(rt) || !strings.HasPrefix(op.Name, "chlo.broadcast_") || len(op.Operands) != 2 {

@@ -20,11 +20,15 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 	ret := region.Regions[0].Blocks[0].Terminator()
 	for k, res := range region.Results {
 		gv := ret.Operands[k]
-		g, ok := linalg.AsGeneric(gv.Owner())
-		if !ok {
+		var inits []*ir.Value
+		if g, ok := linalg.AsGeneric(gv.Owner()); ok {
+			inits = g.Outputs()
+		} else if linalg.IsExtOp(gv.Owner()) {
+			inits = linalg.ExtInits(gv.Owner())
+		} else {
 			return ir.OpErrorf(region, "returns a value that is not a generic result (internal error)")
 		}
-		init, err := fe.tensorOf(g.Outputs()[gv.Index()])
+		init, err := fe.tensorOf(inits[gv.Index()])
 		if err != nil {
 			return err
 		}

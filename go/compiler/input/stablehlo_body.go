@@ -1,0 +1,150 @@
+package input
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+)
+
+var (
+	hloDirection   = regexp.MustCompile(`comparison_direction\s+([A-Z]+)`)
+	hloCompareType = regexp.MustCompile(`comparison_type\s+([A-Z]+)`)
+)
+
+// hloScalarBody translates a StableHLO region body on rank-0 tensors
+// (scatter's update computation, sort's comparator, select_and_scatter's
+// select and scatter) to scalar arith/math ops at bb: block argument i
+// becomes args[i]; it returns the values of the terminating
+// stablehlo.return.
+func hloScalarBody(bb *ir.Builder, blk *ir.Block, args []*ir.Value) ([]*ir.Value, error) {
+	m := ir.Mapping{}
+	for i, a := range blk.Args {
+		m[a] = args[i]
+	}
+	for _, o := range blk.Ops {
+		vals := make([]*ir.Value, len(o.Operands))
+		for i, v := range o.Operands {
+			x, ok := m[v]
+			if !ok {
+				return nil, ir.OpErrorf(o, "uses a value defined outside its region, which gree does not support here")
+			}
+			vals[i] = x
+		}
+		if o.Name == "stablehlo.return" || o.Name == "linalg.yield" || o.Name == "iree_linalg_ext.yield" {
+			return vals, nil
+		}
+		if len(o.Results) != 1 {
+			return nil, ir.OpErrorf(o, "in a scalar region is not supported by gree")
+		}
+		v, err := hloScalarOp(bb, o, vals)
+		if err != nil {
+			return nil, err
+		}
+		m[o.Results[0]] = v
+	}
+	return nil, ir.OpErrorf(blk.ParentOp(), "has a region without a terminator")
+}
+
+// hloScalarOp translates one op of a StableHLO region to scalar ops.
+func hloScalarOp(bb *ir.Builder, o *ir.Operation, vals []*ir.Value) (*ir.Value, error) {
+	elem := ir.ElementTypeOf(o.Results[0].Type)
+	if o.Dialect() == "arith" || o.Dialect() == "math" {
+		if o.Name == "arith.constant" {
+			return hloScalarConst(bb, o)
+		}
+		if len(o.Regions) == 0 {
+			return bb.Create(o.Name, vals, []ir.Type{elem}, o.Attrs...).Result(0), nil
+		}
+	}
+	name := strings.TrimPrefix(o.Name, "stablehlo.")
+	if !strings.HasPrefix(o.Name, "stablehlo.") {
+		return nil, ir.OpErrorf(o, "in a scalar region is not supported by gree")
+	}
+	if ops, ok := hloElementwise[name]; ok {
+		s := ops[elemKind(ir.ElementTypeOf(o.Operands[0].Type))]
+		if s == "" {
+			return nil, ir.OpErrorf(o, "is not defined for elements of type %s", elem)
+		}
+		return bb.Create(s, vals, []ir.Type{elem}).Result(0), nil
+	}
+	switch name {
+	case "constant":
+		return hloScalarConst(bb, o)
+	case "negate", "not", "sign", "logistic", "is_finite":
+		return hloUnary(bb, name, vals[0], elem), nil
+	case "select":
+		return bb.Create("arith.select", vals, []ir.Type{elem}).Result(0), nil
+	case "clamp":
+		mx, mn := hloElementwise["maximum"][elemKind(elem)], hloElementwise["minimum"][elemKind(elem)]
+		lo := bb.Create(mx, []*ir.Value{vals[1], vals[0]}, []ir.Type{elem}).Result(0)
+		return bb.Create(mn, []*ir.Value{lo, vals[2]}, []ir.Type{elem}).Result(0), nil
+	case "convert":
+		return hloConvert(bb, vals[0], elem), nil
+	case "bitcast_convert":
+		return bb.Create("arith.bitcast", vals, []ir.Type{elem}).Result(0), nil
+	case "compare":
+		return hloCompareScalar(bb, o, vals[0], vals[1])
+	}
+	return nil, ir.OpErrorf(o, "in a scalar region is not supported by gree yet")
+}
+
+// hloScalarConst rebuilds a rank-0 (or splat) constant as a scalar one.
+func hloScalarConst(bb *ir.Builder, o *ir.Operation) (*ir.Value, error) {
+	d, ok := o.Attr("value").(*ir.DenseElementsAttr)
+	elem := ir.ElementTypeOf(o.Results[0].Type)
+	if !ok {
+		if t, ok := o.Attr("value").(ir.TypedAttr); ok && !idxIsTensor(o.Results[0].Type) {
+			return bb.Constant(t), nil
+		}
+		return nil, ir.OpErrorf(o, "needs a dense constant value")
+	}
+	if ft, ok := elem.(*ir.FloatType); ok {
+		return bb.Constant(ir.FloatAttrOf(d.FloatAt(0), ft)), nil
+	}
+	return bb.Constant(ir.IntAttr(d.IntAt(0), elem)), nil
+}
+
+func idxIsTensor(t ir.Type) bool { _, ok := t.(*ir.RankedTensorType); return ok }
+
+// hloCompareScalar is stablehlo.compare on scalars, with the comparison
+// types FLOAT, SIGNED, UNSIGNED and TOTALORDER (floats ordered as
+// -NaN < -Inf < … < -0 < +0 < … < +Inf < +NaN).
+func hloCompareScalar(bb *ir.Builder, o *ir.Operation, a, c *ir.Value) (*ir.Value, error) {
+	dir := hloDirection.FindStringSubmatch(attrText(o, "comparison_direction"))
+	if dir == nil {
+		return nil, ir.OpErrorf(o, "has no comparison_direction")
+	}
+	preds, ok := hloDirections[dir[1]]
+	if !ok {
+		return nil, ir.OpErrorf(o, "has an unknown comparison_direction %s", dir[1])
+	}
+	ct := ""
+	if m := hloCompareType.FindStringSubmatch(attrText(o, "compare_type")); m != nil {
+		ct = m[1]
+	}
+	et := a.Type
+	if ir.IsFloat(et) && ct == "TOTALORDER" {
+		a, c = totalOrderKey(bb, a), totalOrderKey(bb, c)
+		return cmpOp(bb, "arith.cmpi", preds[1], a, c), nil
+	}
+	if ir.IsFloat(et) {
+		return cmpOp(bb, "arith.cmpf", preds[0], a, c), nil
+	}
+	p := preds[1]
+	if u, ok := hloUnsignedCmp[dir[1]]; ok && (elemKind(et) == 2 || isBool(et) || ct == "UNSIGNED") {
+		p = u
+	}
+	return cmpOp(bb, "arith.cmpi", p, a, c), nil
+}
+
+// totalOrderKey maps a float to a signed integer whose order is the
+// float total order: negative values have their magnitude bits flipped.
+func totalOrderKey(bb *ir.Builder, x *ir.Value) *ir.Value {
+	w := width(x.Type)
+	it := ir.Int(w)
+	i := bb.Create("arith.bitcast", []*ir.Value{x}, []ir.Type{it}).Result(0)
+	sign := iop(bb, "arith.shrsi", i, bb.Constant(ir.IntAttr(int64(w-1), it)))
+	mag := iop(bb, "arith.andi", sign, bb.Constant(ir.IntAttr(int64(^uint64(0)>>(65-w)), it)))
+	return iop(bb, "arith.xori", i, mag)
+}

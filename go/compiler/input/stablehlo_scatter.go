@@ -1,0 +1,203 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// hloScatter lowers stablehlo.scatter to gree's core scatter
+// (iree_linalg_ext.scatter with batch_rank): the updates are rearranged
+// to [update scatter dims…, one window dimension per operand dimension]
+// (size 1 for inserted and batching dimensions) and the indices to
+// [scatter dims…, index depth], where the depth lists the
+// scatter_dims_to_operand_dims entries and then the batch coordinates of
+// input_batching_dims.
+func (r *rewriter) hloScatter(b *ir.Builder, op *ir.Operation) error {
+	if len(op.Operands) != 3 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "with %d inputs is not supported by gree yet (one input, indices and updates)", len(op.Results))
+	}
+	operand, indices, updates := op.Operands[0], op.Operands[1], op.Operands[2]
+	ot, ok1 := operand.Type.(*ir.RankedTensorType)
+	it, ok2 := indices.Type.(*ir.RankedTensorType)
+	ut, ok3 := updates.Type.(*ir.RankedTensorType)
+	if !ok1 || !ok2 || !ok3 {
+		return ir.OpErrorf(op, "needs ranked tensor operands")
+	}
+	if !ir.IsIntOrIndex(it.Elem) {
+		return ir.OpErrorf(op, "needs integer scatter indices")
+	}
+	blk := regionBlock(op)
+	if blk == nil || len(blk.Args) != 2 {
+		return ir.OpErrorf(op, "needs an update computation with two arguments")
+	}
+	dn := dimNumbers(attrText(op, "scatter_dimension_numbers"))
+	uwd, iwd := dn["update_window_dims"], dn["inserted_window_dims"]
+	ibd, sibd, sdod := dn["input_batching_dims"], dn["scatter_indices_batching_dims"], dn["scatter_dims_to_operand_dims"]
+	ivd := len(it.Dims)
+	if v, ok := dn["index_vector_dim"]; ok && len(v) == 1 {
+		ivd = v[0]
+	}
+	ro, ru := len(ot.Dims), len(ut.Dims)
+	var usd, windowed []int // update scatter dims; operand dims of the window
+	for d := 0; d < ru; d++ {
+		if !idxContains(uwd, d) {
+			usd = append(usd, d)
+		}
+	}
+	for d := 0; d < ro; d++ {
+		if !idxContains(iwd, d) && !idxContains(ibd, d) {
+			windowed = append(windowed, d)
+		}
+	}
+	var isd []int // indices dims other than index_vector_dim
+	for d := 0; d < len(it.Dims); d++ {
+		if d != ivd {
+			isd = append(isd, d)
+		}
+	}
+	nsd := len(sdod)
+	if len(windowed) != len(uwd) || len(usd) != len(isd) || len(ibd) != len(sibd) || ivd > len(it.Dims) ||
+		(ivd == len(it.Dims) && nsd > 1) {
+		return ir.OpErrorf(op, "has scatter_dimension_numbers that do not match its operand ranks")
+	}
+	for _, d := range append(append(append([]int{}, sdod...), ibd...), iwd...) {
+		if d < 0 || d >= ro {
+			return ir.OpErrorf(op, "has scatter_dimension_numbers outside the operand's rank")
+		}
+	}
+	unique := false
+	if a, ok := op.Attr("unique_indices").(*ir.BoolAttr); ok {
+		unique = a.Value
+	}
+	updates = r.scatterUpdates(b, updates, usd, uwd, windowed, ro)
+	indices = r.scatterIndices(b, indices, isd, ivd, nsd, sibd)
+	var dimMap []int64
+	for _, d := range append(append([]int{}, sdod...), ibd...) {
+		dimMap = append(dimMap, int64(d))
+	}
+	var err error
+	s := linalg.BuildScatter(b, updates, indices, operand, dimMap, len(usd), unique, func(bb *ir.Builder, u, o *ir.Value) *ir.Value {
+		ys, e := hloScalarBody(bb, blk, []*ir.Value{o, u})
+		if e != nil || len(ys) != 1 {
+			if e == nil {
+				e = ir.OpErrorf(op, "needs an update computation that returns one value")
+			}
+			err = e
+			return o
+		}
+		return ys[0]
+	})
+	if err != nil {
+		return err
+	}
+	r.replace(op, s.Results)
+	return nil
+}
+
+// scatterUpdates rearranges updates to [update scatter dims…, window]
+// where the window has one dimension per operand dimension (size 1 where
+// the operand dimension is not windowed); updates already in that form
+// are returned as they are.
+func (r *rewriter) scatterUpdates(b *ir.Builder, updates *ir.Value, usd, uwd, windowed []int, ro int) *ir.Value {
+	ut := updates.Type.(*ir.RankedTensorType)
+	var dims []int64
+	var dyn []*ir.Value
+	src := make([]int, 0, len(usd)+ro) // updates dim of each new dim, -1 for a unit dim
+	for _, d := range usd {
+		src = append(src, d)
+	}
+	for d := 0; d < ro; d++ {
+		if k := idxIndexOf(windowed, d); k >= 0 {
+			src = append(src, uwd[k])
+		} else {
+			src = append(src, -1)
+		}
+	}
+	identity := len(src) == len(ut.Dims)
+	for i, s := range src {
+		identity = identity && s == i
+		if s < 0 {
+			dims = append(dims, 1)
+			continue
+		}
+		dims = append(dims, ut.Dims[s])
+		if ut.Dims[s] < 0 {
+			dyn = append(dyn, linalg.Dim(b, updates, s))
+		}
+	}
+	if identity {
+		return updates
+	}
+	nt := ir.Tensor(dims, ut.Elem)
+	out := b.Create("tensor.empty", dyn, []ir.Type{nt}).Result(0)
+	n := len(dims)
+	m := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, len(ut.Dims))}
+	for i, s := range src {
+		if s >= 0 {
+			m.Results[s] = &ir.AffineDimExpr{Pos: i}
+		}
+	}
+	g := linalg.BuildGeneric(b, []*ir.Value{updates}, []*ir.Value{out}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n),
+		func(bb *ir.Builder, a []*ir.Value) []*ir.Value { return a[:1] })
+	return g.Result(0)
+}
+
+// scatterIndices rearranges scatter indices to [scatter dims…, depth]:
+// the index vector (along ivd; implicit when ivd is the rank) followed by
+// the batch coordinates named by sibd. Indices already in that form are
+// returned as they are.
+func (r *rewriter) scatterIndices(b *ir.Builder, indices *ir.Value, isd []int, ivd, nsd int, sibd []int) *ir.Value {
+	it := indices.Type.(*ir.RankedTensorType)
+	if ivd == len(it.Dims)-1 && len(sibd) == 0 {
+		return indices
+	}
+	depth := nsd + len(sibd)
+	var dims []int64
+	var dyn []*ir.Value
+	for _, d := range isd {
+		dims = append(dims, it.Dims[d])
+		if it.Dims[d] < 0 {
+			dyn = append(dyn, linalg.Dim(b, indices, d))
+		}
+	}
+	dims = append(dims, int64(depth))
+	nt := ir.Tensor(dims, it.Elem)
+	out := b.Create("tensor.empty", dyn, []ir.Type{nt}).Result(0)
+	n := len(dims)
+	g := linalg.BuildGeneric(b, nil, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+		k := index(bb, n-1)
+		var v *ir.Value
+		if nsd > 0 {
+			kk := k
+			if len(sibd) > 0 {
+				kk = iop(bb, "arith.minsi", k, bb.Constant(ir.IntAttr(int64(nsd-1), ir.Index)))
+			}
+			var ix []*ir.Value
+			j := 0
+			for d := range it.Dims {
+				if d == ivd {
+					ix = append(ix, kk)
+				} else {
+					ix = append(ix, index(bb, j))
+					j++
+				}
+			}
+			v = bb.Create("tensor.extract", append([]*ir.Value{indices}, ix...), []ir.Type{it.Elem}).Result(0)
+		}
+		for j, sd := range sibd {
+			p := sd
+			if p > ivd {
+				p--
+			}
+			c := convert(bb, index(bb, p), it.Elem)
+			if v == nil {
+				v = c
+				continue
+			}
+			is := cmp(bb, 0, k, bb.Constant(ir.IntAttr(int64(nsd+j), ir.Index)))
+			v = bb.Create("arith.select", []*ir.Value{is, c, v}, []ir.Type{it.Elem}).Result(0)
+		}
+		return []*ir.Value{v}
+	})
+	return g.Result(0)
+}
