@@ -91,6 +91,9 @@ func (r *rewriter) stablehlo(b *ir.Builder, op *ir.Operation) error {
 	if name == "custom_call" {
 		return ir.OpErrorf(op, "calls the custom target %s, which gree cannot run (custom calls are opaque to the compiler)", attrText(op, "call_target_name"))
 	}
+	if done, err := r.stablehloExtra(b, op, name); done || err != nil {
+		return err
+	}
 	if len(op.Results) == 0 {
 		return ir.OpErrorf(op, "is not supported by gree yet")
 	}
