@@ -17,7 +17,7 @@ func EpilogueRoot(c *ir.Operation, uses map[*ir.Value]int) (*ir.Operation, int) 
 		return nil, -1
 	}
 	cmaps := cg.Maps()
-	if !cmaps[len(cmaps)-1].IsIdentity() {
+	if !cmaps[len(cmaps)-1].IsIdentity() || readsByIndex(cg) {
 		return nil, -1
 	}
 	for i, in := range cg.Inputs() {

@@ -34,3 +34,15 @@ func FormExtDispatches(fn *ir.Operation) {
 		ir.AtEnd(blk, op.Loc).Create("flow.return", op.Results, nil)
 	}
 }
+
+// readsByIndex reports a generic whose body uses linalg.index or
+// tensor.extract (a gather): codegen cannot run such a body as a fused
+// epilogue, so it keeps a dispatch of its own.
+func readsByIndex(g linalg.Generic) bool {
+	for _, op := range g.Body().Ops {
+		if op.Name == "linalg.index" || op.Name == "tensor.extract" {
+			return true
+		}
+	}
+	return false
+}

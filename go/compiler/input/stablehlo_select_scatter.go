@@ -61,7 +61,8 @@ func (r *rewriter) hloSelectAndScatter(b *ir.Builder, op *ir.Operation) error {
 	valT, posT := ir.Tensor(st.Dims, ot.Elem), ir.Tensor(st.Dims, ir.I64)
 	fillWith := func(t *ir.RankedTensorType, v *ir.Value) *ir.Value {
 		e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
-		return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: O}, linalg.Identity(O)}, parallel(O), yieldArg(0, t)).Result(0)
+		k := len(t.Dims)
+		return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, t)).Result(0)
 	}
 	var zero *ir.Value
 	if ft, ok := ot.Elem.(*ir.FloatType); ok {
