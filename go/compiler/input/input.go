@@ -9,6 +9,7 @@ import (
 
 // Run converts m in place to the core tensor program.
 func Run(m *ir.Module) error {
+	stripShardingAnnotations(m)
 	var err error
 	m.Op.Walk(func(op *ir.Operation) bool {
 		if err != nil {

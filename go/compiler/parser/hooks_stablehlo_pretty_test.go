@@ -91,6 +91,16 @@ func TestStableHLOPrettyMatchesGeneric(t *testing.T) {
     %2 = "stablehlo.minimum"(%a2, %a4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
     "stablehlo.return"(%1, %2) : (tensor<f32>, tensor<f32>) -> ()
   }) : (tensor<4x6xf32>, tensor<4x6xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)`},
+		{`%0 = chlo.erf %x : tensor<4x6xf32> -> tensor<4x6xf32>`, `%0 = "chlo.erf"(%x) : (tensor<4x6xf32>) -> tensor<4x6xf32>`},
+		{`%0 = chlo.is_inf %x : tensor<4x6xf32> -> tensor<4x6xi1>`, `%0 = "chlo.is_inf"(%x) : (tensor<4x6xf32>) -> tensor<4x6xi1>`},
+		{`%0 = chlo.broadcast_add %x, %s {broadcast_dimensions = array<i64>} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>`,
+			`%0 = "chlo.broadcast_add"(%x, %s) {broadcast_dimensions = array<i64>} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>`},
+		{`%0:2 = chlo.top_k(%x, k = 3) : tensor<4x6xf32> -> (tensor<4x3xf32>, tensor<4x3xi32>)`,
+			`%0:2 = "chlo.top_k"(%x) {k = 3 : i64} : (tensor<4x6xf32>) -> (tensor<4x3xf32>, tensor<4x3xi32>)`},
+		{`%0 = sdy.sharding_constraint %x <@mesh, [{"a"}, {}]> : tensor<4x6xf32>`,
+			`%0 = "sdy.sharding_constraint"(%x) {sharding = #sdy.sharding<@mesh, [{"a"}, {}]>} : (tensor<4x6xf32>) -> tensor<4x6xf32>`},
+		{`%0 = sdy.reshard %x <@mesh, [{}, {}]> : tensor<4x6xf32>`,
+			`%0 = "sdy.reshard"(%x) {sharding = #sdy.sharding<@mesh, [{}, {}]>} : (tensor<4x6xf32>) -> tensor<4x6xf32>`},
 	}
 	for _, c := range cases {
 		got, want := parseHLOBody(t, c.pretty), parseHLOBody(t, c.generic)
@@ -119,6 +129,8 @@ func TestStableHLOPrettyErrors(t *testing.T) {
 		{`%0 = stablehlo.reduce(%x init: %s) applies stablehlo.add across dimensions = [1] : (tensor<4x6xf32>) -> tensor<4xf32>`,
 			"'stablehlo.reduce' with 1 inputs expects a type (2 types) -> 1 types"},
 		{`%0 = stablehlo.slice %x [1:3, 0] : (tensor<4x6xf32>) -> tensor<2x6xf32>`, "expected ':'"},
+		{`%0:2 = chlo.top_k(%x, k = 3) : tensor<4x6xf32> -> tensor<4x3xf32>`, "'chlo.top_k' expects two result types (values, indices), found 1"},
+		{`%0 = chlo.erf %x : tensor<4x6xf32>`, "expected '->'"},
 	}
 	for _, c := range cases {
 		src := "func.func @f(" + hloTestArgs + ") {\n  " + c.in + "\n  return\n}"
@@ -126,5 +138,21 @@ func TestStableHLOPrettyErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s:\n got  %v\n want %q", c.in, err, c.want)
 		}
+	}
+}
+
+// TestSdyMesh parses a module-level Shardy mesh as JAX emits it.
+func TestSdyMesh(t *testing.T) {
+	src := `module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+  sdy.mesh @mesh = <["a"=2, "b"=1]> {stablehlo.mesh = {axes = [{name = "a", size = 2 : i64}]}}
+}`
+	m, err := Parse("m.mlir", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.TrimSpace(m.Body().Ops[0].String())
+	want := `"sdy.mesh"() {mesh = #sdy.mesh<["a"=2, "b"=1]>, stablehlo.mesh = {axes = [{name = "a", size = 2 : i64}]}, sym_name = "mesh"} : () -> ()`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

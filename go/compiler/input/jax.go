@@ -1,0 +1,56 @@
+package input
+
+import "github.com/gree-ml/gree/go/compiler/ir"
+
+// stripShardingAnnotations removes what JAX adds to a program for running
+// it over several devices and that means nothing to its result: Shardy's
+// mesh declarations (sdy.mesh), sharding constraints and reshards
+// (sdy.sharding_constraint, sdy.reshard) and the GSPMD annotation
+// stablehlo.custom_call @Sharding. JAX's programs are written in the
+// global view, so each of these is the identity on its operand; one whose
+// result type differs from its operand's is left for the conversion to
+// reject. Other custom calls (@SPMDFullToShardShape, …) change values and
+// stay errors.
+func stripShardingAnnotations(m *ir.Module) {
+	var drop []*ir.Operation
+	m.Op.Walk(func(op *ir.Operation) bool {
+		switch {
+		case op.Name == "sdy.mesh":
+			drop = append(drop, op)
+		case op.Name == "func.func" || op.Name == "util.func":
+			stripInFunc(op)
+			return false
+		}
+		return true
+	})
+	for _, op := range drop {
+		op.Erase()
+	}
+}
+
+func stripInFunc(fn *ir.Operation) {
+	var ids []*ir.Operation
+	fn.Walk(func(op *ir.Operation) bool {
+		if isIdentityAnnotation(op) {
+			ids = append(ids, op)
+		}
+		return true
+	})
+	for _, op := range ids {
+		ir.ReplaceAllUsesWith(fn, op.Results[0], op.Operands[0])
+		op.Erase()
+	}
+}
+
+func isIdentityAnnotation(op *ir.Operation) bool {
+	switch op.Name {
+	case "sdy.sharding_constraint", "sdy.reshard":
+	case "stablehlo.custom_call":
+		if s, ok := op.Attr("call_target_name").(*ir.StringAttr); !ok || s.Value != "Sharding" {
+			return false
+		}
+	default:
+		return false
+	}
+	return len(op.Operands) == 1 && len(op.Results) == 1 && ir.TypesEqual(op.Operands[0].Type, op.Results[0].Type)
+}
