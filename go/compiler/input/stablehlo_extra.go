@@ -18,6 +18,12 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 		return true, r.hloRng(b, op, rt)
 	case "rng_bit_generator":
 		return true, r.hloRngBitGenerator(b, op)
+	case "while":
+		return true, r.hloWhile(b, op)
+	case "if":
+		return true, r.hloIf(b, op)
+	case "case":
+		return true, r.hloCase(b, op)
 	}
 	return false, nil
 }
