@@ -87,6 +87,8 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	case "", "auto", "none", "stablehlo", "stablehlo_xla":
 		// StableHLO ops are converted as they are met (a partial op set;
 		// others are errors naming the op).
+	case "tosa":
+		// TOSA ops are converted as they are met (auto detects them too).
 	case "onnx", "torch", "onnx_torch":
 		// torch-onnx (IREE's ONNX importer output) is detected per function.
 	default:

@@ -87,6 +87,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		return r.liftScalar(b, op)
 	case isElementwiseScalarOp(op) && hasTensorResult(op):
 		return r.elementwise(b, op)
+	case op.Dialect() == "tosa":
+		return r.tosa(b, op)
 	case op.Dialect() == "chlo":
 		return r.chlo(b, op)
 	case op.Dialect() == "stablehlo" && op.Name != "stablehlo.return":

@@ -1,0 +1,321 @@
+package input
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// tosa converts one TOSA op to core tensor ops. Both TOSA forms are
+// accepted: the older one, whose shifts, zero points, paddings and
+// shapes are attributes, and TOSA 1.0's, where they are operands
+// (tosa.const / tosa.const_shape values).
+func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
+	name := strings.TrimPrefix(op.Name, "tosa.")
+	switch name {
+	case "yield":
+		return nil // rewritten with its parent cond_if / while_loop
+	case "const", "const_shape":
+		return r.tosaConst(b, op)
+	case "identity":
+		r.replace(op, op.Operands[:len(op.Results)])
+		return nil
+	case "cond_if":
+		return r.tosaIf(b, op)
+	case "while_loop":
+		return r.tosaWhile(b, op)
+	}
+	if len(op.Results) != 1 {
+		return ir.OpErrorf(op, "is not supported by gree yet")
+	}
+	rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
+	if !ok {
+		return ir.OpErrorf(op, "needs a ranked tensor result")
+	}
+	for _, v := range op.Operands {
+		if _, ok := v.Type.(*ir.UnrankedTensorType); ok {
+			return ir.OpErrorf(op, "with unranked tensor operands is not supported by gree")
+		}
+	}
+	if done, err := r.tosaElementwise(b, op, name, rt); done || err != nil {
+		return err
+	}
+	if done, err := r.tosaQuant(b, op, name, rt); done || err != nil {
+		return err
+	}
+	if done, err := r.tosaStructural(b, op, name, rt); done || err != nil {
+		return err
+	}
+	if done, err := r.tosaReduce(b, op, name, rt); done || err != nil {
+		return err
+	}
+	if done, err := r.tosaNN(b, op, name, rt); done || err != nil {
+		return err
+	}
+	return ir.OpErrorf(op, "is not supported by gree yet")
+}
+
+// tosaConst turns tosa.const into arith.constant and tosa.const_shape
+// into a constant tensor of index (read back by the ops that use it).
+func (r *rewriter) tosaConst(b *ir.Builder, op *ir.Operation) error {
+	d := denseAttr(op)
+	if d == nil {
+		return ir.OpErrorf(op, "needs a dense 'values' attribute")
+	}
+	t := op.Results[0].Type
+	if op.Name == "tosa.const_shape" {
+		t = ir.Tensor([]int64{d.NumElements()}, ir.Index)
+		d = &ir.DenseElementsAttr{Type: t.(*ir.RankedTensorType), Splat: d.Splat, Ints: d.Ints}
+	}
+	c := b.Create("arith.constant", nil, []ir.Type{t}, ir.Named("value", d))
+	r.replace(op, c.Results)
+	return nil
+}
+
+func denseAttr(op *ir.Operation) *ir.DenseElementsAttr {
+	for _, n := range []string{"values", "value"} {
+		if a, ok := op.Attr(n).(*ir.DenseElementsAttr); ok {
+			return a
+		}
+	}
+	return nil
+}
+
+// constOf returns the elements of v when it is a constant (tosa.const,
+// tosa.const_shape or arith.constant), else nil.
+func constOf(v *ir.Value) *ir.DenseElementsAttr {
+	if v == nil || v.Owner() == nil {
+		return nil
+	}
+	switch d := v.Owner(); d.Name {
+	case "arith.constant", "tosa.const", "tosa.const_shape":
+		return denseAttr(d)
+	}
+	return nil
+}
+
+func constInts(v *ir.Value) ([]int64, bool) {
+	d := constOf(v)
+	if d == nil || ir.IsFloat(d.ElementType()) {
+		return nil, false
+	}
+	out := make([]int64, d.NumElements())
+	for i := range out {
+		out[i] = d.IntAt(int64(i))
+	}
+	return out, true
+}
+
+var quantField = regexp.MustCompile(`(\w+)\s*=\s*(-?[0-9]+)`)
+
+// tosaIntParam reads an integer parameter given either as an operand
+// (constant tensor, TOSA 1.0) at index i, as an attribute named one of
+// names, or as a field of an older quantization_info attribute. It
+// reports whether one was found; a non-constant operand is an error.
+func tosaIntParam(op *ir.Operation, i int, names ...string) (int64, bool, error) {
+	for _, n := range names {
+		switch a := op.Attr(n).(type) {
+		case *ir.IntegerAttr:
+			return a.Value, true, nil
+		case *ir.DenseArrayAttr:
+			if len(a.Ints) > 0 {
+				return a.Ints[0], true, nil
+			}
+		}
+	}
+	if q := op.Attr("quantization_info"); q != nil {
+		for _, m := range quantField.FindAllStringSubmatch(q.String(), -1) {
+			for _, n := range names {
+				if m[1] == n {
+					v, _ := strconv.ParseInt(m[2], 10, 64)
+					return v, true, nil
+				}
+			}
+		}
+	}
+	if i >= 0 && i < len(op.Operands) {
+		if d := constOf(op.Operands[i]); d != nil {
+			if ir.IsFloat(d.ElementType()) {
+				return 0, true, nil // float zero points are 0 by the spec
+			}
+			return d.IntAt(0), true, nil
+		}
+		return 0, false, ir.OpErrorf(op, "needs a constant operand #%d (gree does not support run-time values there)", i)
+	}
+	return 0, false, nil
+}
+
+// tosaZP reads a zero point (0 when absent).
+func tosaZP(op *ir.Operation, i int, names ...string) (int64, error) {
+	v, _, err := tosaIntParam(op, i, names...)
+	return v, err
+}
+
+// tosaList reads an integer list given as an attribute named name or as
+// a constant operand (const_shape or const tensor) at index i.
+func tosaList(op *ir.Operation, name string, i int) ([]int64, error) {
+	if v, ok := intList(op, name); ok {
+		return v, nil
+	}
+	if i >= 0 && i < len(op.Operands) {
+		if v, ok := constInts(op.Operands[i]); ok {
+			return v, nil
+		}
+		return nil, ir.OpErrorf(op, "needs a constant '%s' operand (gree does not support run-time shapes there)", name)
+	}
+	return nil, ir.OpErrorf(op, "needs a '%s' attribute", name)
+}
+
+// tosaAxis reads the axis attribute and checks it against rank.
+func tosaAxis(op *ir.Operation, rank int) (int, error) {
+	a, ok := op.Attr("axis").(*ir.IntegerAttr)
+	if !ok || a.Value < 0 || int(a.Value) >= max(rank, 1) {
+		return 0, ir.OpErrorf(op, "needs an 'axis' within the input rank %d", rank)
+	}
+	return int(a.Value), nil
+}
+
+// tosaString reads an enum/string attribute (rounding_mode = DOUBLE_ROUND,
+// mode = "BILINEAR", #tosa<resize_mode BILINEAR>) as its keyword.
+func tosaString(op *ir.Operation, name string) string {
+	switch a := op.Attr(name).(type) {
+	case nil:
+		return ""
+	case *ir.StringAttr:
+		return a.Value
+	default:
+		f := strings.FieldsFunc(a.String(), func(r rune) bool { return r == ' ' || r == '<' || r == '>' || r == '"' })
+		if len(f) > 0 {
+			return f[len(f)-1]
+		}
+	}
+	return ""
+}
+
+func tosaBool(op *ir.Operation, name string) bool {
+	switch a := op.Attr(name).(type) {
+	case *ir.BoolAttr:
+		return a.Value
+	case *ir.IntegerAttr:
+		return a.Value != 0
+	case ir.UnitAttr:
+		return true
+	}
+	return false
+}
+
+// bcastMap reads operand type t (same rank as the result, size-1
+// dimensions broadcast) inside an n-loop generic.
+func bcastMap(t *ir.RankedTensorType, rt *ir.RankedTensorType) *ir.AffineMap {
+	n := len(rt.Dims)
+	m := &ir.AffineMap{NumDims: n}
+	if len(t.Dims) != n {
+		return m // rank 0 (or a mismatch the caller rejected)
+	}
+	for i, d := range t.Dims {
+		if d == 1 && rt.Dims[i] != 1 {
+			m.Results = append(m.Results, &ir.AffineConstantExpr{Value: 0})
+		} else {
+			m.Results = append(m.Results, &ir.AffineDimExpr{Pos: i})
+		}
+	}
+	return m
+}
+
+// tosaEmpty creates the tensor.empty for result type rt, taking dynamic
+// sizes from the first of ins that is not broadcast along that dimension.
+func tosaEmpty(b *ir.Builder, rt *ir.RankedTensorType, ins []*ir.Value) *ir.Value {
+	return emptyFor(b, rt, func(i int) *ir.Value {
+		for _, v := range ins {
+			if t, ok := v.Type.(*ir.RankedTensorType); ok && len(t.Dims) == len(rt.Dims) && t.Dims[i] != 1 {
+				return linalg.Dim(b, v, i)
+			}
+		}
+		return b.Constant(ir.IntAttr(1, ir.Index))
+	})
+}
+
+// tosaMapGeneric builds an element-wise generic over rt reading ins with
+// TOSA's broadcasting; body computes one element.
+func (r *rewriter) tosaMapGeneric(b *ir.Builder, op *ir.Operation, ins []*ir.Value, rt *ir.RankedTensorType, body func(bb *ir.Builder, args []*ir.Value) *ir.Value) error {
+	n := len(rt.Dims)
+	var maps []*ir.AffineMap
+	for _, v := range ins {
+		t, ok := v.Type.(*ir.RankedTensorType)
+		if !ok || (len(t.Dims) != n && len(t.Dims) != 0) {
+			return ir.OpErrorf(op, "needs operands of the result's rank %d", n)
+		}
+		maps = append(maps, bcastMap(t, rt))
+	}
+	out := tosaEmpty(b, rt, ins)
+	maps = append(maps, linalg.Identity(n))
+	g := linalg.BuildGeneric(b, ins, []*ir.Value{out}, maps, parallel(n), func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		return []*ir.Value{body(bb, args[:len(ins)])}
+	})
+	r.replace(op, g.Results)
+	return nil
+}
+
+// Scalar helpers for generic bodies.
+
+func cInt(bb *ir.Builder, v int64, t ir.Type) *ir.Value { return bb.Constant(ir.IntAttr(v, t)) }
+
+func cFloat(bb *ir.Builder, v float64, t ir.Type) *ir.Value {
+	return bb.Constant(ir.FloatAttrOf(v, t.(*ir.FloatType)))
+}
+
+func un(bb *ir.Builder, name string, x *ir.Value) *ir.Value {
+	return bb.Create(name, []*ir.Value{x}, []ir.Type{x.Type}).Result(0)
+}
+
+func sel(bb *ir.Builder, c, a, d *ir.Value) *ir.Value {
+	return bb.Create("arith.select", []*ir.Value{c, a, d}, []ir.Type{a.Type}).Result(0)
+}
+
+func castTo(bb *ir.Builder, name string, x *ir.Value, t ir.Type) *ir.Value {
+	if ir.TypesEqual(x.Type, t) {
+		return x
+	}
+	return bb.Create(name, []*ir.Value{x}, []ir.Type{t}).Result(0)
+}
+
+// sext sign-extends (or zero-extends when unsigned) an integer to t.
+func sext(bb *ir.Builder, x *ir.Value, t ir.Type, unsigned bool) *ir.Value {
+	if width(x.Type) >= width(t) {
+		return castTo(bb, "arith.trunci", x, t)
+	}
+	if unsigned || isBool(x.Type) {
+		return castTo(bb, "arith.extui", x, t)
+	}
+	return castTo(bb, "arith.extsi", x, t)
+}
+
+// intRange returns the smallest and largest values of an integer type.
+func intRange(t ir.Type, unsigned bool) (int64, int64) {
+	w := width(t)
+	if unsigned {
+		if w >= 64 {
+			return 0, math.MaxInt64
+		}
+		return 0, int64(1)<<w - 1
+	}
+	if w >= 64 {
+		return math.MinInt64, math.MaxInt64
+	}
+	return -(int64(1) << (w - 1)), int64(1)<<(w-1) - 1
+}
+
+// clip clamps x between lo and hi (signed comparison).
+func clip(bb *ir.Builder, x *ir.Value, lo, hi int64) *ir.Value {
+	x = iop(bb, "arith.maxsi", x, cInt(bb, lo, x.Type))
+	return iop(bb, "arith.minsi", x, cInt(bb, hi, x.Type))
+}
+
+func isUnsignedType(t ir.Type) bool {
+	it, ok := t.(*ir.IntegerType)
+	return ok && it.Signedness == ir.Unsigned
+}

@@ -1,0 +1,265 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// tosaNN converts the convolutions, matmul, fully_connected, poolings
+// and resize; done is false for other ops.
+func (r *rewriter) tosaNN(b *ir.Builder, op *ir.Operation, name string, rt *ir.RankedTensorType) (bool, error) {
+	switch name {
+	case "conv2d", "conv3d", "depthwise_conv2d", "transpose_conv2d", "matmul", "fully_connected",
+		"avg_pool2d", "max_pool2d", "resize":
+	default:
+		return false, nil
+	}
+	for _, v := range op.Operands {
+		if t, ok := v.Type.(*ir.RankedTensorType); ok && !ir.HasStaticShape(t) {
+			return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
+		}
+	}
+	if !ir.HasStaticShape(rt) {
+		return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
+	}
+	switch name {
+	case "conv2d":
+		return true, r.tosaConv(b, op, rt, 2, false)
+	case "conv3d":
+		return true, r.tosaConv(b, op, rt, 3, false)
+	case "depthwise_conv2d":
+		return true, r.tosaConv(b, op, rt, 2, true)
+	case "transpose_conv2d":
+		return true, r.tosaTransposeConv(b, op, rt)
+	case "matmul", "fully_connected":
+		return true, r.tosaMatmul(b, op, rt, name == "fully_connected")
+	case "avg_pool2d", "max_pool2d":
+		return true, r.tosaPool(b, op, rt, name == "max_pool2d")
+	case "resize":
+		return true, r.tosaResize(b, op, rt)
+	}
+	return false, nil
+}
+
+// accType is the accumulator of a contraction producing elem: elem
+// itself, or a wider float acc_type (f16 convolutions accumulating in
+// f32).
+func accType(op *ir.Operation, elem ir.Type) ir.Type {
+	if a, ok := op.Attr("acc_type").(*ir.TypeAttr); ok && ir.IsFloat(a.Type) && ir.IsFloat(elem) && width(a.Type) > width(elem) {
+		return a.Type
+	}
+	return elem
+}
+
+func fill1n(xs []int64, n int, def int64) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = def
+		if i < len(xs) {
+			out[i] = xs[i]
+		}
+	}
+	return out
+}
+
+// affLin returns d_o·s + d_k·dil.
+func affLin(o, k int, s, dil int64) ir.AffineExpr {
+	a := ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: o}, &ir.AffineConstantExpr{Value: s})
+	c := ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: k}, &ir.AffineConstantExpr{Value: dil})
+	return ir.AffineBinary(ir.AffineAdd, a, c)
+}
+
+// biasInit broadcasts bias (one value, or one per output channel read
+// through chanMap) into an accumulator of type t.
+func biasInit(b *ir.Builder, bias *ir.Value, t *ir.RankedTensorType, chanMap *ir.AffineMap) *ir.Value {
+	n := len(t.Dims)
+	e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
+	if bias == nil {
+		return fillTensor(b, t, b.Constant(zeroAttr(t.Elem, 0)))
+	}
+	m := chanMap
+	if bt := bias.Type.(*ir.RankedTensorType); len(bt.Dims) == 1 && bt.Dims[0] == 1 {
+		m = &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{&ir.AffineConstantExpr{Value: 0}}}
+	}
+	return linalg.BuildGeneric(b, []*ir.Value{bias}, []*ir.Value{e}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		return []*ir.Value{tosaExt(bb, a[0], t.Elem)}
+	}).Result(0)
+}
+
+// tosaExt widens a float or a signed integer to t.
+func tosaExt(bb *ir.Builder, x *ir.Value, t ir.Type) *ir.Value {
+	if ir.IsFloat(t) {
+		return convert(bb, x, t)
+	}
+	return sext(bb, x, t, false)
+}
+
+// zpMulAdd is the body of a quantized contraction: acc + (x - xzp)·(w - wzp).
+func zpMulAdd(xzp, wzp int64) linalg.BodyFunc {
+	return func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		acc := a[len(a)-1]
+		t := acc.Type
+		if ir.IsFloat(t) || (xzp == 0 && wzp == 0) {
+			return mulAdd(bb, a)
+		}
+		x := iop(bb, "arith.subi", sext(bb, a[0], t, false), cInt(bb, xzp, t))
+		w := iop(bb, "arith.subi", sext(bb, a[1], t, false), cInt(bb, wzp, t))
+		return []*ir.Value{iop(bb, "arith.addi", acc, iop(bb, "arith.muli", x, w))}
+	}
+}
+
+// castResult converts an accumulator tensor to the result type when they
+// differ (acc_type wider than the result).
+func castResult(b *ir.Builder, v *ir.Value, rt *ir.RankedTensorType) *ir.Value {
+	if ir.TypesEqual(v.Type, rt) {
+		return v
+	}
+	n := len(rt.Dims)
+	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{e}, []*ir.AffineMap{linalg.Identity(n), linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		return []*ir.Value{tosaCast(bb, a[0], rt.Elem)}
+	}).Result(0)
+}
+
+// tosaConv lowers conv2d/conv3d (input N…C, weight [OC, K…, IC]) and
+// depthwise_conv2d (weight [KH, KW, C, M], output channel c·M+m): the
+// input is padded with its zero point, then one generic accumulates
+// (x - input_zp)·(w - weight_zp) onto the broadcast bias.
+func (r *rewriter) tosaConv(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType, s int, depthwise bool) error {
+	if len(op.Operands) < 3 {
+		return ir.OpErrorf(op, "expects input, weight and bias operands")
+	}
+	in, w, bias := op.Operands[0], op.Operands[1], op.Operands[2]
+	it, wt := in.Type.(*ir.RankedTensorType), w.Type.(*ir.RankedTensorType)
+	if len(it.Dims) != s+2 || len(wt.Dims) != s+2 || len(rt.Dims) != s+2 {
+		return ir.OpErrorf(op, "needs rank-%d input, weight and result", s+2)
+	}
+	pad := fill1n(intsOf(op, "pad"), 2*s, 0)
+	stride := fill1n(intsOf(op, "stride"), s, 1)
+	dil := fill1n(intsOf(op, "dilation"), s, 1)
+	izp, err := tosaZP(op, 3, "input_zp")
+	if err != nil {
+		return err
+	}
+	wzp, err := tosaZP(op, 4, "weight_zp")
+	if err != nil {
+		return err
+	}
+	lo, hi := make([]int64, s+2), make([]int64, s+2)
+	for i := 0; i < s; i++ {
+		lo[i+1], hi[i+1] = pad[2*i], pad[2*i+1]
+		if lo[i+1] < 0 || hi[i+1] < 0 {
+			return ir.OpErrorf(op, "has negative padding %v", pad)
+		}
+	}
+	var pv *ir.Value
+	if ft, ok := it.Elem.(*ir.FloatType); ok {
+		pv = b.Constant(ir.FloatAttrOf(0, ft))
+	} else {
+		pv = b.Constant(ir.IntAttr(izp, it.Elem))
+	}
+	pin := padded(b, in, lo, hi, pv)
+	acc := accType(op, rt.Elem)
+	if !depthwise {
+		// Loops: n, o…, oc, k…, ic.
+		nl := 2*s + 3
+		oc, ic := s+1, 2*s+2
+		im := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: 0}}}
+		wm := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: oc}}}
+		om := linalg.DimMap(nl)
+		for i := 0; i <= s+1; i++ {
+			om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
+		}
+		for i := 0; i < s; i++ {
+			im.Results = append(im.Results, affLin(1+i, s+2+i, stride[i], dil[i]))
+			wm.Results = append(wm.Results, &ir.AffineDimExpr{Pos: s + 2 + i})
+		}
+		im.Results = append(im.Results, &ir.AffineDimExpr{Pos: ic})
+		wm.Results = append(wm.Results, &ir.AffineDimExpr{Pos: ic})
+		its := make([]linalg.Iterator, nl)
+		for i := s + 2; i < nl; i++ {
+			its[i] = linalg.Reduction
+		}
+		accT := ir.Tensor(rt.Dims, acc)
+		init := biasInit(b, bias, accT, linalg.DimMap(s+2, s+1))
+		g := linalg.BuildGeneric(b, []*ir.Value{pin, w}, []*ir.Value{init}, []*ir.AffineMap{im, wm, om}, its, zpMulAdd(izp, wzp))
+		r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
+		return nil
+	}
+	// Depthwise, loops: n, o…, c, m, k…; the result is computed as
+	// [N, O…, C, M] and reshaped.
+	C, M := wt.Dims[s], wt.Dims[s+1]
+	nl := 2*s + 3
+	c, m := s+1, s+2
+	im := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: 0}}}
+	wm := &ir.AffineMap{NumDims: nl}
+	for i := 0; i < s; i++ {
+		im.Results = append(im.Results, affLin(1+i, s+3+i, stride[i], dil[i]))
+		wm.Results = append(wm.Results, &ir.AffineDimExpr{Pos: s + 3 + i})
+	}
+	im.Results = append(im.Results, &ir.AffineDimExpr{Pos: c})
+	wm.Results = append(wm.Results, &ir.AffineDimExpr{Pos: c}, &ir.AffineDimExpr{Pos: m})
+	om := linalg.DimMap(nl)
+	for i := 0; i <= s+2; i++ {
+		om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
+	}
+	its := make([]linalg.Iterator, nl)
+	for i := s + 3; i < nl; i++ {
+		its[i] = linalg.Reduction
+	}
+	dims := append(append([]int64{}, rt.Dims[:s+1]...), C, M)
+	accT := ir.Tensor(dims, acc)
+	bt := bias.Type.(*ir.RankedTensorType)
+	if len(bt.Dims) == 1 && bt.Dims[0] == C*M && C*M != 1 {
+		bias = reshapeTo(b, bias, ir.Tensor([]int64{C, M}, bt.Elem))
+	}
+	init := biasInit(b, bias, accT, linalg.DimMap(s+3, s+1, s+2))
+	g := linalg.BuildGeneric(b, []*ir.Value{pin, w}, []*ir.Value{init}, []*ir.AffineMap{im, wm, om}, its, zpMulAdd(izp, wzp))
+	res := castResult(b, g.Result(0), ir.Tensor(dims, rt.Elem))
+	r.replace(op, []*ir.Value{reshapeTo(b, res, rt)})
+	return nil
+}
+
+// tosaMatmul: matmul a [N,H,C] × b [N,C,W] → [N,H,W] with zero points;
+// fully_connected (older TOSA) input [N,IC] × weight [OC,IC] + bias [OC].
+func (r *rewriter) tosaMatmul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType, fc bool) error {
+	x, w := op.Operands[0], op.Operands[1]
+	acc := accType(op, rt.Elem)
+	accT := ir.Tensor(rt.Dims, acc)
+	if fc {
+		if len(op.Operands) < 3 || linalg.Rank(x.Type) != 2 || linalg.Rank(w.Type) != 2 || len(rt.Dims) != 2 {
+			return ir.OpErrorf(op, "needs input [N,IC], weight [OC,IC] and bias [OC]")
+		}
+		izp, err := tosaZP(op, 3, "input_zp")
+		if err != nil {
+			return err
+		}
+		wzp, err := tosaZP(op, 4, "weight_zp")
+		if err != nil {
+			return err
+		}
+		init := biasInit(b, op.Operands[2], accT, linalg.DimMap(2, 1))
+		maps := []*ir.AffineMap{linalg.DimMap(3, 0, 2), linalg.DimMap(3, 1, 2), linalg.DimMap(3, 0, 1)}
+		its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}
+		g := linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, maps, its, zpMulAdd(izp, wzp))
+		r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
+		return nil
+	}
+	if linalg.Rank(x.Type) != 3 || linalg.Rank(w.Type) != 3 || len(rt.Dims) != 3 {
+		return ir.OpErrorf(op, "needs a [N,H,C] × [N,C,W] → [N,H,W] product")
+	}
+	azp, err := tosaZP(op, 2, "a_zp")
+	if err != nil {
+		return err
+	}
+	bzp, err := tosaZP(op, 3, "b_zp")
+	if err != nil {
+		return err
+	}
+	init := fillTensor(b, accT, b.Constant(zeroAttr(acc, 0)))
+	maps := []*ir.AffineMap{linalg.DimMap(4, 0, 1, 3), linalg.DimMap(4, 0, 3, 2), linalg.DimMap(4, 0, 1, 2)}
+	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
+	g := linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, maps, its, zpMulAdd(azp, bzp))
+	r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
+	return nil
+}

@@ -1,0 +1,174 @@
+package input
+
+import (
+	"math"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// tosaPool lowers max_pool2d and avg_pool2d (NHWC, kernel, stride, pad
+// [top, bottom, left, right]). max pads with the lowest value; avg sums
+// the window (minus input_zp) in the accumulator type and divides by the
+// number of input (not padding) elements: a float division, or for
+// integers the spec's reciprocal_scale + apply_scale_32, plus output_zp,
+// clipped.
+func (r *rewriter) tosaPool(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType, isMax bool) error {
+	in := op.Operands[0]
+	it := in.Type.(*ir.RankedTensorType)
+	if len(it.Dims) != 4 || len(rt.Dims) != 4 {
+		return ir.OpErrorf(op, "needs NHWC input and result")
+	}
+	kernel, stride, pad := intsOf(op, "kernel"), fill1n(intsOf(op, "stride"), 2, 1), fill1n(intsOf(op, "pad"), 4, 0)
+	if len(kernel) != 2 {
+		return ir.OpErrorf(op, "needs a 2-element kernel")
+	}
+	elem := it.Elem
+	isF := ir.IsFloat(elem)
+	izp, err := tosaZP(op, 1, "input_zp")
+	if err != nil {
+		return err
+	}
+	ozp, err := tosaZP(op, 2, "output_zp")
+	if err != nil {
+		return err
+	}
+	var pv *ir.Value
+	switch {
+	case isMax && isF:
+		pv = b.Constant(ir.FloatAttrOf(math.Inf(-1), elem.(*ir.FloatType)))
+	case isMax:
+		lo, _ := intRange(elem, false)
+		pv = b.Constant(ir.IntAttr(lo, elem))
+	case isF:
+		pv = b.Constant(ir.FloatAttrOf(0, elem.(*ir.FloatType)))
+	default:
+		pv = b.Constant(ir.IntAttr(izp, elem))
+	}
+	pin := padded(b, in, []int64{0, pad[0], pad[2], 0}, []int64{0, pad[1], pad[3], 0}, pv)
+	// Loops: n, oh, ow, c, kh, kw.
+	im := &ir.AffineMap{NumDims: 6, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: 0}, affLin(1, 4, stride[0], 1), affLin(2, 5, stride[1], 1), &ir.AffineDimExpr{Pos: 3}}}
+	km := linalg.DimMap(6, 4, 5)
+	om := linalg.DimMap(6, 0, 1, 2, 3)
+	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction, linalg.Reduction}
+	// The window shape is an (unused) input so the kernel loops have sizes.
+	win := b.Create("tensor.empty", nil, []ir.Type{ir.Tensor(kernel, elem)}).Result(0)
+	if isMax {
+		mx := "arith.maxsi"
+		if isF {
+			mx = "arith.maximumf"
+			if tosaString(op, "nan_mode") == "IGNORE" {
+				mx = "arith.maxnumf"
+			}
+		}
+		init := fillTensor(b, rt, pv)
+		g := linalg.BuildGeneric(b, []*ir.Value{pin, win}, []*ir.Value{init}, []*ir.AffineMap{im, km, om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			return []*ir.Value{bb.Create(mx, []*ir.Value{a[2], a[0]}, []ir.Type{elem}).Result(0)}
+		})
+		r.replace(op, g.Results)
+		return nil
+	}
+	acc := accType(op, elem)
+	if !isF {
+		acc = ir.I32
+	}
+	sum := fillTensor(b, ir.Tensor(rt.Dims, acc), b.Constant(zeroAttr(acc, 0)))
+	g := linalg.BuildGeneric(b, []*ir.Value{pin, win}, []*ir.Value{sum}, []*ir.AffineMap{im, km, om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		if isF {
+			return []*ir.Value{bb.Create("arith.addf", []*ir.Value{a[2], convert(bb, a[0], acc)}, []ir.Type{acc}).Result(0)}
+		}
+		x := iop(bb, "arith.subi", sext(bb, a[0], acc, false), cInt(bb, izp, acc))
+		return []*ir.Value{iop(bb, "arith.addi", a[2], x)}
+	})
+	ih, iw := it.Dims[1], it.Dims[2]
+	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	lo, hi := intRange(elem, isUnsignedType(elem))
+	avg := linalg.BuildGeneric(b, g.Results, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(4), linalg.Identity(4)}, parallel(4), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		// count = valid rows × valid columns of the window.
+		valid := func(d int, s, p, k, size int64) *ir.Value {
+			start := iop(bb, "arith.subi", iop(bb, "arith.muli", index(bb, d), bb.Constant(ir.IntAttr(s, ir.Index))), bb.Constant(ir.IntAttr(p, ir.Index)))
+			end := iop(bb, "arith.minsi", iop(bb, "arith.addi", start, bb.Constant(ir.IntAttr(k, ir.Index))), bb.Constant(ir.IntAttr(size, ir.Index)))
+			start = iop(bb, "arith.maxsi", start, bb.Constant(ir.IntAttr(0, ir.Index)))
+			return iop(bb, "arith.subi", end, start)
+		}
+		cnt := iop(bb, "arith.muli", valid(1, stride[0], pad[0], kernel[0], ih), valid(2, stride[1], pad[2], kernel[1], iw))
+		cnt = iop(bb, "arith.maxsi", cnt, bb.Constant(ir.IntAttr(1, ir.Index)))
+		if isF {
+			c := bb.Create("arith.index_cast", []*ir.Value{cnt}, []ir.Type{ir.I64}).Result(0)
+			cf := bb.Create("arith.sitofp", []*ir.Value{c}, []ir.Type{acc}).Result(0)
+			v := bb.Create("arith.divf", []*ir.Value{a[0], cf}, []ir.Type{acc}).Result(0)
+			return []*ir.Value{convert(bb, v, elem)}
+		}
+		// reciprocal_scale(count): k = 32 - clz(count - 1),
+		// multiplier = (((1 << 30) + 1) << k) / count, shift = 30 + k.
+		i64 := ir.I64
+		c := bb.Create("arith.index_cast", []*ir.Value{cnt}, []ir.Type{i64}).Result(0)
+		cm1 := castTo(bb, "arith.trunci", iop(bb, "arith.subi", c, cInt(bb, 1, i64)), ir.I32)
+		k := iop(bb, "arith.subi", cInt(bb, 32, i64), sext(bb, un(bb, "math.ctlz", cm1), i64, true))
+		num := iop(bb, "arith.shli", cInt(bb, (1<<30)+1, i64), k)
+		mult := iop(bb, "arith.divsi", num, c)
+		shift := iop(bb, "arith.addi", cInt(bb, 30, i64), k)
+		v := applyScale(bb, sext(bb, a[0], i64, false), mult, shift, false)
+		v = iop(bb, "arith.addi", v, cInt(bb, ozp, i64))
+		return []*ir.Value{castTo(bb, "arith.trunci", clip(bb, v, lo, hi), elem)}
+	})
+	r.replace(op, avg.Results)
+	return nil
+}
+
+// tosaTransposeConv lowers transpose_conv2d (input NHWC, weight [OC, KH,
+// KW, IC], out_pad [top, bottom, left, right], stride): output[n, oy, ox,
+// oc] sums over ky, kx, ic the inputs at iy = (oy - out_pad_top - ky) /
+// stride_y where that divides exactly and lands inside the input.
+func (r *rewriter) tosaTransposeConv(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	if len(op.Operands) < 3 {
+		return ir.OpErrorf(op, "expects input, weight and bias operands")
+	}
+	in, w, bias := op.Operands[0], op.Operands[1], op.Operands[2]
+	it, wt := in.Type.(*ir.RankedTensorType), w.Type.(*ir.RankedTensorType)
+	if len(it.Dims) != 4 || len(wt.Dims) != 4 || len(rt.Dims) != 4 {
+		return ir.OpErrorf(op, "needs rank-4 input, weight and result")
+	}
+	opad := fill1n(intsOf(op, "out_pad"), 4, 0)
+	stride := fill1n(intsOf(op, "stride"), 2, 1)
+	izp, err := tosaZP(op, 3, "input_zp")
+	if err != nil {
+		return err
+	}
+	wzp, err := tosaZP(op, 4, "weight_zp")
+	if err != nil {
+		return err
+	}
+	acc := accType(op, rt.Elem)
+	accT := ir.Tensor(rt.Dims, acc)
+	init := biasInit(b, bias, accT, linalg.DimMap(4, 3))
+	// Loops: n, oy, ox, oc, ky, kx, ic.
+	wm := linalg.DimMap(7, 3, 4, 5, 6)
+	om := linalg.DimMap(7, 0, 1, 2, 3)
+	its := []linalg.Iterator{0, 0, 0, 0, linalg.Reduction, linalg.Reduction, linalg.Reduction}
+	body := zpMulAdd(izp, wzp)
+	g := linalg.BuildGeneric(b, []*ir.Value{w}, []*ir.Value{init}, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		ci := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+		var inside *ir.Value
+		pos := func(o, k int, p, s, size int64) *ir.Value {
+			t := iop(bb, "arith.subi", iop(bb, "arith.subi", index(bb, o), ci(p)), index(bb, k))
+			q := iop(bb, "arith.divsi", t, ci(s))
+			ok := iop(bb, "arith.andi", cmp(bb, predSGE, t, ci(0)), cmp(bb, predEQ, iop(bb, "arith.remsi", t, ci(s)), ci(0)))
+			ok = iop(bb, "arith.andi", ok, cmp(bb, predSLT, q, ci(size)))
+			if inside == nil {
+				inside = ok
+			} else {
+				inside = iop(bb, "arith.andi", inside, ok)
+			}
+			q = iop(bb, "arith.maxsi", q, ci(0))
+			return iop(bb, "arith.minsi", q, ci(size-1))
+		}
+		iy := pos(1, 4, opad[0], stride[0], it.Dims[1])
+		ix := pos(2, 5, opad[2], stride[1], it.Dims[2])
+		x := bb.Create("tensor.extract", []*ir.Value{in, index(bb, 0), iy, ix, index(bb, 6)}, []ir.Type{it.Elem}).Result(0)
+		next := body(bb, []*ir.Value{x, a[0], a[1]})[0]
+		return []*ir.Value{sel(bb, inside, next, a[1])}
+	})
+	r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
+	return nil
+}

@@ -1,0 +1,166 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// tosaQuant converts rescale and table; done is false for other ops.
+func (r *rewriter) tosaQuant(b *ir.Builder, op *ir.Operation, name string, rt *ir.RankedTensorType) (bool, error) {
+	switch name {
+	case "rescale":
+		return true, r.tosaRescale(b, op, rt)
+	case "table":
+		return true, r.tosaTable(b, op, rt)
+	}
+	return false, nil
+}
+
+// paramTensor returns a multiplier or shift as a 1-D tensor: the operand
+// at index i (TOSA 1.0) or a constant made from the array attribute.
+func paramTensor(b *ir.Builder, op *ir.Operation, attr string, i int, elem ir.Type) (*ir.Value, error) {
+	if vals, ok := intList(op, attr); ok && op.Attr(attr) != nil {
+		t := ir.Tensor([]int64{int64(len(vals))}, elem)
+		return b.Constant(&ir.DenseElementsAttr{Type: t, Ints: vals}), nil
+	}
+	if i < len(op.Operands) {
+		if _, ok := op.Operands[i].Type.(*ir.RankedTensorType); ok {
+			return op.Operands[i], nil
+		}
+	}
+	return nil, ir.OpErrorf(op, "needs a '%s' attribute or operand", attr)
+}
+
+// tosaRescale implements the spec's RESCALE exactly, in 64-bit integers:
+//
+//	v   = x - input_zp                    (x zero-extended when unsigned)
+//	r   = 1 << (shift-1), ± 1<<30 for double rounding when shift > 31
+//	out = clip(((v·multiplier + r) >> shift) + output_zp)
+//
+// with one multiplier/shift per last-dimension channel when per_channel.
+func (r *rewriter) tosaRescale(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	in := op.Operands[0]
+	it := in.Type.(*ir.RankedTensorType)
+	inElem, outElem := it.Elem, rt.Elem
+	if ir.IsFloat(inElem) || ir.IsFloat(outElem) {
+		return ir.OpErrorf(op, "rescales integers only (found %s to %s)", inElem, outElem)
+	}
+	mulElem := ir.Type(ir.I32)
+	if _, ok := op.Attr("scale32").(*ir.BoolAttr); ok && !tosaBool(op, "scale32") {
+		mulElem = ir.Int(16)
+	}
+	mult, err := paramTensor(b, op, "multiplier", 1, mulElem)
+	if err != nil {
+		return err
+	}
+	shift, err := paramTensor(b, op, "shift", 2, ir.I8)
+	if err != nil {
+		return err
+	}
+	izp, err := tosaZP(op, 3, "input_zp")
+	if err != nil {
+		return err
+	}
+	ozp, err := tosaZP(op, 4, "output_zp")
+	if err != nil {
+		return err
+	}
+	inU := tosaBool(op, "input_unsigned") || isUnsignedType(inElem)
+	outU := tosaBool(op, "output_unsigned") || isUnsignedType(outElem)
+	if inU && width(inElem) < 64 {
+		izp &= int64(1)<<width(inElem) - 1
+	}
+	if outU && width(outElem) < 64 {
+		ozp &= int64(1)<<width(outElem) - 1
+	}
+	double := tosaBool(op, "double_round") || tosaString(op, "rounding_mode") == "DOUBLE_ROUND"
+	perChannel := tosaBool(op, "per_channel")
+	n := len(rt.Dims)
+	pm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{&ir.AffineConstantExpr{Value: 0}}}
+	if perChannel {
+		if n == 0 {
+			return ir.OpErrorf(op, "is per-channel on a rank-0 tensor")
+		}
+		pm = linalg.DimMap(n, n-1)
+	}
+	lo, hi := intRange(outElem, outU)
+	out := tosaEmpty(b, rt, []*ir.Value{in})
+	maps := []*ir.AffineMap{linalg.Identity(n), pm, pm, linalg.Identity(n)}
+	g := linalg.BuildGeneric(b, []*ir.Value{in, mult, shift}, []*ir.Value{out}, maps, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		i64 := ir.I64
+		v := sext(bb, a[0], i64, inU)
+		v = iop(bb, "arith.subi", v, cInt(bb, izp, i64))
+		m := sext(bb, a[1], i64, false)
+		s := sext(bb, a[2], i64, false)
+		v = applyScale(bb, v, m, s, double)
+		v = iop(bb, "arith.addi", v, cInt(bb, ozp, i64))
+		return []*ir.Value{castTo(bb, "arith.trunci", clip(bb, v, lo, hi), outElem)}
+	})
+	r.replace(op, g.Results)
+	return nil
+}
+
+// applyScale is the spec's apply_scale_32/apply_scale_16 on 64-bit
+// values: (v·m + round) >> s, round = 1 << (s-1) (0 when s = 0), and with
+// double rounding ±(1 << 30) more when s > 31.
+func applyScale(bb *ir.Builder, v, m, s *ir.Value, double bool) *ir.Value {
+	i64 := v.Type
+	one := cInt(bb, 1, i64)
+	zero := cInt(bb, 0, i64)
+	sm1 := iop(bb, "arith.maxsi", iop(bb, "arith.subi", s, one), zero)
+	round := iop(bb, "arith.shli", one, sm1)
+	round = sel(bb, cmpOp(bb, "arith.cmpi", 4, s, zero), round, zero)
+	if double {
+		big := cmpOp(bb, "arith.cmpi", 4, s, cInt(bb, 31, i64))
+		neg := cmpOp(bb, "arith.cmpi", 2, v, zero)
+		adj := sel(bb, neg, cInt(bb, -(1 << 30), i64), cInt(bb, 1<<30, i64))
+		round = iop(bb, "arith.addi", round, sel(bb, big, adj, zero))
+	}
+	p := iop(bb, "arith.addi", iop(bb, "arith.muli", v, m), round)
+	return iop(bb, "arith.shrsi", p, s)
+}
+
+// tosaTable: i8 inputs index a 256-entry table at x+128; i16 inputs
+// interpolate a 513-entry table: base = t[(x+32768)>>7], the slope to the
+// next entry times the low 7 bits, result (base << 7) + slope·frac in i32.
+func (r *rewriter) tosaTable(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	if len(op.Operands) != 2 {
+		return ir.OpErrorf(op, "expects an input and a table")
+	}
+	in, table := op.Operands[0], op.Operands[1]
+	inElem := ir.ElementTypeOf(in.Type)
+	tt, ok := table.Type.(*ir.RankedTensorType)
+	if !ok || len(tt.Dims) != 1 {
+		return ir.OpErrorf(op, "needs a 1-D table")
+	}
+	switch width(inElem) {
+	case 8:
+		if tt.Dims[0] != 256 {
+			return ir.OpErrorf(op, "needs a 256-entry table for i8 input (found %d)", tt.Dims[0])
+		}
+	case 16:
+		if tt.Dims[0] != 513 {
+			return ir.OpErrorf(op, "needs a 513-entry table for i16 input (found %d)", tt.Dims[0])
+		}
+	default:
+		return ir.OpErrorf(op, "is defined for i8 and i16 inputs only (found %s)", inElem)
+	}
+	elem := rt.Elem
+	return r.tosaMapGeneric(b, op, []*ir.Value{in}, rt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+		x := sext(bb, a[0], ir.I32, false)
+		at := func(i *ir.Value) *ir.Value {
+			ix := bb.Create("arith.index_cast", []*ir.Value{i}, []ir.Type{ir.Index}).Result(0)
+			return bb.Create("tensor.extract", []*ir.Value{table, ix}, []ir.Type{tt.Elem}).Result(0)
+		}
+		if width(inElem) == 8 {
+			return sext(bb, at(iop(bb, "arith.addi", x, cInt(bb, 128, ir.I32))), elem, false)
+		}
+		i := iop(bb, "arith.shrsi", iop(bb, "arith.addi", x, cInt(bb, 32768, ir.I32)), cInt(bb, 7, ir.I32))
+		frac := iop(bb, "arith.andi", x, cInt(bb, 127, ir.I32))
+		base := sext(bb, at(i), ir.I32, false)
+		next := sext(bb, at(iop(bb, "arith.addi", i, cInt(bb, 1, ir.I32))), ir.I32, false)
+		slope := iop(bb, "arith.subi", next, base)
+		v := iop(bb, "arith.addi", iop(bb, "arith.shli", base, cInt(bb, 7, ir.I32)), iop(bb, "arith.muli", slope, frac))
+		return sext(bb, v, elem, false)
+	})
+}

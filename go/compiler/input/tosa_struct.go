@@ -1,0 +1,228 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// tosaStructural converts the data-movement ops (reshape, transpose,
+// slice, tile, pad, concat, reverse, gather, scatter); done is false for
+// other ops.
+func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, rt *ir.RankedTensorType) (bool, error) {
+	switch name {
+	case "reshape", "transpose", "slice", "tile", "pad", "concat", "reverse", "gather", "scatter":
+	default:
+		return false, nil
+	}
+	if !ir.HasStaticShape(rt) {
+		return true, ir.OpErrorf(op, "with a dynamic result shape is not supported by gree yet")
+	}
+	in := op.Operands[0]
+	it, ok := in.Type.(*ir.RankedTensorType)
+	if !ok {
+		return true, ir.OpErrorf(op, "needs a ranked tensor input")
+	}
+	n := len(rt.Dims)
+	out := func() *ir.Value { return b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0) }
+	copyBody := func(bb *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }
+	mapped := func(m *ir.AffineMap) (bool, error) {
+		g := linalg.BuildGeneric(b, []*ir.Value{in}, []*ir.Value{out()}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), copyBody)
+		r.replace(op, g.Results)
+		return true, nil
+	}
+	switch name {
+	case "reshape":
+		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(n)}, ir.I64), Ints: rt.Dims})
+		res := b.Create("tensor.reshape", []*ir.Value{in, shape}, []ir.Type{rt})
+		r.replace(op, res.Results)
+		return true, nil
+	case "transpose":
+		perm, err := tosaList(op, "perms", 1)
+		if err != nil {
+			return true, err
+		}
+		if len(perm) != n || len(it.Dims) != n {
+			return true, ir.OpErrorf(op, "needs %d permutation entries (found %d)", n, len(perm))
+		}
+		m := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, n)}
+		for i, p := range perm {
+			if p < 0 || int(p) >= n || m.Results[p] != nil {
+				return true, ir.OpErrorf(op, "has an invalid permutation %v", perm)
+			}
+			m.Results[p] = &ir.AffineDimExpr{Pos: i}
+		}
+		return mapped(m)
+	case "slice":
+		start, err := tosaList(op, "start", 1)
+		if err != nil {
+			return true, err
+		}
+		if len(start) != n {
+			return true, ir.OpErrorf(op, "needs %d start indices (found %d)", n, len(start))
+		}
+		m := &ir.AffineMap{NumDims: n}
+		for i := 0; i < n; i++ {
+			if start[i] < 0 || start[i]+rt.Dims[i] > it.Dims[i] {
+				return true, ir.OpErrorf(op, "slices outside its input along dimension %d", i)
+			}
+			m.Results = append(m.Results, ir.AffineBinary(ir.AffineAdd, &ir.AffineDimExpr{Pos: i}, &ir.AffineConstantExpr{Value: start[i]}))
+		}
+		return mapped(m)
+	case "reverse":
+		axis, err := tosaAxis(op, n)
+		if err != nil {
+			return true, err
+		}
+		m := linalg.Identity(n)
+		m.Results[axis] = ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: axis}, &ir.AffineConstantExpr{Value: -1}), &ir.AffineConstantExpr{Value: rt.Dims[axis] - 1})
+		return mapped(m)
+	case "tile":
+		if !ir.HasStaticShape(it) {
+			return true, ir.OpErrorf(op, "with a dynamic input shape is not supported by gree yet")
+		}
+		g := linalg.BuildGeneric(b, nil, []*ir.Value{out()}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+			ix := []*ir.Value{in}
+			for i := 0; i < n; i++ {
+				ix = append(ix, iop(bb, "arith.remui", index(bb, i), bb.Constant(ir.IntAttr(it.Dims[i], ir.Index))))
+			}
+			return []*ir.Value{bb.Create("tensor.extract", ix, []ir.Type{rt.Elem}).Result(0)}
+		})
+		r.replace(op, g.Results)
+		return true, nil
+	case "concat":
+		axis, err := tosaAxis(op, n)
+		if err != nil {
+			return true, err
+		}
+		c := b.Create("tensor.concat", op.Operands, []ir.Type{rt}, ir.Named("dim", ir.IntAttr(int64(axis), ir.I64)))
+		r.replace(op, c.Results)
+		b.SetInsertionPointBefore(c)
+		return true, r.concat(b, c)
+	case "pad":
+		return true, r.tosaPad(b, op, rt)
+	case "gather":
+		return true, r.tosaGather(b, op, rt)
+	case "scatter":
+		return true, r.tosaScatter(b, op, rt)
+	}
+	return false, nil
+}
+
+// padValue returns the pad constant of tosa.pad: the pad_const operand
+// (a constant), an older pad_const_int/pad_const_fp attribute, or the
+// input zero point; 0 otherwise.
+func padValue(b *ir.Builder, op *ir.Operation, elem ir.Type) (*ir.Value, error) {
+	if len(op.Operands) > 2 {
+		d := constOf(op.Operands[2])
+		if d == nil {
+			return nil, ir.OpErrorf(op, "needs a constant pad value (gree does not support a run-time one)")
+		}
+		if ft, ok := elem.(*ir.FloatType); ok {
+			return b.Constant(ir.FloatAttrOf(d.FloatAt(0), ft)), nil
+		}
+		return b.Constant(ir.IntAttr(d.IntAt(0), elem)), nil
+	}
+	if ft, ok := elem.(*ir.FloatType); ok {
+		v := 0.0
+		if a, ok := op.Attr("pad_const_fp").(*ir.FloatAttr); ok {
+			v = a.Value
+		}
+		return b.Constant(ir.FloatAttrOf(v, ft)), nil
+	}
+	v, ok, err := tosaIntParam(op, -1, "pad_const_int", "input_zp")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		v = 0
+	}
+	return b.Constant(ir.IntAttr(v, elem)), nil
+}
+
+// padded returns in padded by lo/hi elements per dimension with value.
+func padded(b *ir.Builder, in *ir.Value, lo, hi []int64, value *ir.Value) *ir.Value {
+	it := in.Type.(*ir.RankedTensorType)
+	dims := make([]int64, len(it.Dims))
+	offs := make([]mixed, len(dims))
+	sizes := make([]mixed, len(dims))
+	any := false
+	for i, d := range it.Dims {
+		dims[i] = d + lo[i] + hi[i]
+		offs[i] = mixed{static: lo[i]}
+		sizes[i] = mixed{static: d}
+		any = any || lo[i] != 0 || hi[i] != 0
+	}
+	if !any {
+		return in
+	}
+	out := b.Create("tensor.empty", nil, []ir.Type{ir.Tensor(dims, it.Elem)}).Result(0)
+	return placeInto(b, out, in, nil, offs, ones(len(dims)), sizes, func(*ir.Builder, []*ir.Value, []*ir.Value) *ir.Value { return value }).Result(0)
+}
+
+func (r *rewriter) tosaPad(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	in := op.Operands[0]
+	it := in.Type.(*ir.RankedTensorType)
+	n := len(it.Dims)
+	p, err := tosaList(op, "padding", 1)
+	if err != nil {
+		return err
+	}
+	if len(p) != 2*n || !ir.HasStaticShape(it) {
+		return ir.OpErrorf(op, "needs %d padding values and a static input (found %d)", 2*n, len(p))
+	}
+	lo, hi := make([]int64, n), make([]int64, n)
+	for i := 0; i < n; i++ {
+		lo[i], hi[i] = p[2*i], p[2*i+1]
+		if lo[i] < 0 || hi[i] < 0 || it.Dims[i]+lo[i]+hi[i] != rt.Dims[i] {
+			return ir.OpErrorf(op, "has padding %v that does not give the result shape", p)
+		}
+	}
+	v, err := padValue(b, op, it.Elem)
+	if err != nil {
+		return err
+	}
+	r.replace(op, []*ir.Value{padded(b, in, lo, hi, v)})
+	return nil
+}
+
+// tosaGather: values [N,K,C], indices [N,W] → [N,W,C], output[n,w,c] =
+// values[n, indices[n,w], c] (indices clamped into [0, K)).
+func (r *rewriter) tosaGather(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	vals, ixs := op.Operands[0], op.Operands[1]
+	vt := vals.Type.(*ir.RankedTensorType)
+	if len(vt.Dims) != 3 || len(rt.Dims) != 3 || linalg.Rank(ixs.Type) != 2 || vt.Dims[1] < 0 {
+		return ir.OpErrorf(op, "needs values [N,K,C], indices [N,W] and a [N,W,C] result")
+	}
+	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	maps := []*ir.AffineMap{linalg.DimMap(3, 0, 1), linalg.Identity(3)}
+	g := linalg.BuildGeneric(b, []*ir.Value{ixs}, []*ir.Value{out}, maps, parallel(3), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		k := bb.Create("arith.index_cast", []*ir.Value{a[0]}, []ir.Type{ir.Index}).Result(0)
+		k = clampStart(bb, k, vt.Dims[1], 1)
+		x := bb.Create("tensor.extract", []*ir.Value{vals, index(bb, 0), k, index(bb, 2)}, []ir.Type{vt.Elem}).Result(0)
+		return []*ir.Value{x}
+	})
+	r.replace(op, g.Results)
+	return nil
+}
+
+// tosaScatter: values_in [N,K,C], indices [N,W], input [N,W,C]:
+// values_out = values_in with values_out[n, indices[n,w], c] =
+// input[n,w,c]. One generic over (n, k, c, w) keeps the element of the
+// last w whose index is k (indices are unique by the spec).
+func (r *rewriter) tosaScatter(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
+	if len(op.Operands) != 3 || len(rt.Dims) != 3 || linalg.Rank(op.Operands[1].Type) != 2 || linalg.Rank(op.Operands[2].Type) != 3 {
+		return ir.OpErrorf(op, "needs values_in [N,K,C], indices [N,W], input [N,W,C]")
+	}
+	vin, ixs, upd := op.Operands[0], op.Operands[1], op.Operands[2]
+	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	init := linalg.BuildGeneric(b, []*ir.Value{vin}, []*ir.Value{e}, []*ir.AffineMap{linalg.Identity(3), linalg.Identity(3)}, parallel(3), yieldArg(0, rt))
+	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
+	maps := []*ir.AffineMap{linalg.DimMap(4, 0, 3), linalg.DimMap(4, 0, 3, 2), linalg.DimMap(4, 0, 1, 2)}
+	g := linalg.BuildGeneric(b, []*ir.Value{ixs, upd}, init.Results, maps, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		k := bb.Create("arith.index_cast", []*ir.Value{a[0]}, []ir.Type{ir.Index}).Result(0)
+		hit := cmp(bb, predEQ, k, index(bb, 1))
+		return []*ir.Value{sel(bb, hit, a[1], a[2])}
+	})
+	r.replace(op, g.Results)
+	return nil
+}

@@ -1,0 +1,178 @@
+package parser
+
+import (
+	"regexp"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+)
+
+// Pretty syntax of the TOSA dialect, in the forms MLIR prints (the
+// generic form always works too):
+//
+//	tosa.add %a, %b {attrs}? : (T, T) -> U          most ops: operands, attrs, function type
+//	tosa.const_shape {values = dense<…>} : () -> !tosa.shape<N>
+//	tosa.rescale … {rounding_mode = DOUBLE_ROUND, …}  bare enum values become strings
+//	tosa.cond_if %c (%a = %x, …)? : tensor<i1> (T, …)? -> (U, …) { then } else { else }
+//	tosa.while_loop (%a = %x, …) : (T, …) -> (U, …) { cond } do { body }
+//	tosa.yield %v, … : T, …
+var tosaOps = []string{
+	"abs", "add", "apply_scale", "argmax", "arithmetic_right_shift", "avg_pool2d", "bitwise_and",
+	"bitwise_not", "bitwise_or", "bitwise_xor", "cast", "ceil", "clamp", "clz", "concat", "const",
+	"const_shape", "conv2d", "conv3d", "cos", "custom", "depthwise_conv2d", "equal", "erf", "exp",
+	"fft2d", "floor", "fully_connected", "gather", "greater", "greater_equal", "identity", "intdiv",
+	"log", "logical_and", "logical_left_shift", "logical_not", "logical_or", "logical_right_shift",
+	"logical_xor", "matmul", "max_pool2d", "maximum", "minimum", "mul", "negate", "pad", "pow",
+	"reciprocal", "reduce_all", "reduce_any", "reduce_max", "reduce_min", "reduce_prod",
+	"reduce_product", "reduce_sum", "rescale", "reshape", "resize", "reverse", "rfft2d", "rsqrt",
+	"scatter", "select", "sigmoid", "sin", "slice", "sub", "table", "tanh", "tile", "transpose",
+	"transpose_conv2d", "variable", "variable_read", "variable_write", "dim", "matmul_t_block_scaled",
+	"cast_from_block_scaled", "cast_to_block_scaled",
+}
+
+func init() {
+	for _, n := range tosaOps {
+		registerOwn("tosa."+n, parseTosaOp)
+	}
+	registerOwn("tosa.cond_if", parseTosaCondIf)
+	registerOwn("tosa.while_loop", parseTosaWhile)
+	registerOwn("tosa.yield", parseReturnOp)
+}
+
+var tosaEnum = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+
+// parseTosaAttrDict parses an optional "{…}" whose values may be TOSA's
+// bare enum keywords (rounding_mode = DOUBLE_ROUND, mode = BILINEAR,
+// nan_mode = PROPAGATE), kept as string attributes.
+func parseTosaAttrDict(o *OpParser, st *ir.OperationState) error {
+	p := o.p
+	if !p.isPunct("{") {
+		return nil
+	}
+	p.advance()
+	return p.parseCommaList("}", func() error {
+		pos := p.tok.pos
+		var name string
+		switch p.tok.kind {
+		case tokIdent:
+			name = p.tok.text
+		case tokString:
+			name = p.tok.val
+		default:
+			return p.unexpected("an attribute name")
+		}
+		p.advance()
+		if ir.GetAttr(st.Attrs, name) != nil {
+			return p.errorf(pos, "duplicate key '%s' in dictionary attribute", name)
+		}
+		var v ir.Attribute = ir.Unit
+		if p.optional("=") {
+			if p.tok.kind == tokIdent && tosaEnum.MatchString(p.tok.text) {
+				v = ir.Str(p.tok.text)
+				p.advance()
+			} else {
+				var err error
+				if v, err = p.parseAttribute(); err != nil {
+					return err
+				}
+			}
+		}
+		st.Attrs = ir.SetAttr(st.Attrs, name, v)
+		return nil
+	})
+}
+
+// parseTosaOp: %a, %b, … {attrs}? : (T, …) -> U (or ": T" for one type
+// shared by every operand and the result).
+func parseTosaOp(p *OpParser, st *ir.OperationState) error {
+	var ops []Operand
+	if p.IsNextOperand() {
+		var err error
+		if ops, err = p.ParseOperandList(); err != nil {
+			return err
+		}
+	}
+	if err := parseTosaAttrDict(p, st); err != nil {
+		return err
+	}
+	ins, res, err := hloTypes(p, len(ops))
+	if err != nil {
+		return err
+	}
+	if len(ins) != len(ops) {
+		return p.Errorf("'%s' expects %d operand types, found %d", p.Name(), len(ops), len(ins))
+	}
+	st.ResultTypes = res
+	return p.ResolveOperands(st, ops, ins)
+}
+
+// tosaResultTypes parses "-> T" or "-> (T, …)".
+func tosaResultTypes(r *reader) []ir.Type {
+	if !r.ok() || !r.p.Optional("->") {
+		return nil
+	}
+	if r.p.IsNext("(") {
+		return r.types()
+	}
+	return []ir.Type{r.typ()}
+}
+
+// parseTosaCondIf: %c (%a = %x, …)? : tensor<i1> ((T, …))? -> (U, …)
+// { then } else { else } {attrs}?
+func parseTosaCondIf(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	cond := r.operand()
+	var args []Argument
+	var inits []Operand
+	if r.ok() && p.IsNext("(") {
+		args, inits = r.assignmentList()
+	}
+	r.expect(":")
+	ct := r.typ()
+	var inTypes []ir.Type
+	if r.ok() && p.IsNext("(") {
+		inTypes = r.types()
+	}
+	st.ResultTypes = tosaResultTypes(r)
+	if !r.ok() {
+		return r.err
+	}
+	if len(inTypes) != len(inits) {
+		return p.Errorf("'tosa.cond_if' has %d inputs but %d input types", len(inits), len(inTypes))
+	}
+	r.resolve([]Operand{cond}, ct)
+	r.resolve(inits, inTypes...)
+	for i := range args {
+		args[i].Type = inTypes[i]
+	}
+	r.region(args)
+	r.keyword("else")
+	r.region(args)
+	r.attrDict()
+	return r.err
+}
+
+// parseTosaWhile: (%a = %x, …) : (T, …) -> (U, …) { cond } do { body }
+// {attrs}?
+func parseTosaWhile(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	args, inits := r.assignmentList()
+	r.expect(":")
+	pos := p.CurrentPos()
+	ft := r.functionType()
+	if !r.ok() {
+		return r.err
+	}
+	if len(ft.Inputs) != len(inits) {
+		return p.ErrorfAt(pos, "expected as many input types as operands (expected %d got %d)", len(inits), len(ft.Inputs))
+	}
+	st.ResultTypes = ft.Results
+	r.resolve(inits, ft.Inputs...)
+	for i := range args {
+		args[i].Type = ft.Inputs[i]
+	}
+	r.region(args)
+	r.keyword("do")
+	r.region(nil)
+	r.attrDict()
+	return r.err
+}
