@@ -113,7 +113,7 @@ func applyScale(bb *ir.Builder, v, m, s *ir.Value, double bool) *ir.Value {
 	if double {
 		big := cmpOp(bb, "arith.cmpi", 4, s, cInt(bb, 31, i64))
 		neg := cmpOp(bb, "arith.cmpi", 2, v, zero)
-		adj := sel(bb, neg, cInt(bb, -(1 << 30), i64), cInt(bb, 1<<30, i64))
+		adj := sel(bb, neg, cInt(bb, -(1<<30), i64), cInt(bb, 1<<30, i64))
 		round = iop(bb, "arith.addi", round, sel(bb, big, adj, zero))
 	}
 	p := iop(bb, "arith.addi", iop(bb, "arith.muli", v, m), round)

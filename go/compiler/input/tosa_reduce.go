@@ -179,4 +179,6 @@ func (r *rewriter) tosaArgmax(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 	return nil
 }
 
-func notI1(bb *ir.Builder, v *ir.Value) *ir.Value { return iop(bb, "arith.xori", v, cInt(bb, 1, ir.I1)) }
+func notI1(bb *ir.Builder, v *ir.Value) *ir.Value {
+	return iop(bb, "arith.xori", v, cInt(bb, 1, ir.I1))
+}

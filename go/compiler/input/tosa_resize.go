@@ -76,9 +76,15 @@ func (r *rewriter) tosaResize(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 			}
 			dy, dx := toF(ry, scale[0]), toF(rx, scale[2])
 			one := cFloat(bb, 1, ft)
-			mul := func(a, c *ir.Value) *ir.Value { return bb.Create("arith.mulf", []*ir.Value{a, c}, []ir.Type{ft}).Result(0) }
-			add := func(a, c *ir.Value) *ir.Value { return bb.Create("arith.addf", []*ir.Value{a, c}, []ir.Type{ft}).Result(0) }
-			sub := func(a, c *ir.Value) *ir.Value { return bb.Create("arith.subf", []*ir.Value{a, c}, []ir.Type{ft}).Result(0) }
+			mul := func(a, c *ir.Value) *ir.Value {
+				return bb.Create("arith.mulf", []*ir.Value{a, c}, []ir.Type{ft}).Result(0)
+			}
+			add := func(a, c *ir.Value) *ir.Value {
+				return bb.Create("arith.addf", []*ir.Value{a, c}, []ir.Type{ft}).Result(0)
+			}
+			sub := func(a, c *ir.Value) *ir.Value {
+				return bb.Create("arith.subf", []*ir.Value{a, c}, []ir.Type{ft}).Result(0)
+			}
 			uy, ux := sub(one, dy), sub(one, dx)
 			acc := mul(mul(v00, uy), ux)
 			acc = add(acc, mul(mul(v01, uy), dx))
