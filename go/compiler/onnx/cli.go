@@ -1,0 +1,123 @@
+package onnx
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+const usageText = `usage: iree-import-onnx [-h] [-o OUTPUT_FILE] [--no-verify] [--data-prop | --no-data-prop]
+                        [--data-dir DATA_DIR] [--opset-version OPSET_VERSION]
+                        [--large-model | --no-large-model] [--fold-shapes]
+                        input_file
+
+IREE ONNX import tool (gree)
+
+positional arguments:
+  input_file            ONNX protobuf input
+
+options:
+  -h, --help            show this help message and exit
+  -o OUTPUT_FILE        Output path (or '-' for stdout)
+  --no-verify           Disable verification prior to printing
+  --data-prop, --no-data-prop
+                        Toggle data propagation for onnx shape inference
+  --data-dir DATA_DIR   Path to the base directory of the data. Defaults to the directory of the input file.
+  --opset-version OPSET_VERSION
+                        Allows specification of a newer opset_version to update the model to before importing to MLIR.
+                        gree re-stamps the opset when no op of the model changed in between, and reports an error otherwise.
+  --large-model, --no-large-model
+                        Accepted for compatibility (gree loads weights without a size limit).
+  --fold-shapes         gree: replace statically known shape computations (Shape, Gather, Concat, ...) by constants.
+`
+
+// Main runs iree-import-onnx with args (without the program name) and
+// returns its exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	var input, output string
+	opts := Options{}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "usage: iree-import-onnx [-h] [-o OUTPUT_FILE] ... input_file\niree-import-onnx: error: "+format+"\n", a...)
+		return 2
+	}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		name, val, hasVal := strings.Cut(arg, "=")
+		takeValue := func() (string, bool) {
+			if hasVal {
+				return val, true
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return "", false
+		}
+		switch {
+		case arg == "-h" || arg == "--help":
+			fmt.Fprint(stdout, usageText)
+			return 0
+		case name == "-o":
+			v, ok := takeValue()
+			if !ok {
+				return fail("argument -o: expected one argument")
+			}
+			output = v
+		case strings.HasPrefix(arg, "-o") && len(arg) > 2 && !strings.HasPrefix(arg, "--"):
+			output = arg[2:]
+		case arg == "--no-verify", arg == "--data-prop", arg == "--large-model", arg == "--no-large-model":
+		case arg == "--no-data-prop":
+			// Data propagation only refines types; gree keeps it on.
+		case arg == "--fold-shapes":
+			opts.FoldShapes = true
+		case name == "--data-dir":
+			v, ok := takeValue()
+			if !ok {
+				return fail("argument --data-dir: expected one argument")
+			}
+			opts.DataDir = v
+		case name == "--opset-version":
+			v, ok := takeValue()
+			if !ok {
+				return fail("argument --opset-version: expected one argument")
+			}
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return fail("argument --opset-version: invalid int value: '%s'", v)
+			}
+			opts.OpsetVersion = n
+		case name == "--externalize-params", name == "--save-params-to", name == "--params-scope",
+			name == "--num-elements-threshold", name == "--externalize-inputs-threshold", name == "--param-gb-threshold":
+			fmt.Fprintf(stderr, "iree-import-onnx: %s is not supported by gree yet (parameter archives); import without it\n", name)
+			return 1
+		case arg == "--no-externalize-params", arg == "--save-params", arg == "--no-save-params":
+		case strings.HasPrefix(arg, "-") && arg != "-":
+			return fail("unrecognized arguments: %s", arg)
+		default:
+			if input != "" {
+				return fail("unrecognized arguments: %s", arg)
+			}
+			input = arg
+		}
+	}
+	if input == "" {
+		return fail("the following arguments are required: input_file")
+	}
+	out, err := ImportFile(input, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-import-onnx: %v\n", err)
+		return 1
+	}
+	out = append(out, '\n')
+	if output == "" || output == "-" {
+		stdout.Write(out)
+		return 0
+	}
+	if err := os.WriteFile(output, out, 0o644); err != nil {
+		fmt.Fprintf(stderr, "iree-import-onnx: cannot write output file '%s': %v\n", output, err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,294 @@
+package onnx
+
+import (
+	"github.com/gree-ml/gree/go/compiler/onnx/onnxpb"
+)
+
+// inferNode infers the types of a node's outputs from its inputs (nil
+// entries: unknown), as ONNX shape inference with data propagation does
+// for the ops listed here; other ops give no information (their outputs
+// then need declared types). Inference never fails the import: an
+// inconsistent node just gets no inferred type.
+func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	if normalizeDomain(n.GetDomain()) != "" {
+		return nil
+	}
+	opset := imp.opsets[""]
+	switch n.GetOpType() {
+	case "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Abs", "Neg", "Sqrt", "Reciprocal", "Floor", "Ceil",
+		"Round", "Erf", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh",
+		"Atanh", "Softplus", "Softsign", "HardSigmoid", "HardSwish", "Elu", "Selu", "LeakyRelu",
+		"ThresholdedRelu", "Celu", "Gelu", "Mish", "Sign", "Clip", "Softmax", "LogSoftmax", "Hardmax",
+		"LRN", "InstanceNormalization", "CumSum", "Trilu", "Shrink", "BitwiseNot", "MeanVarianceNormalization",
+		"ReverseSequence", "Swish":
+		return unaryLike(in)
+	case "Identity":
+		o := unaryLike(in)
+		if len(o) == 1 && in[0] != nil {
+			o[0].data = in[0].data
+		}
+		return o
+	case "Dropout":
+		o := unaryLike(in)
+		if len(o) == 1 && len(n.GetOutput()) > 1 {
+			m := unaryLike(in)[0]
+			m.t.elem = dtBool
+			o = append(o, m)
+		}
+		return o
+	case "LayerNormalization", "BatchNormalization":
+		return unaryLike(in)
+	case "IsNaN", "IsInf", "Not":
+		return withElem(unaryLike(in), dtBool)
+	case "Add", "Sub", "Mul", "Div":
+		o := broadcastOp(in, 0)
+		if len(o) == 1 {
+			o[0].data = arith(n.GetOpType(), in, o[0].t)
+		}
+		return o
+	case "Pow", "Mod", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Max", "Min", "Sum",
+		"Mean", "PRelu":
+		return broadcastOp(in, 0)
+	case "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor":
+		return broadcastOp(in, dtBool)
+	case "Where":
+		if len(in) != 3 {
+			return nil
+		}
+		o := broadcastOp(in, elemOf(in, 1))
+		return o
+	case "Cast":
+		o := unaryLike(in)
+		to := int32(attrInt(n, "to", 0))
+		if len(o) == 1 && to != 0 {
+			o[0].t.elem = to
+			if (to == dtInt64 || to == dtInt32) && in[0] != nil && in[0].data != nil {
+				o[0].data = in[0].data
+			}
+		}
+		return o
+	case "CastLike":
+		if e := elemOf(in, 1); e != 0 {
+			return withElem(unaryLike(in), e)
+		}
+		return nil
+	case "Shape":
+		return inferShape(n, in, opset)
+	case "Size":
+		if t := ranked(in, 0); t != nil {
+			return []*info{dataInfo(dtInt64, []int64{}, []int64{orUnk(prod(t.dims))})}
+		}
+		return []*info{{t: tensorType(dtInt64, []int64{})}}
+	case "Conv", "ConvInteger":
+		return inferConv(n, in, false)
+	case "ConvTranspose":
+		return inferConv(n, in, true)
+	case "MaxPool", "AveragePool", "LpPool":
+		return inferPool(n, in)
+	case "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool":
+		t := ranked(in, 0)
+		if t == nil || len(t.dims) < 2 {
+			return unaryLike(in)
+		}
+		dims := append([]int64{}, t.dims...)
+		for i := 2; i < len(dims); i++ {
+			dims[i] = 1
+		}
+		return []*info{{t: tensorType(t.elem, dims)}}
+	case "Gemm":
+		return inferGemm(n, in)
+	case "MatMul", "MatMulInteger", "QLinearMatMul":
+		return inferMatMul(in)
+	case "Flatten":
+		t := ranked(in, 0)
+		if t == nil {
+			return nil
+		}
+		axis, ok := normAxis(attrInt(n, "axis", 1), len(t.dims)+1)
+		if !ok {
+			return nil
+		}
+		return []*info{{t: tensorType(t.elem, []int64{prod(t.dims[:axis]), prod(t.dims[axis:])})}}
+	case "Reshape":
+		return inferReshape(n, in, opset)
+	case "Transpose":
+		t := ranked(in, 0)
+		if t == nil {
+			return nil
+		}
+		perm, ok := attrInts(n, "perm")
+		if !ok {
+			for i := len(t.dims) - 1; i >= 0; i-- {
+				perm = append(perm, int64(i))
+			}
+		}
+		if len(perm) != len(t.dims) {
+			return nil
+		}
+		dims := make([]int64, len(perm))
+		for i, p := range perm {
+			dims[i] = t.dims[p]
+		}
+		return []*info{{t: tensorType(t.elem, dims)}}
+	case "Concat":
+		return inferConcat(n, in)
+	case "Split":
+		return inferSplit(n, in, opset)
+	case "Slice":
+		return inferSlice(n, in, opset)
+	case "Squeeze":
+		return inferSqueeze(n, in, opset)
+	case "Unsqueeze":
+		return inferUnsqueeze(n, in, opset)
+	case "Gather":
+		return inferGather(n, in)
+	case "Expand":
+		t := ranked(in, 0)
+		shape, ok := partialData(in, 1)
+		if t == nil || !ok {
+			return nil
+		}
+		dims, ok := broadcastDims(t.dims, dimsOfData(shape))
+		if !ok {
+			return nil
+		}
+		return []*info{{t: tensorType(t.elem, dims)}}
+	case "Tile":
+		t := ranked(in, 0)
+		reps, ok := intData(in, 1)
+		if t == nil || !ok || len(reps) != len(t.dims) {
+			return unaryRankOnly(in)
+		}
+		dims := make([]int64, len(t.dims))
+		for i, d := range t.dims {
+			dims[i] = mulDim(d, reps[i])
+		}
+		return []*info{{t: tensorType(t.elem, dims)}}
+	case "Pad":
+		return inferPad(n, in, opset)
+	case "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+		"ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin":
+		return inferReduce(n, in, opset)
+	case "ConstantOfShape":
+		shape, ok := partialData(in, 0)
+		if !ok {
+			return nil
+		}
+		elem := dtFloat
+		var tv *tensor
+		if a := findAttr(n, "value"); a != nil && a.GetT() != nil {
+			elem = a.GetT().GetDataType()
+			tv, _ = decodeTensor(a.GetT())
+		}
+		o := &info{t: tensorType(elem, dimsOfData(shape))}
+		if o.t.static() && o.t.numElements() <= maxDataElems && (elem == dtInt64 || elem == dtInt32) {
+			v := int64(0)
+			if tv != nil {
+				if vs, ok := tv.int64s(); ok && len(vs) == 1 {
+					v = vs[0]
+				}
+			}
+			o.data = make([]int64, o.t.numElements())
+			for i := range o.data {
+				o.data[i] = v
+			}
+		}
+		return []*info{o}
+	case "Constant":
+		return inferConstant(n)
+	case "Range":
+		return inferRange(in)
+	case "Resize", "Upsample":
+		return inferResize(n, in, opset)
+	case "TopK":
+		t := ranked(in, 0)
+		k, ok := intData(in, 1)
+		if t == nil {
+			return nil
+		}
+		axis, aok := normAxis(attrInt(n, "axis", -1), len(t.dims))
+		if !aok {
+			return nil
+		}
+		dims := append([]int64{}, t.dims...)
+		dims[axis] = unknownDim
+		if ok && len(k) == 1 {
+			dims[axis] = k[0]
+		}
+		return []*info{{t: tensorType(t.elem, dims)}, {t: tensorType(dtInt64, append([]int64{}, dims...))}}
+	case "NonZero":
+		if t := ranked(in, 0); t != nil {
+			return []*info{{t: tensorType(dtInt64, []int64{int64(len(t.dims)), unknownDim})}}
+		}
+	case "DepthToSpace", "SpaceToDepth":
+		t := ranked(in, 0)
+		if t == nil || len(t.dims) != 4 {
+			return nil
+		}
+		b := attrInt(n, "blocksize", 1)
+		d := append([]int64{}, t.dims...)
+		if n.GetOpType() == "DepthToSpace" {
+			d[1], d[2], d[3] = divDim(d[1], b*b), mulDim(d[2], b), mulDim(d[3], b)
+		} else {
+			d[1], d[2], d[3] = mulDim(d[1], b*b), divDim(d[2], b), divDim(d[3], b)
+		}
+		return []*info{{t: tensorType(t.elem, d)}}
+	case "EyeLike", "RandomNormalLike", "RandomUniformLike":
+		o := unaryLike(in)
+		if dt := attrInt(n, "dtype", 0); dt != 0 {
+			o = withElem(o, int32(dt))
+		}
+		return o
+	case "QuantizeLinear":
+		e := elemOf(in, 2)
+		if e == 0 {
+			e = dtUint8
+		}
+		return withElem(unaryLike(in), e)
+	case "DequantizeLinear":
+		e := elemOf(in, 1)
+		if e == 0 {
+			e = dtFloat
+		}
+		return withElem(unaryLike(in), e)
+	}
+	return nil
+}
+
+func unaryRankOnly(in []*info) []*info {
+	t := ranked(in, 0)
+	if t == nil {
+		return nil
+	}
+	dims := make([]int64, len(t.dims))
+	for i := range dims {
+		dims[i] = unknownDim
+	}
+	return []*info{{t: tensorType(t.elem, dims)}}
+}
+
+func orUnk(v int64) int64 {
+	if v < 0 {
+		return unk
+	}
+	return v
+}
+
+func mulDim(a, b int64) int64 {
+	if a < 0 || b < 0 {
+		return unknownDim
+	}
+	return a * b
+}
+
+func divDim(a, b int64) int64 {
+	if a < 0 || b <= 0 {
+		return unknownDim
+	}
+	return a / b
+}
