@@ -45,3 +45,7 @@ def iree_dump_module():
 
 def iree_run_mlir():
     _exec("iree-run-mlir")
+
+
+def iree_import_onnx():
+    _exec("iree-import-onnx")
