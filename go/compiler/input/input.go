@@ -89,6 +89,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		return r.elementwise(b, op)
 	case op.Dialect() == "tosa":
 		return r.tosa(b, op)
+	case op.Dialect() == "iree_linalg_ext" && op.Name != "iree_linalg_ext.yield":
+		return r.linalgExt(b, op)
 	case op.Dialect() == "chlo":
 		return r.chlo(b, op)
 	case op.Dialect() == "stablehlo" && op.Name != "stablehlo.return":

@@ -1,0 +1,154 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// extArgCompare lowers iree_linalg_ext.arg_compare to a reduction generic
+// carrying (value, index): a candidate replaces the best so far when the
+// region, applied to (candidate, best), yields true. The candidate's index
+// is its position along the dimension (plus index_base) or, with a second
+// input, that input's element.
+func (r *rewriter) extArgCompare(b *ir.Builder, op *ir.Operation, nIn int) error {
+	da, ok := op.Attr("dimension").(*ir.IntegerAttr)
+	if !ok || (nIn != 1 && nIn != 2) || len(op.Results) != 2 || len(op.Operands) < nIn+2 {
+		return ir.OpErrorf(op, "needs a dimension, one or two inputs and two outputs")
+	}
+	vals := op.Operands[0]
+	vt, ok := vals.Type.(*ir.RankedTensorType)
+	if !ok || da.Value < 0 || int(da.Value) >= len(vt.Dims) {
+		return ir.OpErrorf(op, "has a dimension outside its input's rank")
+	}
+	outV, outI := op.Operands[nIn], op.Operands[nIn+1]
+	var base *ir.Value
+	if len(op.Operands) > nIn+2 {
+		base = op.Operands[nIn+2]
+	}
+	n, dim := len(vt.Dims), int(da.Value)
+	its := make([]linalg.Iterator, n)
+	its[dim] = linalg.Reduction
+	om := &ir.AffineMap{NumDims: n}
+	for d := 0; d < n; d++ {
+		if d != dim {
+			om.Results = append(om.Results, &ir.AffineDimExpr{Pos: d})
+		}
+	}
+	var maps []*ir.AffineMap
+	for i := 0; i < nIn; i++ {
+		maps = append(maps, linalg.Identity(n))
+	}
+	maps = append(maps, om, om)
+	ie := ir.ElementTypeOf(outI.Type)
+	var err error
+	g := linalg.BuildGeneric(b, op.Operands[:nIn], []*ir.Value{outV, outI}, maps, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		x, accV, accI := a[0], a[nIn], a[nIn+1]
+		c, e := extComparator(bb, op, x, accV)
+		if e != nil {
+			err = e
+			return []*ir.Value{accV, accI}
+		}
+		var xi *ir.Value
+		if nIn == 2 {
+			xi = convert(bb, a[1], ie)
+		} else {
+			p := index(bb, dim)
+			if base != nil {
+				p = iop(bb, "arith.addi", p, base)
+			}
+			xi = convert(bb, p, ie)
+		}
+		return []*ir.Value{
+			bb.Create("arith.select", []*ir.Value{c, x, accV}, []ir.Type{accV.Type}).Result(0),
+			bb.Create("arith.select", []*ir.Value{c, xi, accI}, []ir.Type{ie}).Result(0),
+		}
+	})
+	if err != nil {
+		return err
+	}
+	r.replace(op, g.Results)
+	return nil
+}
+
+// extTopK lowers iree_linalg_ext.topk: the outputs' initial (value,
+// index) pairs and the inputs are joined along the dimension, sorted
+// stably by the region (equal values by index, as IREE selects the first
+// occurrence), and the first K (the outputs' size) are the results.
+func (r *rewriter) extTopK(b *ir.Builder, op *ir.Operation, nIn int) error {
+	da, ok := op.Attr("dimension").(*ir.IntegerAttr)
+	if !ok || (nIn != 1 && nIn != 2) || len(op.Results) != 2 || len(op.Operands) != nIn+2 {
+		return ir.OpErrorf(op, "needs a dimension, one or two inputs and two outputs")
+	}
+	vals, outV, outI := op.Operands[0], op.Operands[nIn], op.Operands[nIn+1]
+	vt, ok1 := vals.Type.(*ir.RankedTensorType)
+	ovt, ok2 := outV.Type.(*ir.RankedTensorType)
+	oit, ok3 := outI.Type.(*ir.RankedTensorType)
+	if !ok1 || !ok2 || !ok3 || !ir.HasStaticShape(vt) || !ir.HasStaticShape(ovt) || len(ovt.Dims) != len(vt.Dims) {
+		return ir.OpErrorf(op, "needs statically shaped inputs and outputs of one rank")
+	}
+	n, dim := len(vt.Dims), int(da.Value)
+	if dim < 0 || dim >= n {
+		return ir.OpErrorf(op, "has a dimension outside its input's rank")
+	}
+	K, N := ovt.Dims[dim], vt.Dims[dim]
+	if K < 1 || N < 1 {
+		return ir.OpErrorf(op, "needs non-empty inputs and outputs")
+	}
+	joined := append([]int64{}, vt.Dims...)
+	joined[dim] = K + N
+	join := func(first, second *ir.Value, elem ir.Type, iota bool) *ir.Value {
+		t := ir.Tensor(joined, elem)
+		e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
+		return linalg.BuildGeneric(b, nil, []*ir.Value{e}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+			c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+			ix := make([]*ir.Value, n)
+			for d := range ix {
+				ix[d] = index(bb, d)
+			}
+			p := ix[dim]
+			inFirst := cmp(bb, predSLT, p, c(K))
+			ix[dim] = iop(bb, "arith.minsi", p, c(K-1))
+			a := bb.Create("tensor.extract", append([]*ir.Value{first}, ix...), []ir.Type{elem}).Result(0)
+			q := iop(bb, "arith.maxsi", iop(bb, "arith.subi", p, c(K)), c(0))
+			var s *ir.Value
+			if iota {
+				s = convert(bb, q, elem)
+			} else {
+				ix[dim] = q
+				s = bb.Create("tensor.extract", append([]*ir.Value{second}, ix...), []ir.Type{elem}).Result(0)
+			}
+			return []*ir.Value{bb.Create("arith.select", []*ir.Value{inFirst, a, s}, []ir.Type{elem}).Result(0)}
+		}).Result(0)
+	}
+	jv := join(outV, vals, vt.Elem, false)
+	var ji *ir.Value
+	if nIn == 2 {
+		ji = join(outI, op.Operands[1], oit.Elem, false)
+	} else {
+		ji = join(outI, nil, oit.Elem, true)
+	}
+	var err error
+	s := linalg.BuildSort(b, []*ir.Value{jv, ji}, dim, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+		f, e := extComparator(bb, op, a[0], a[1])
+		if e != nil {
+			err = e
+			return bb.Constant(ir.IntAttr(0, ir.I1))
+		}
+		rev, _ := extComparator(bb, op, a[1], a[0])
+		same := cmp(bb, 0, f, rev)
+		first := cmp(bb, predSLT, a[2], a[3])
+		return iop(bb, "arith.ori", f, iop(bb, "arith.andi", same, first))
+	})
+	if err != nil {
+		return err
+	}
+	var outs []*ir.Value
+	for i, t := range []*ir.RankedTensorType{ovt, oit} {
+		e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
+		g := linalg.BuildGeneric(b, []*ir.Value{s.Result(i)}, []*ir.Value{e}, []*ir.AffineMap{linalg.Identity(n), linalg.Identity(n)}, parallel(n),
+			func(bb *ir.Builder, a []*ir.Value) []*ir.Value { return a[:1] })
+		outs = append(outs, g.Result(0))
+	}
+	r.replace(op, outs)
+	return nil
+}
