@@ -122,6 +122,8 @@ func (f fb) complexScalar(name string, xs []complexValue) (complexValue, bool) {
 		return complexValue{f.sel(zz, f.sel(wz, f.c(1), f.c(0)), p.re), f.sel(zz, f.c(0), p.im)}, true
 	case "negate":
 		return complexValue{f.neg(xs[0].re), f.neg(xs[0].im)}, true
+	case "conj":
+		return complexValue{xs[0].re, f.neg(xs[0].im)}, true
 	case "exponential":
 		return f.cexp(xs[0]), true
 	case "exponential_minus_one":
@@ -266,7 +268,7 @@ func complexScalarKnown(name string, n int) bool {
 	switch name {
 	case "add", "subtract", "multiply", "divide", "power":
 		return n == 2
-	case "negate", "exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "sine", "cosine", "tanh", "tan", "sign":
+	case "negate", "conj", "exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "sine", "cosine", "tanh", "tan", "sign":
 		return n == 1
 	}
 	return false

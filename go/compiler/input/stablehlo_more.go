@@ -151,6 +151,9 @@ func (r *rewriter) chlo(b *ir.Builder, op *ir.Operation) error {
 	if op.Name == "chlo.top_k" {
 		return r.chloTopK(b, op)
 	}
+	if done, err := r.chloExtra(b, op); done || err != nil {
+		return err
+	}
 	name := strings.TrimPrefix(op.Name, "chlo.broadcast_")
 	rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
 	if !ok || !ir.HasStaticShape(rt) || !strings.HasPrefix(op.Name, "chlo.broadcast_") || len(op.Operands) != 2 {
