@@ -9,6 +9,9 @@ import (
 
 // Run converts m in place to the core tensor program.
 func Run(m *ir.Module) error {
+	if err := inlineComplexCalls(m); err != nil {
+		return err
+	}
 	stripShardingAnnotations(m)
 	var err error
 	m.Op.Walk(func(op *ir.Operation) bool {
