@@ -112,6 +112,9 @@ func fuse(p, c linalg.Generic, i int) *ir.Operation {
 	ins = append(ins, cIns[i+1:]...)
 	maps = append(maps, cm[i+1:len(cIns)]...)
 	maps = append(maps, cm[len(cIns):]...)
+	if !everyLoopSized(maps, n) {
+		return nil
+	}
 	b := ir.NewBuilder(c.Op.Loc)
 	b.SetInsertionPointBefore(c.Op)
 	its := c.Iterators()
@@ -160,6 +163,28 @@ func fuse(p, c linalg.Generic, i int) *ir.Operation {
 		}
 		return nil
 	})
+}
+
+// everyLoopSized reports whether each of the n loops is a plain dimension
+// of some operand's map, which is where its size comes from. Fusing a
+// producer that reads its input through an expression (a reverse reads at
+// 2-d0) in place of the consumer's only plain use of a loop would leave
+// that loop without a size.
+func everyLoopSized(maps []*ir.AffineMap, n int) bool {
+	sized := make([]bool, n)
+	for _, m := range maps {
+		for _, r := range m.Results {
+			if d, ok := r.(*ir.AffineDimExpr); ok && d.Pos < n {
+				sized[d.Pos] = true
+			}
+		}
+	}
+	for _, s := range sized {
+		if !s {
+			return false
+		}
+	}
+	return true
 }
 
 // usedIn reports whether v is an operand of an op in blk (or nested).

@@ -115,6 +115,10 @@ func convert(bb *ir.Builder, v *ir.Value, t ir.Type) *ir.Value {
 	var name string
 	switch {
 	case ir.IsFloat(from) && ir.IsFloat(t):
+		if tw == fw { // f16 <-> bf16 (and the 8-bit formats): through f32, exactly
+			v = bb.Create("arith.extf", []*ir.Value{v}, []ir.Type{ir.F32}).Result(0)
+			fw = 32
+		}
 		name = map[bool]string{true: "arith.extf", false: "arith.truncf"}[tw > fw]
 	case ir.IsIntOrIndex(from) && ir.IsFloat(t):
 		name = "arith.sitofp"
@@ -135,7 +139,7 @@ func width(t ir.Type) int {
 	case *ir.IntegerType:
 		return t.Width
 	case *ir.FloatType:
-		return map[ir.FloatKind]int{ir.KindF16: 16, ir.KindBF16: 16, ir.KindF32: 32, ir.KindF64: 64}[t.Kind]
+		return t.Kind.Width()
 	}
 	return 64
 }

@@ -57,9 +57,10 @@ func convDims(text string) map[string][]int {
 }
 
 // hloConvolution lowers stablehlo.convolution (any dimension numbers,
-// strides, padding, rhs dilation, feature groups; no lhs dilation or batch
-// groups) to a generic over output × kernel-window × input-feature loops
-// that reads the input with bounds checks (the padding reads zero).
+// strides, padding, lhs and rhs dilation, window reversal, feature groups;
+// no batch groups) to a generic over output × kernel-window × input-feature
+// loops that reads the input with bounds checks (the padding and the holes
+// of lhs dilation read zero).
 func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
 	dn := convDims(attrText(op, "dimension_numbers"))
 	in, w := op.Operands[0], op.Operands[1]
@@ -78,14 +79,16 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 	if !complete || len(isp) == 0 || len(isp) != len(ksp) || len(isp) != len(osp) || !ir.HasStaticShape(it) || !ir.HasStaticShape(wt) {
 		return ir.OpErrorf(op, "has dimension numbers or shapes gree does not support yet")
 	}
-	if ld := intsOf(op, "lhs_dilation"); anyNot1(ld) {
-		return ir.OpErrorf(op, "with lhs_dilation is not supported by gree yet")
-	}
 	if bg, ok := op.Attr("batch_group_count").(*ir.IntegerAttr); ok && bg.Value != 1 {
 		return ir.OpErrorf(op, "with batch_group_count > 1 is not supported by gree yet")
 	}
 	ns := len(isp)
 	strides, dil := fill1(intsOf(op, "window_strides"), ns), fill1(intsOf(op, "rhs_dilation"), ns)
+	lhsDil := fill1(intsOf(op, "lhs_dilation"), ns)
+	rev := make([]int64, ns)
+	if r, ok := intList(op, "window_reversal"); ok {
+		copy(rev, r)
+	}
 	padLow := make([]int64, ns)
 	if p, ok := op.Attr("padding").(*ir.DenseElementsAttr); ok {
 		for i := 0; i < ns; i++ {
@@ -105,12 +108,8 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 	kc := n - 1
 	of, ob := dn["output_feature_dimension"][0], dn["output_batch_dimension"][0]
 	km := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, len(wt.Dims))}
-	rev, _ := intList(op, "window_reversal")
 	for j, d := range ksp {
 		km.Results[d] = &ir.AffineDimExpr{Pos: O + j}
-		if j < len(rev) && rev[j] != 0 { // window_reversal reads the kernel backwards
-			km.Results[d] = ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, km.Results[d], &ir.AffineConstantExpr{Value: -1}), &ir.AffineConstantExpr{Value: wt.Dims[d] - 1})
-		}
 	}
 	km.Results[dn["kernel_input_feature_dimension"][0]] = &ir.AffineDimExpr{Pos: kc}
 	km.Results[dn["kernel_output_feature_dimension"][0]] = &ir.AffineDimExpr{Pos: of}
@@ -139,9 +138,16 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 		}
 		ix[dn["input_feature_dimension"][0]] = feat
 		for j := 0; j < ns; j++ {
-			pos := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, osp[j]), c(strides[j])), iop(bb, "arith.muli", index(bb, O+j), c(dil[j])))
+			k := index(bb, O+j)
+			if rev[j] != 0 { // window_reversal: window position k meets kernel element K-1-k
+				k = iop(bb, "arith.subi", c(wt.Dims[ksp[j]]-1), k)
+			}
+			pos := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, osp[j]), c(strides[j])), iop(bb, "arith.muli", k, c(dil[j])))
 			pos = iop(bb, "arith.subi", pos, c(padLow[j]))
-			size := it.Dims[isp[j]]
+			// With lhs_dilation D the input is read as if D-1 zeros stood
+			// between its elements: position pos holds element pos/D when D
+			// divides it.
+			size := (it.Dims[isp[j]]-1)*lhsDil[j] + 1
 			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c(size)))
 			if inside == nil {
 				inside = ok
@@ -149,7 +155,13 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 				inside = iop(bb, "arith.andi", inside, ok)
 			}
 			cl := bb.Create("arith.maxsi", []*ir.Value{pos, c(0)}, []ir.Type{ir.Index}).Result(0)
-			ix[isp[j]] = bb.Create("arith.minsi", []*ir.Value{cl, c(size - 1)}, []ir.Type{ir.Index}).Result(0)
+			cl = bb.Create("arith.minsi", []*ir.Value{cl, c(size - 1)}, []ir.Type{ir.Index}).Result(0)
+			if lhsDil[j] != 1 {
+				onGrid := cmp(bb, predEQ, iop(bb, "arith.remui", cl, c(lhsDil[j])), c(0))
+				inside = iop(bb, "arith.andi", inside, onGrid)
+				cl = iop(bb, "arith.divui", cl, c(lhsDil[j]))
+			}
+			ix[isp[j]] = cl
 		}
 		x := bb.Create("tensor.extract", append([]*ir.Value{in}, ix...), []ir.Type{it.Elem}).Result(0)
 		x = convert(bb, x, rt.Elem)

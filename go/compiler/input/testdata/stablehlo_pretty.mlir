@@ -10,3 +10,8 @@ func.func public @sum(%x: tensor<4x6xf32>) -> tensor<4xf32> {
   %0 = stablehlo.reduce(%x init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+// f16 -> bf16 has no single arith op (same width): through f32.
+func.func public @f16_to_bf16(%x: tensor<4xf16>) -> tensor<4xbf16> {
+  %0 = stablehlo.convert %x : (tensor<4xf16>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}

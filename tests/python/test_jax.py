@@ -1,0 +1,368 @@
+"""Programs exported by a real client: JAX lowers each function with
+``jax.jit(f).lower(*args).as_text()`` (StableHLO in JAX's own text form:
+pretty op syntax, ``func.func public``, ``jax.result_info``, private helper
+functions, locations, sharding annotations); gree compiles the text for vmvx
+through ``iree_go.compiler.compile_str`` and runs it on local-task, and the
+results must match JAX's own (XLA CPU) results: f32 within 1e-5 relative
+(reductions: relative to the output's largest magnitude), integers and
+booleans exactly. Inputs are random, nonzero, from a fixed seed."""
+
+import os
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+jax = pytest.importorskip("jax", reason="jax is not installed (pip install 'jax[cpu]'): no JAX-exported programs to test")
+import jax.numpy as jnp  # noqa: E402
+from jax import lax  # noqa: E402
+
+import iree_go.compiler as ireec  # noqa: E402
+import iree_go.runtime as ireert  # noqa: E402
+
+RTOL = 1e-5
+_rng = np.random.default_rng(20261124)
+
+
+def rn(*shape, scale=1.0):
+    """Random nonzero f32 of the given shape."""
+    x = (_rng.standard_normal(shape) * scale).astype(np.float32)
+    x[np.abs(x) < 1e-3] = 0.5
+    return x
+
+
+def ri(*shape, lo=-50, hi=50):
+    """Random nonzero i32 of the given shape."""
+    x = _rng.integers(lo, hi, shape).astype(np.int32)
+    x[x == 0] = 7
+    return x
+
+
+def compile_jax(fn, *args, debug_info=False, text=None):
+    """Lowers fn with JAX, compiles the text with gree, loads it on local-task."""
+    if text is None:
+        text = jax.jit(fn).lower(*args).as_text(debug_info=debug_info)
+    vmfb = ireec.compile_str(text, target_backends=["vmvx"])
+    return ireert.load_vm_flatbuffer(vmfb, driver="local-task")
+
+
+def check(fn, *args, debug_info=False, reduction=False, text=None, rtol=RTOL):
+    """Runs fn through JAX and through gree and compares every output."""
+    module = compile_jax(fn, *args, debug_info=debug_info, text=text)
+    got = module.main(*args)
+    got = list(got) if isinstance(got, tuple) else [got]
+    want = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
+    assert len(got) == len(want), f"{len(got)} results, JAX has {len(want)}"
+    for i, (g, w) in enumerate(zip(got, want)):
+        g = np.asarray(g.to_host() if hasattr(g, "to_host") else g)
+        w = np.asarray(w)
+        assert g.shape == w.shape, f"result {i}: shape {g.shape}, JAX has {w.shape}"
+        assert g.dtype == w.dtype, f"result {i}: dtype {g.dtype}, JAX has {w.dtype}"
+        if np.issubdtype(w.dtype, np.floating):
+            w64 = w.astype(np.float64)
+            assert np.all(np.isfinite(w64)), f"result {i}: the reference has non-finite values"
+            atol = rtol * float(np.abs(w64).max()) if reduction else 1e-30
+            np.testing.assert_allclose(g.astype(np.float64), w64, rtol=rtol, atol=atol, err_msg=f"result {i}")
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+    return module
+
+
+# ---- networks ---------------------------------------------------------------
+
+
+def test_mlp():
+    def mlp(x, w1, b1, w2, b2):
+        h = jax.nn.relu(x @ w1 + b1)
+        return jax.nn.softmax(h @ w2 + b2, axis=-1)
+
+    check(mlp, rn(4, 8), rn(8, 16), rn(16), rn(16, 5), rn(5), reduction=True)
+
+
+def test_conv_nhwc_same():
+    def conv(x, w):
+        return lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    check(conv, rn(2, 9, 9, 3), rn(3, 3, 3, 4), reduction=True)
+
+
+def test_conv_nchw_strided_bias_relu():
+    def conv(x, w, b):
+        y = lax.conv_general_dilated(x, w, (2, 2), ((1, 1), (1, 1)), dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        return jax.nn.relu(y + b[None, :, None, None])
+
+    check(conv, rn(2, 3, 9, 9), rn(4, 3, 3, 3), rn(4), reduction=True)
+
+
+def test_conv_dilated_depthwise():
+    def conv(x, w):
+        return lax.conv_general_dilated(
+            x, w, (1, 1), ((2, 2), (2, 2)), rhs_dilation=(2, 2), feature_group_count=4,
+            dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    check(conv, rn(1, 7, 7, 4), rn(3, 3, 1, 4), reduction=True)
+
+
+def test_conv_window_reversal():
+    # JAX itself never sets window_reversal; flip it in the text and compare
+    # with the convolution of the reversed kernel.
+    x, w = rn(1, 6, 6, 2), rn(3, 2, 2, 3)
+
+    def conv(x, w):
+        return lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    text = jax.jit(conv).lower(x, w).as_text()
+    assert "reverse = [false, false]" in text
+    text = text.replace("reverse = [false, false]", "reverse = [true, false]")
+    module = compile_jax(None, text=text)
+    got = module.main(x, w).to_host()
+    want = np.asarray(jax.jit(conv)(x, w[::-1]))
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=RTOL * np.abs(want).max())
+
+
+def test_pooling():
+    def pools(x):
+        mx = lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        avg = lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") / 9.0
+        return mx, avg
+
+    check(pools, rn(2, 8, 8, 3), reduction=True)
+
+
+def test_layernorm_attention():
+    heads, dh = 4, 4
+
+    def block(x, wq, wk, wv, g, b):
+        mu = x.mean(-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(-1, keepdims=True)
+        xn = (x - mu) / jnp.sqrt(var + 1e-5) * g + b
+        bsz, t, d = x.shape
+        q = (xn @ wq).reshape(bsz, t, heads, dh)
+        k = (xn @ wk).reshape(bsz, t, heads, dh)
+        v = (xn @ wv).reshape(bsz, t, heads, dh)
+        s = jnp.einsum("bqhd,bkhd->bhqk", q, k) / np.sqrt(dh)
+        a = jax.nn.softmax(s, axis=-1)
+        return jnp.einsum("bhqk,bkhd->bqhd", a, v).reshape(bsz, t, d) + x
+
+    check(block, rn(2, 6, 16), rn(16, 16), rn(16, 16), rn(16, 16), rn(16), rn(16), reduction=True)
+
+
+# ---- control flow (stablehlo.while / case) ----------------------------------
+
+
+def test_scan():
+    def f(xs, c0):
+        def body(c, x):
+            c = jnp.tanh(c * 0.5 + x)
+            return c, c.sum()
+
+        return lax.scan(body, c0, xs)
+
+    check(f, rn(5, 3), rn(3), reduction=True)
+
+
+def test_fori_loop():
+    check(lambda x: lax.fori_loop(0, 5, lambda i, v: v * 0.9 + jnp.sin(v) + i, x), rn(4))
+
+
+def test_while_loop():
+    def f(x):
+        def cond(s):
+            return s[0] < 6
+
+        def body(s):
+            i, v = s
+            return i + 1, v * 1.1 + 0.1
+
+        return lax.while_loop(cond, body, (0, x))
+
+    check(f, rn(4))
+
+
+def test_cond_and_switch():
+    def f(x, p, k):
+        a = lax.cond(p > 0, lambda v: jnp.exp(v), lambda v: -v, x)
+        b = lax.switch(k, [lambda v: v + 1.0, lambda v: v * 3.0, lambda v: jnp.cos(v)], x)
+        return a, b
+
+    x = rn(4)
+    check(f, x, np.array(0.3, np.float32), np.array(1, np.int32))
+    check(f, x, np.array(-0.3, np.float32), np.array(2, np.int32))
+
+
+# ---- indexing (gather / scatter), sorting ----------------------------------
+
+
+def test_gather_indexing():
+    idx = np.array([3, 1, 7, 7, 0], np.int32)
+    check(lambda x, i: (x[i], x[2:5, 1], x[i, 2]), rn(10, 4), idx)
+
+
+def test_scatter_add_and_set():
+    idx = np.array([3, 1, 7, 7, 0], np.int32)
+    check(lambda x, i, v: x.at[i].add(v), rn(10, 4), idx, rn(5, 4))
+    check(lambda x, i, v: x.at[i].set(v), rn(10, 4), np.array([3, 1, 8, 0], np.int32), rn(4, 4))
+
+
+def test_take_along_axis():
+    idx = _rng.integers(0, 6, (4, 3)).astype(np.int32)
+    check(lambda x, i: jnp.take_along_axis(x, i, axis=1), rn(4, 6), idx)
+
+
+def test_sort_argsort():
+    check(lambda x: (jnp.sort(x, axis=-1), jnp.argsort(x, axis=0)), rn(3, 7))
+
+
+def test_top_k():
+    check(lambda x: lax.top_k(x, 3), rn(3, 10))
+
+
+def test_cumulative():
+    check(lambda x: (jnp.cumsum(x, axis=1), jnp.cumprod(x * 0.5, axis=0), lax.cummax(x, axis=1)), rn(4, 6),
+          reduction=True)
+
+
+# ---- element-wise math, integers, conversions ------------------------------
+
+
+def test_elementwise_float():
+    def f(x, y):
+        return (jnp.log1p(jnp.abs(x)), jnp.expm1(x), jnp.arctan2(x, y), jnp.where(x > y, x, y),
+                jnp.clip(x, -0.5, 0.5), jnp.round(x * 3), jnp.floor(x * 3), jnp.ceil(x * 3), jnp.sign(x),
+                x ** 3, lax.rsqrt(jnp.abs(x)), jnp.tanh(x), jax.nn.sigmoid(x), jnp.maximum(x, y),
+                jnp.minimum(x, y), jnp.remainder(x, y), jnp.abs(x), jnp.exp(x), jnp.log(jnp.abs(x)),
+                jnp.sin(x), jnp.cos(x), jnp.sqrt(jnp.abs(x)), jnp.cbrt(x), jnp.power(jnp.abs(x), y))
+
+    check(f, rn(3, 5), rn(3, 5))
+
+
+def test_erf_gelu_and_chlo_math():
+    def f(x):
+        return (lax.erf(x), jax.nn.gelu(x, approximate=False), jax.nn.gelu(x), jnp.sinh(x), jnp.cosh(x),
+                jnp.arcsin(jnp.tanh(x)), jnp.arctan(x), jnp.tan(x * 0.5), lax.erf_inv(jnp.tanh(x) * 0.9))
+
+    check(f, rn(3, 5))
+
+
+def test_logaddexp_and_compares():
+    def f(x, y):
+        return jnp.logaddexp(x, y), x < y, x >= y, x == x, jnp.isfinite(x), jnp.logical_and(x > 0, y > 0)
+
+    check(f, rn(3, 5), rn(3, 5))
+
+
+def test_integer_ops():
+    def f(a, b):
+        return (a + b, a * b, a // b, a % b, a & b, a | b, a ^ b, a << 2, a >> 1, jnp.abs(a), jnp.maximum(a, b),
+                a == b, a < b, a >= b, ~a, -a, jnp.sign(a), lax.shift_right_logical(a, 3),
+                lax.population_count(a), lax.clz(a), jnp.clip(a, -10, 10), a.sum(axis=0), a.max(axis=1))
+
+    check(f, ri(3, 5), ri(3, 5))
+
+
+def test_dtype_conversions():
+    def f(x, i):
+        return (x.astype(jnp.int32), i.astype(jnp.float32), x.astype(jnp.float16).astype(jnp.float32),
+                x.astype(jnp.bfloat16).astype(jnp.float32), (x > 0).astype(jnp.float32),
+                i.astype(jnp.uint8).astype(jnp.int32), x.astype(jnp.bool_), lax.bitcast_convert_type(x, jnp.int32),
+                i.astype(jnp.int8), (i > 0).astype(jnp.int32), i.astype(jnp.uint32))
+
+    check(f, rn(3, 5, scale=10), ri(3, 5, lo=-300, hi=300))
+
+
+def test_float16_and_bfloat16_math():
+    def f(x, y):
+        return (x * y + x).astype(jnp.float32), (jnp.exp(y.astype(jnp.bfloat16)) * 2).astype(jnp.float32)
+
+    x = rn(4, 4).astype(np.float16)
+    y = rn(4, 4).astype(np.float16)
+    module = compile_jax(f, x, y)
+    got = module.main(x, y)
+    want = jax.jit(f)(x, y)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.to_host(), np.asarray(w))
+
+
+# ---- JAX's text: locations, sharding annotations, export ---------------------
+
+
+def test_debug_info_locations():
+    """With debug_info JAX writes #loc aliases, fused/callsite/name
+    locations and source ranges; they parse, and errors point at the Python
+    source line."""
+
+    def f(x, w):
+        return jax.nn.relu(x @ w).sum(axis=0)
+
+    check(f, rn(4, 8), rn(8, 3), debug_info=True, reduction=True)
+    text = jax.jit(f).lower(rn(4, 8), rn(8, 3)).as_text(debug_info=True)
+    assert "#loc" in text and "callsite" in text
+
+
+def test_sharding_annotations_are_identities():
+    from jax.sharding import AxisType, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((1,), ("a",), axis_types=(AxisType.Auto,))
+
+    def f(x):
+        y = lax.with_sharding_constraint(x * 2, NamedSharding(mesh, P("a")))
+        return jnp.tanh(y) * 3
+
+    sharded = jax.jit(f, in_shardings=NamedSharding(mesh, P("a")), out_shardings=NamedSharding(mesh, P()))
+    x = rn(4, 6)
+    text = sharded.lower(x).as_text()
+    assert "sdy.mesh" in text and "sdy.sharding_constraint" in text
+    module = compile_jax(None, text=text)
+    np.testing.assert_allclose(module.main(x).to_host(), np.asarray(sharded(x)), rtol=RTOL)
+
+    # The GSPMD form: custom_call @Sharding and mhlo.sharding attributes.
+    old = jax.config.jax_use_shardy_partitioner
+    jax.config.update("jax_use_shardy_partitioner", False)
+    try:
+        text = jax.jit(f, in_shardings=NamedSharding(mesh, P("a"))).lower(x).as_text()
+    finally:
+        jax.config.update("jax_use_shardy_partitioner", old)
+    assert "@Sharding" in text and "mhlo.sharding" in text
+    module = compile_jax(None, text=text)
+    np.testing.assert_allclose(module.main(x).to_host(), np.asarray(sharded(x)), rtol=RTOL)
+
+
+def test_jax_export_module():
+    from jax import export
+
+    def f(x, y):
+        return jnp.tanh(x) @ y, x.sum()
+
+    x, y = rn(4, 6), rn(6, 3)
+    exported = export.export(jax.jit(f))(x, y)
+    check(f, x, y, text=str(exported.mlir_module()), reduction=True)
+
+
+def test_unsupported_custom_call_is_a_clear_error():
+    """A LAPACK custom call (jnp.linalg.cholesky on CPU) is an error that
+    names the target, not a crash or a wrong answer."""
+    a = rn(4, 4)
+    spd = a @ a.T + 4 * np.eye(4, dtype=np.float32)
+    text = jax.jit(jnp.linalg.cholesky).lower(spd).as_text()
+    with pytest.raises(ireec.CompilerToolError) as e:
+        ireec.compile_str(text, target_backends=["vmvx"])
+    msg = str(e.value)
+    assert "stablehlo.custom_call" in msg and "lapack" in msg and "<stdin>:" in msg
+
+
+def test_conv_transpose_and_gradients():
+    """conv_transpose and the gradients of a convolution use lhs_dilation
+    and swapped dimension numbers."""
+    x, w = rn(2, 6, 6, 3), rn(3, 3, 3, 4)
+
+    def up(x, w):
+        return lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    check(up, x, w, reduction=True)
+
+    def loss(x, w):
+        y = lax.conv_general_dilated(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return jnp.sum(jnp.tanh(y))
+
+    check(jax.grad(loss, argnums=(0, 1)), x, w, reduction=True)
