@@ -1,0 +1,609 @@
+package input
+
+import (
+	"math"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// ONNX contractions, convolutions, pooling and batch normalization.
+
+func init() {
+	onnxReg(onnxMatMul, "MatMul", "MatMulInteger")
+	onnxReg(onnxGemm, "Gemm")
+	onnxReg(onnxConvolution, "Conv", "ConvInteger")
+	onnxReg(onnxPool, "MaxPool", "AveragePool", "LpPool")
+	onnxReg(onnxBatchNorm, "BatchNormalization")
+	onnxReg(onnxConvTranspose, "ConvTranspose")
+}
+
+// zeroPointed reads element a minus the zero point zp (nil: none) as rt.
+func zeroPointed(s sc, a, zp *ir.Value, unsigned bool) *ir.Value {
+	v := castScalar(s.b, a, s.t, unsigned, false)
+	if zp != nil {
+		v = s.sub(v, castScalar(s.b, zp, s.t, unsigned, false))
+	}
+	return v
+}
+
+// onnxMatMul is numpy matmul: batch dimensions broadcast, 1-D operands
+// promoted and their dimension dropped. MatMulInteger subtracts the zero
+// points (scalar or per row of A / per column of B) and accumulates in i32.
+func onnxMatMul(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	a, bv, rt := o.in(0), o.in(1), o.rts[0]
+	at, bt := tt(a), tt(bv)
+	ra, rb, R := len(at.Dims), len(bt.Dims), len(rt.Dims)
+	a1, b1 := ra == 1, rb == 1
+	nb := R
+	if !a1 {
+		nb--
+	}
+	if !b1 {
+		nb--
+	}
+	n := R + 1
+	k := R
+	batchMap := func(dims []int64, nbat int) []ir.AffineExpr {
+		var es []ir.AffineExpr
+		for i := 0; i < nbat; i++ {
+			j := nb - nbat + i
+			if dims[i] == 1 && rt.Dims[j] != 1 {
+				es = append(es, cstExpr(0))
+			} else {
+				es = append(es, dimExpr(j))
+			}
+		}
+		return es
+	}
+	am := &ir.AffineMap{NumDims: n}
+	if a1 {
+		am.Results = []ir.AffineExpr{dimExpr(k)}
+	} else {
+		am.Results = append(batchMap(at.Dims, ra-2), dimExpr(nb), dimExpr(k))
+	}
+	bm := &ir.AffineMap{NumDims: n}
+	if b1 {
+		bm.Results = []ir.AffineExpr{dimExpr(k)}
+	} else {
+		col := nb
+		if !a1 {
+			col++
+		}
+		bm.Results = append(batchMap(bt.Dims, rb-2), dimExpr(k), dimExpr(col))
+	}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:R]
+	its := make([]linalg.Iterator, n)
+	its[k] = linalg.Reduction
+	ins := []*ir.Value{a, bv}
+	maps := []*ir.AffineMap{am, bm}
+	azp, bzp := o.in(2), o.in(3)
+	if o.kind == "MatMulInteger" {
+		if azp != nil {
+			ins = append(ins, azp)
+			m := &ir.AffineMap{NumDims: n}
+			if d := tt(azp).Dims; len(d) == 1 && d[0] > 1 && !a1 {
+				m.Results = []ir.AffineExpr{dimExpr(nb)}
+			} else if len(d) == 1 {
+				m.Results = []ir.AffineExpr{cstExpr(0)}
+			}
+			maps = append(maps, m)
+		}
+		if bzp != nil {
+			ins = append(ins, bzp)
+			m := &ir.AffineMap{NumDims: n}
+			if d := tt(bzp).Dims; len(d) == 1 && d[0] > 1 && !b1 {
+				m.Results = []ir.AffineExpr{bm.Results[len(bm.Results)-1]}
+			} else if len(d) == 1 {
+				m.Results = []ir.AffineExpr{cstExpr(0)}
+			}
+			maps = append(maps, m)
+		}
+	}
+	maps = append(maps, om)
+	ua, ub := o.isUnsigned(a), o.isUnsigned(bv)
+	g := linalg.BuildGeneric(o.b, ins, []*ir.Value{filled(o.b, rt, 0)}, maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		s := sc{bb, rt.Elem}
+		if o.kind == "MatMulInteger" {
+			var za, zb *ir.Value
+			k := 2
+			if azp != nil {
+				za = args[k]
+				k++
+			}
+			if bzp != nil {
+				zb = args[k]
+			}
+			x := zeroPointed(s, args[0], za, ua)
+			y := zeroPointed(s, args[1], zb, ub)
+			return []*ir.Value{s.add(args[len(args)-1], s.mul(x, y))}
+		}
+		return mulAdd(bb, []*ir.Value{args[0], args[1], args[len(args)-1]})
+	})
+	return []*ir.Value{g.Result(0)}, nil
+}
+
+// onnxGemm is Y = alpha * A' B' + beta * C with optional transposes.
+func onnxGemm(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	a, bv, c, rt := o.in(0), o.in(1), o.in(2), o.rts[0]
+	ta, tb := o.attrInt("transA", 0) != 0, o.attrInt("transB", 0) != 0
+	alpha, beta := o.attrFloat("alpha", 1), o.attrFloat("beta", 1)
+	// loops: i, j, k
+	am := &ir.AffineMap{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}}
+	if ta {
+		am.Results = []ir.AffineExpr{dimExpr(2), dimExpr(0)}
+	}
+	bm := &ir.AffineMap{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), dimExpr(1)}}
+	if tb {
+		bm.Results = []ir.AffineExpr{dimExpr(1), dimExpr(2)}
+	}
+	om := &ir.AffineMap{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}
+	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}
+	g := linalg.BuildGeneric(o.b, []*ir.Value{a, bv}, []*ir.Value{filled(o.b, rt, 0)}, []*ir.AffineMap{am, bm, om}, its, mulAdd)
+	y := g.Result(0)
+	if alpha == 1 && (c == nil || beta == 0) {
+		return []*ir.Value{y}, nil
+	}
+	ins := []*ir.Value{y}
+	if c != nil && beta != 0 {
+		ins = append(ins, c)
+	}
+	y = mapGeneric(o.b, ins, rt, func(bb *ir.Builder, args []*ir.Value) *ir.Value {
+		s := sc{bb, rt.Elem}
+		v := args[0]
+		if alpha != 1 {
+			v = s.mul(v, s.c(alpha))
+		}
+		if len(args) > 1 {
+			cv := args[1]
+			if beta != 1 {
+				cv = s.mul(cv, s.c(beta))
+			}
+			v = s.add(v, cv)
+		}
+		return v
+	})
+	return []*ir.Value{y}, nil
+}
+
+// windowPads returns the low padding of each spatial dimension from pads
+// or auto_pad (SAME_UPPER puts the extra padding at the end).
+func (o *onnxOp) windowPads(in, out, kernel, strides, dil []int64) ([]int64, error) {
+	ns := len(kernel)
+	low := make([]int64, ns)
+	switch ap := o.attrStr("auto_pad", "NOTSET"); ap {
+	case "NOTSET", "":
+		if pads, ok := o.attrInts("pads"); ok {
+			if len(pads) != 2*ns {
+				return nil, o.errorf("has %d pads for %d spatial dimensions", len(pads), ns)
+			}
+			copy(low, pads[:ns])
+		}
+	case "VALID":
+	case "SAME_UPPER", "SAME_LOWER":
+		for i := 0; i < ns; i++ {
+			total := (out[i]-1)*strides[i] + (kernel[i]-1)*dil[i] + 1 - in[i]
+			if total < 0 {
+				total = 0
+			}
+			low[i] = total / 2
+			if ap == "SAME_LOWER" {
+				low[i] = total - total/2
+			}
+		}
+	default:
+		return nil, o.errorf("has an unknown auto_pad '%s'", ap)
+	}
+	return low, nil
+}
+
+// ints1 returns attribute name or n ones.
+func (o *onnxOp) ints1(name string, n int) []int64 {
+	v, ok := o.attrInts(name)
+	if !ok || len(v) != n {
+		v = make([]int64, n)
+		for i := range v {
+			v[i] = 1
+		}
+	}
+	return v
+}
+
+// onnxConvolution: X [N, C, D…], W [M, C/group, K…], optional bias [M]. The
+// input is read with bounds checks (padding reads zero); groups select the
+// input channels (f / (M/group)) * (C/group) + c.
+func onnxConvolution(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, w, rt := o.in(0), o.in(1), o.rts[0]
+	xt, wt := tt(x), tt(w)
+	ns := len(xt.Dims) - 2
+	if ns < 1 || len(wt.Dims) != ns+2 {
+		return nil, o.errorf("needs inputs of rank >= 3 with matching weights")
+	}
+	kernel := wt.Dims[2:]
+	strides, dil := o.ints1("strides", ns), o.ints1("dilations", ns)
+	low, err := o.windowPads(xt.Dims[2:], rt.Dims[2:], kernel, strides, dil)
+	if err != nil {
+		return nil, err
+	}
+	group := o.attrInt("group", 1)
+	M, Cg := rt.Dims[1], wt.Dims[1]
+	if group < 1 || M%group != 0 || Cg*group != xt.Dims[1] {
+		return nil, o.errorf("has channel counts that do not match group %d", group)
+	}
+	Mg := M / group
+	// Loops: n, f, o_1..o_ns (parallel), c, k_1..k_ns (reduction).
+	O := ns + 2
+	n := O + 1 + ns
+	its := make([]linalg.Iterator, n)
+	for i := O; i < n; i++ {
+		its[i] = linalg.Reduction
+	}
+	wm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1), dimExpr(O)}}
+	for j := 0; j < ns; j++ {
+		wm.Results = append(wm.Results, dimExpr(O+1+j))
+	}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:O]
+	elem := rt.Elem
+	var init *ir.Value
+	if b := o.in(2); b != nil && o.kind == "Conv" {
+		init = copyGeneric(o.b, b, &ir.AffineMap{NumDims: O, Results: []ir.AffineExpr{dimExpr(1)}}, rt)
+	} else {
+		init = filled(o.b, rt, 0)
+	}
+	var xzp, wzp *ir.Value
+	if o.kind == "ConvInteger" {
+		xzp, wzp = o.in(2), o.in(3)
+	}
+	ux, uw := o.isUnsigned(x), o.isUnsigned(w)
+	needCheck := false
+	for j := 0; j < ns; j++ {
+		last := (rt.Dims[2+j]-1)*strides[j] + (kernel[j]-1)*dil[j] - low[j]
+		if low[j] > 0 || last >= xt.Dims[2+j] {
+			needCheck = true
+		}
+	}
+	if !needCheck && group == 1 && xzp == nil && wzp == nil {
+		// Pure affine access: the input is an operand of the generic.
+		xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(O)}}
+		for j := 0; j < ns; j++ {
+			xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), addExpr(mulExpr(dimExpr(O+1+j), dil[j]), cstExpr(-low[j]))))
+		}
+		g := linalg.BuildGeneric(o.b, []*ir.Value{x, w}, []*ir.Value{init}, []*ir.AffineMap{xm, wm, om}, its, mulAdd)
+		return []*ir.Value{g.Result(0)}, nil
+	}
+	ins := []*ir.Value{w}
+	maps := []*ir.AffineMap{wm}
+	if xzp != nil {
+		ins, maps = append(ins, xzp), append(maps, &ir.AffineMap{NumDims: n})
+	}
+	if wzp != nil {
+		m := &ir.AffineMap{NumDims: n}
+		if d := tt(wzp).Dims; len(d) == 1 && d[0] > 1 {
+			m.Results = []ir.AffineExpr{dimExpr(1)}
+		} else if len(d) == 1 {
+			m.Results = []ir.AffineExpr{cstExpr(0)}
+		}
+		ins, maps = append(ins, wzp), append(maps, m)
+	}
+	maps = append(maps, om)
+	g := linalg.BuildGeneric(o.b, ins, []*ir.Value{init}, maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		s := sc{bb, elem}
+		c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+		ix := []*ir.Value{index(bb, 0)}
+		ch := index(bb, O)
+		if group > 1 {
+			grp := iop(bb, "arith.divui", index(bb, 1), c(Mg))
+			ch = iop(bb, "arith.addi", iop(bb, "arith.muli", grp, c(Cg)), ch)
+		}
+		ix = append(ix, ch)
+		var inside *ir.Value
+		for j := 0; j < ns; j++ {
+			pos := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, 2+j), c(strides[j])), iop(bb, "arith.muli", index(bb, O+1+j), c(dil[j])))
+			pos = iop(bb, "arith.subi", pos, c(low[j]))
+			size := xt.Dims[2+j]
+			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c(size)))
+			if inside == nil {
+				inside = ok
+			} else {
+				inside = iop(bb, "arith.andi", inside, ok)
+			}
+			cl := bb.Create("arith.maxsi", []*ir.Value{pos, c(0)}, []ir.Type{ir.Index}).Result(0)
+			ix = append(ix, bb.Create("arith.minsi", []*ir.Value{cl, c(size - 1)}, []ir.Type{ir.Index}).Result(0))
+		}
+		xv := bb.Create("tensor.extract", append([]*ir.Value{x}, ix...), []ir.Type{xt.Elem}).Result(0)
+		k := 1
+		var zx, zw *ir.Value
+		if xzp != nil {
+			zx = args[k]
+			k++
+		}
+		if wzp != nil {
+			zw = args[k]
+		}
+		xe := zeroPointed(s, xv, zx, ux)
+		we := zeroPointed(s, args[0], zw, uw)
+		xe = s.sel(inside, xe, s.c(0))
+		return []*ir.Value{s.add(args[len(args)-1], s.mul(xe, we))}
+	})
+	return []*ir.Value{g.Result(0)}, nil
+}
+
+// onnxPool: MaxPool, AveragePool (count_include_pad) and LpPool over the
+// spatial dimensions of X [N, C, D…]. The window reads are bounds-checked;
+// the average divides by a per-position count computed at compile time.
+func onnxPool(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	if len(o.rts) > 1 && o.rts[1] != nil {
+		return nil, o.errorf("with an Indices result is not supported by gree yet")
+	}
+	x, rt := o.in(0), o.rts[0]
+	xt := tt(x)
+	ns := len(xt.Dims) - 2
+	kernel, ok := o.attrInts("kernel_shape")
+	if !ok || len(kernel) != ns {
+		return nil, o.errorf("needs kernel_shape with %d entries", ns)
+	}
+	strides, dil := o.ints1("strides", ns), o.ints1("dilations", ns)
+	low, err := o.windowPads(xt.Dims[2:], rt.Dims[2:], kernel, strides, dil)
+	if err != nil {
+		return nil, err
+	}
+	var highEdge []int64 // end of the padded region per spatial dim
+	pads, _ := o.attrInts("pads")
+	for j := 0; j < ns; j++ {
+		hi := int64(0)
+		if len(pads) == 2*ns {
+			hi = pads[ns+j]
+		} else if ap := o.attrStr("auto_pad", "NOTSET"); ap == "SAME_UPPER" || ap == "SAME_LOWER" {
+			total := (rt.Dims[2+j]-1)*strides[j] + (kernel[j]-1)*dil[j] + 1 - xt.Dims[2+j]
+			if total > 0 {
+				hi = total - low[j]
+			}
+		}
+		highEdge = append(highEdge, xt.Dims[2+j]+hi)
+	}
+	elem := rt.Elem
+	O := ns + 2
+	n := O + ns
+	its := make([]linalg.Iterator, n)
+	for i := O; i < n; i++ {
+		its[i] = linalg.Reduction
+	}
+	window := empty(o.b, ir.Tensor(kernel, elem))
+	wm := &ir.AffineMap{NumDims: n}
+	for j := 0; j < ns; j++ {
+		wm.Results = append(wm.Results, dimExpr(O+j))
+	}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:O]
+	p := float64(o.attrInt("p", 2))
+	init := 0.0
+	if o.kind == "MaxPool" && !o.isUnsigned(x) {
+		init = math.Inf(-1)
+	}
+	g := linalg.BuildGeneric(o.b, []*ir.Value{window}, []*ir.Value{filled(o.b, rt, init)}, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		s := sc{bb, elem}
+		c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+		ix := []*ir.Value{index(bb, 0), index(bb, 1)}
+		var inside *ir.Value
+		for j := 0; j < ns; j++ {
+			pos := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, 2+j), c(strides[j])), iop(bb, "arith.muli", index(bb, O+j), c(dil[j])))
+			pos = iop(bb, "arith.subi", pos, c(low[j]))
+			size := xt.Dims[2+j]
+			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c(size)))
+			if inside == nil {
+				inside = ok
+			} else {
+				inside = iop(bb, "arith.andi", inside, ok)
+			}
+			cl := bb.Create("arith.maxsi", []*ir.Value{pos, c(0)}, []ir.Type{ir.Index}).Result(0)
+			ix = append(ix, bb.Create("arith.minsi", []*ir.Value{cl, c(size - 1)}, []ir.Type{ir.Index}).Result(0))
+		}
+		v := bb.Create("tensor.extract", append([]*ir.Value{x}, ix...), []ir.Type{xt.Elem}).Result(0)
+		acc := args[len(args)-1]
+		var next *ir.Value
+		switch o.kind {
+		case "MaxPool":
+			next = s.max(acc, v, o.isUnsigned(x))
+		case "AveragePool":
+			next = s.add(acc, v)
+		default:
+			a := s.op("math.absf", v)
+			if p == 2 {
+				next = s.add(acc, s.mul(a, a))
+			} else if p == 1 {
+				next = s.add(acc, a)
+			} else {
+				next = s.add(acc, s.op("math.powf", a, s.c(p)))
+			}
+		}
+		return []*ir.Value{s.sel(inside, next, acc)}
+	})
+	y := g.Result(0)
+	switch o.kind {
+	case "AveragePool":
+		// Divisors per output position: the window positions inside the
+		// input (count_include_pad=0) or inside the padded input.
+		includePad := o.attrInt("count_include_pad", 0) != 0
+		sp := rt.Dims[2:]
+		total, _ := ir.NumElements(sp)
+		counts := make([]float64, total)
+		pos := make([]int64, ns)
+		for e := int64(0); e < total; e++ {
+			r := e
+			for j := ns - 1; j >= 0; j-- {
+				pos[j] = r % sp[j]
+				r /= sp[j]
+			}
+			cnt := int64(1)
+			for j := 0; j < ns; j++ {
+				k := int64(0)
+				for q := int64(0); q < kernel[j]; q++ {
+					at := pos[j]*strides[j] + q*dil[j] - low[j]
+					if includePad {
+						if at >= -low[j] && at < highEdge[j] {
+							k++
+						}
+					} else if at >= 0 && at < xt.Dims[2+j] {
+						k++
+					}
+				}
+				cnt *= k
+			}
+			counts[e] = float64(max64(cnt, 1))
+		}
+		cnt := denseOf(o.b, ir.Tensor(sp, elem), counts, nil)
+		cm := &ir.AffineMap{NumDims: O}
+		for j := 0; j < ns; j++ {
+			cm.Results = append(cm.Results, dimExpr(2+j))
+		}
+		y = mapGenericMaps(o.b, []*ir.Value{y, cnt}, []*ir.AffineMap{linalg.Identity(O), cm}, rt, func(s sc, a []*ir.Value) *ir.Value {
+			return s.op("arith.divf", a[0], a[1])
+		})
+	case "LpPool":
+		if p != 1 {
+			y = mapGeneric(o.b, []*ir.Value{y}, rt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+				s := sc{bb, elem}
+				if p == 2 {
+					return s.op("math.sqrt", a[0])
+				}
+				return s.op("math.powf", a[0], s.c(1/p))
+			})
+		}
+	}
+	return []*ir.Value{y}, nil
+}
+
+// onnxBatchNorm in inference mode: (x - mean) / sqrt(var + eps) * scale + B
+// per channel (dimension 1).
+func onnxBatchNorm(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	if o.attrInt("training_mode", 0) != 0 {
+		return nil, o.errorf("in training mode is not supported by gree")
+	}
+	x, rt := o.in(0), o.rts[0]
+	n := len(rt.Dims)
+	cm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1)}}
+	if n < 2 {
+		cm.Results = nil
+	}
+	eps := o.attrFloat("epsilon", 1e-5)
+	y := mapGenericMaps(o.b, []*ir.Value{x, o.in(1), o.in(2), o.in(3), o.in(4)}, []*ir.AffineMap{linalg.Identity(n), cm, cm, cm, cm}, rt, func(s sc, a []*ir.Value) *ir.Value {
+		cv := func(v *ir.Value) *ir.Value { return castScalar(s.b, v, s.t, false, false) }
+		inv := s.op("math.rsqrt", s.add(cv(a[4]), s.c(eps)))
+		return s.add(s.mul(s.mul(s.sub(a[0], cv(a[3])), inv), cv(a[1])), cv(a[2]))
+	})
+	return []*ir.Value{y}, nil
+}
+
+// onnxConvTranspose: X [N, C, D…], W [C, M/group, K…], optional bias.
+// Each output position gathers the inputs i with o = i*s + k*d - pad.
+func onnxConvTranspose(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, w, rt := o.in(0), o.in(1), o.rts[0]
+	xt, wt := tt(x), tt(w)
+	ns := len(xt.Dims) - 2
+	if ns < 1 || len(wt.Dims) != ns+2 {
+		return nil, o.errorf("needs inputs of rank >= 3 with matching weights")
+	}
+	kernel := wt.Dims[2:]
+	strides, dil := o.ints1("strides", ns), o.ints1("dilations", ns)
+	group := o.attrInt("group", 1)
+	C, M := xt.Dims[1], rt.Dims[1]
+	if group < 1 || C%group != 0 || wt.Dims[0] != C || wt.Dims[1]*group != M {
+		return nil, o.errorf("has channel counts that do not match group %d", group)
+	}
+	Cg, Mg := C/group, M/group
+	low := make([]int64, ns)
+	pads, hasPads := o.attrInts("pads")
+	ap := o.attrStr("auto_pad", "NOTSET")
+	outPad, _ := o.attrInts("output_padding")
+	for j := 0; j < ns; j++ {
+		if hasPads && len(pads) == 2*ns && ap == "NOTSET" {
+			low[j] = pads[j]
+			continue
+		}
+		if ap == "VALID" || ap == "NOTSET" && !hasPads && o.attr("output_shape") == nil {
+			continue
+		}
+		op := int64(0)
+		if j < len(outPad) {
+			op = outPad[j]
+		}
+		total := strides[j]*(xt.Dims[2+j]-1) + op + (kernel[j]-1)*dil[j] + 1 - rt.Dims[2+j]
+		if total < 0 {
+			total = 0 // the extra outputs come at the end
+		}
+		if ap == "SAME_UPPER" {
+			low[j] = total / 2
+		} else {
+			low[j] = total - total/2
+		}
+	}
+	O := ns + 2
+	n := O + 1 + ns
+	its := make([]linalg.Iterator, n)
+	for i := O; i < n; i++ {
+		its[i] = linalg.Reduction
+	}
+	window := empty(o.b, ir.Tensor(append([]int64{Cg}, kernel...), rt.Elem))
+	wm := &ir.AffineMap{NumDims: n}
+	for j := 0; j <= ns; j++ {
+		wm.Results = append(wm.Results, dimExpr(O+j))
+	}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:O]
+	var init *ir.Value
+	if b := o.in(2); b != nil {
+		init = copyGeneric(o.b, b, &ir.AffineMap{NumDims: O, Results: []ir.AffineExpr{dimExpr(1)}}, rt)
+	} else {
+		init = filled(o.b, rt, 0)
+	}
+	g := linalg.BuildGeneric(o.b, []*ir.Value{window}, []*ir.Value{init}, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		s := sc{bb, rt.Elem}
+		c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+		m := index(bb, 1)
+		grp := iop(bb, "arith.divui", m, c(Mg))
+		ch := iop(bb, "arith.addi", iop(bb, "arith.muli", grp, c(Cg)), index(bb, O))
+		xix := []*ir.Value{index(bb, 0), ch}
+		wix := []*ir.Value{ch, iop(bb, "arith.remui", m, c(Mg))}
+		var inside *ir.Value
+		for j := 0; j < ns; j++ {
+			k := index(bb, O+1+j)
+			num := iop(bb, "arith.subi", iop(bb, "arith.addi", index(bb, 2+j), c(low[j])), iop(bb, "arith.muli", k, c(dil[j])))
+			i := iop(bb, "arith.divsi", num, c(strides[j]))
+			ok := iop(bb, "arith.andi", cmp(bb, predSGE, num, c(0)), cmp(bb, predEQ, iop(bb, "arith.remsi", num, c(strides[j])), c(0)))
+			ok = iop(bb, "arith.andi", ok, cmp(bb, predSLT, i, c(xt.Dims[2+j])))
+			if inside == nil {
+				inside = ok
+			} else {
+				inside = iop(bb, "arith.andi", inside, ok)
+			}
+			cl := bb.Create("arith.maxsi", []*ir.Value{i, c(0)}, []ir.Type{ir.Index}).Result(0)
+			xix = append(xix, bb.Create("arith.minsi", []*ir.Value{cl, c(xt.Dims[2+j] - 1)}, []ir.Type{ir.Index}).Result(0))
+			wix = append(wix, k)
+		}
+		xv := bb.Create("tensor.extract", append([]*ir.Value{x}, xix...), []ir.Type{xt.Elem}).Result(0)
+		wv := bb.Create("tensor.extract", append([]*ir.Value{w}, wix...), []ir.Type{wt.Elem}).Result(0)
+		p := s.mul(castScalar(bb, xv, rt.Elem, false, false), castScalar(bb, wv, rt.Elem, false, false))
+		return []*ir.Value{s.sel(inside, s.add(args[len(args)-1], p), args[len(args)-1])}
+	})
+	return []*ir.Value{g.Result(0)}, nil
+}
