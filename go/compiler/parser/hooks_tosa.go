@@ -130,9 +130,17 @@ func parseTosaCondIf(p *OpParser, st *ir.OperationState) error {
 	ct := r.typ()
 	var inTypes []ir.Type
 	if r.ok() && p.IsNext("(") {
-		inTypes = r.types()
+		// "(T, …) -> U" reads as one function type.
+		ft, ok := r.typ().(*ir.FunctionType)
+		if r.ok() && !ok {
+			return p.Errorf("expected the input types and '->' results of 'tosa.cond_if'")
+		}
+		if ok {
+			inTypes, st.ResultTypes = ft.Inputs, ft.Results
+		}
+	} else {
+		st.ResultTypes = tosaResultTypes(r)
 	}
-	st.ResultTypes = tosaResultTypes(r)
 	if !r.ok() {
 		return r.err
 	}
