@@ -96,8 +96,8 @@ func (r *rewriter) hloScatter(b *ir.Builder, op *ir.Operation) error {
 
 // scatterUpdates rearranges updates to [update scatter dims…, window]
 // where the window has one dimension per operand dimension (size 1 where
-// the operand dimension is not windowed); updates already in that form
-// are returned as they are.
+// the operand dimension is not windowed); updates whose window already
+// covers the operand's trailing dimensions are returned as they are.
 func (r *rewriter) scatterUpdates(b *ir.Builder, updates *ir.Value, usd, uwd, windowed []int, ro int) *ir.Value {
 	ut := updates.Type.(*ir.RankedTensorType)
 	var dims []int64
@@ -112,6 +112,19 @@ func (r *rewriter) scatterUpdates(b *ir.Builder, updates *ir.Value, usd, uwd, wi
 		} else {
 			src = append(src, -1)
 		}
+	}
+	// Updates whose scatter dimensions lead and whose window covers the
+	// operand's trailing dimensions in order need no rearranging: the
+	// core scatter's slice is its trailing dimensions.
+	trailing := len(windowed) == 0 || windowed[0] == ro-len(windowed)
+	for i, d := range usd {
+		trailing = trailing && d == i
+	}
+	for i := 1; i < len(windowed); i++ {
+		trailing = trailing && windowed[i] == windowed[i-1]+1 && uwd[i] > uwd[i-1]
+	}
+	if trailing {
+		return updates
 	}
 	identity := len(src) == len(ut.Dims)
 	for i, s := range src {
