@@ -35,6 +35,8 @@ type Options struct {
 	// FirstLine is the line number of src's first line in the file (for
 	// parts of a split input file).
 	FirstLine int
+	// LLVMCPU holds the --iree-llvmcpu-target-* flags.
+	LLVMCPU LLVMCPUOptions
 }
 
 // Backend is a target backend's code generator.
@@ -46,6 +48,9 @@ type Backend struct {
 	Strategy codegen.Strategy
 	// Emit turns kernels into one executable.
 	Emit func([]*kir.Kernel) ([]byte, error)
+	// EmitWith, when set, is used instead of Emit: it also sees the
+	// options and returns module attributes to record (target CPU, …).
+	EmitWith func([]*kir.Kernel, Options) ([]byte, []module.Attr, error)
 }
 
 var backends = map[string]*Backend{}
@@ -149,10 +154,11 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	var execs []module.Executable
 	attrs := []module.Attr{{Key: "compiler", Value: "gree"}}
 	if be != nil && len(kernels) > 0 {
-		data, err := be.Emit(kernels)
+		data, extra, err := emitExecutable(be, kernels, opts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", be.Name, err)
 		}
+		attrs = append(attrs, extra...)
 		var names []string
 		for _, k := range kernels {
 			names = append(names, k.Name)

@@ -11,6 +11,11 @@ type Target struct {
 	Name string
 	// Device is the device the legacy backend flag maps to ("local", "cuda").
 	Device string
+	// Available, when set, reports whether the backend can compile in
+	// this process (e.g. llvm-cpu needs LLVM at run time); an unavailable
+	// backend is not listed, and using it is an error naming what to
+	// install.
+	Available func() error
 }
 
 var (
@@ -33,7 +38,9 @@ func Targets() []Target {
 	defer mu.Unlock()
 	var out []Target
 	for _, t := range targets {
-		out = append(out, t)
+		if t.Available == nil || t.Available() == nil {
+			out = append(out, t)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -46,4 +53,16 @@ func TargetNames() []string {
 		names = append(names, t.Name)
 	}
 	return names
+}
+
+// TargetUnavailable returns the reason a registered backend cannot
+// compile here, or nil (also for names that are not registered).
+func TargetUnavailable(name string) error {
+	mu.Lock()
+	t, ok := targets[name]
+	mu.Unlock()
+	if !ok || t.Available == nil {
+		return nil
+	}
+	return t.Available()
 }

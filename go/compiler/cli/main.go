@@ -38,7 +38,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, b := range p.list("iree-hal-target-backends") {
 		if !registered(b) {
-			fmt.Fprintf(stderr, "error: target backend '%s' not registered; registered backends: [%s]\n", b, strings.Join(compiler.TargetNames(), ", "))
+			fmt.Fprintf(stderr, "error: %v\n", notRegistered(b))
 			return 1
 		}
 	}
@@ -85,6 +85,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		CompileTo: p.str("compile-to", ""),
 		// Dispatch tracing is a debugging aid, off by default.
 		TraceDispatches: p.bool("iree-flow-trace-dispatch-tensors"),
+		LLVMCPU: compiler.LLVMCPUOptions{
+			TargetCPU:         p.str("iree-llvmcpu-target-cpu", ""),
+			TargetCPUFeatures: p.str("iree-llvmcpu-target-cpu-features", ""),
+			TargetTriple:      p.str("iree-llvmcpu-target-triple", ""),
+		},
 	}
 	var out []byte
 	if p.bool("split-input-file") {
@@ -140,7 +145,7 @@ func resolveBackends(p *parsed) ([]string, error) {
 			}
 			for _, b := range local {
 				if !registered(b) {
-					return nil, fmt.Errorf("target backend '%s' not registered; registered backends: [%s]", b, strings.Join(compiler.TargetNames(), ", "))
+					return nil, notRegistered(b)
 				}
 				backends = append(backends, b)
 			}
@@ -156,6 +161,16 @@ func resolveBackends(p *parsed) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// notRegistered is the error for a backend that cannot be used: the
+// reason a registered one is unavailable (e.g. LLVM missing), or the list
+// of registered backends.
+func notRegistered(name string) error {
+	if err := compiler.TargetUnavailable(name); err != nil {
+		return fmt.Errorf("target backend '%s' is not available: %v", name, err)
+	}
+	return fmt.Errorf("target backend '%s' not registered; registered backends: [%s]", name, strings.Join(compiler.TargetNames(), ", "))
 }
 
 func registered(name string) bool {

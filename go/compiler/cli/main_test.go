@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler"
 )
 
 func run(args ...string) (int, string, string) {
@@ -17,9 +19,25 @@ func TestListTargetBackendsHonest(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "Registered target backends:\n") {
 		t.Fatalf("code %d out %q", code, out)
 	}
-	// Only the targets that compile end to end are listed (sorted).
-	if out != "Registered target backends:\n  vmvx\n  vmvx-inline\n" {
-		t.Errorf("unexpected target list: %q", out)
+	// Only the targets that compile end to end are listed (sorted):
+	// llvm-cpu only where LLVM is installed.
+	want := "Registered target backends:\n  vmvx\n  vmvx-inline\n"
+	if compiler.TargetUnavailable("llvm-cpu") == nil {
+		want = "Registered target backends:\n  llvm-cpu\n  vmvx\n  vmvx-inline\n"
+	}
+	if out != want {
+		t.Errorf("unexpected target list: %q, want %q", out, want)
+	}
+}
+
+func TestLLVMCPUUnavailableNamesWhatToInstall(t *testing.T) {
+	err := compiler.TargetUnavailable("llvm-cpu")
+	if err == nil {
+		t.Skip("LLVM is installed here; the missing-LLVM message is tested where it is not")
+	}
+	code, _, stderr := run("--iree-hal-target-backends=llvm-cpu", "x.mlir")
+	if code == 0 || !strings.Contains(stderr, "libllvm19") || !strings.Contains(stderr, "lld-19") {
+		t.Errorf("code %d, stderr %q: want an error naming libllvm19 and lld-19", code, stderr)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gree-ml/gree/go/compiler"
 )
 
 // optKind is how an option takes its value.
@@ -39,7 +41,7 @@ var options = []option{
 	{name: "iree-cuda-target", kind: optString, help: "CUDA target (sm_XX, code name or product name); default sm_60", aliases: []string{"iree-hal-cuda-llvm-target-arch"}},
 	{name: "iree-rocm-target", kind: optString, help: "ROCm/HIP target (gfxNNNN, code name or product name)", aliases: []string{"iree-hip-target", "iree-rocm-target-chip"}},
 	{name: "iree-vulkan-target", kind: optString, help: "Vulkan target (profile, architecture or product name)", aliases: []string{"iree-vulkan-target-triple"}},
-	{name: "iree-llvmcpu-target-cpu", kind: optString, help: "LLVM CPU name for llvm-cpu (host, generic, or a CPU name)"},
+	{name: "iree-llvmcpu-target-cpu", kind: optString, help: "LLVM CPU name for llvm-cpu: host (the default: this machine's CPU, @HOSTCPU@), generic, or a CPU name"},
 	{name: "iree-llvmcpu-target-cpu-features", kind: optString, help: "LLVM CPU features for llvm-cpu"},
 	{name: "iree-llvmcpu-target-triple", kind: optString, help: "LLVM target triple for llvm-cpu"},
 	{name: "iree-opt-level", kind: optString, help: "Optimization level O0..O3"},
@@ -153,10 +155,22 @@ func usage() string {
 		if o.kind != optBool {
 			val = "=<value>"
 		}
-		fmt.Fprintf(&b, "  %-50s - %s\n", dash+o.name+val, o.help)
+		help := o.help
+		if strings.Contains(help, "@HOSTCPU@") {
+			help = strings.ReplaceAll(help, "@HOSTCPU@", hostCPU())
+		}
+		fmt.Fprintf(&b, "  %-50s - %s\n", dash+o.name+val, help)
 		for _, a := range o.aliases {
 			fmt.Fprintf(&b, "  %-50s - alias of --%s\n", "--"+a+val, o.name)
 		}
 	}
 	return b.String()
+}
+
+// hostCPU names the CPU llvm-cpu builds for by default, for --help.
+func hostCPU() string {
+	if c := compiler.LLVMCPUHostCPU(); c != "" {
+		return c
+	}
+	return "unknown here: LLVM is not installed"
 }

@@ -5,7 +5,9 @@ import (
 	"sync/atomic"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/hal/local/llvmcpu"
 	"github.com/gree-ml/gree/go/runtime/hal/local/vmvx"
+	llvmcpuschema "github.com/gree-ml/gree/go/schemas/llvmcpu"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -23,12 +25,19 @@ type executable struct {
 func (e *executable) Close() error { return nil }
 
 // Formats returns the executable formats the CPU devices load.
-func (d *Device) Formats() []string { return []string{VMVXFormat} }
+func (d *Device) Formats() []string { return []string{VMVXFormat, llvmcpuschema.Format} }
 
 // PrepareExecutable loads (and verifies) an executable.
 func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, error) {
+	if format == llvmcpuschema.Format {
+		x, err := llvmcpu.Load(data)
+		if err != nil {
+			return nil, err
+		}
+		return &nativeExecutable{x: x}, nil
+	}
 	if format != VMVXFormat {
-		return nil, status.Errorf(status.Unimplemented, "the %s device cannot run %q executables (it runs %q); compile with --iree-hal-target-backends=vmvx", d.driver, format, VMVXFormat)
+		return nil, status.Errorf(status.Unimplemented, "the %s device cannot run %q executables (it runs %q and %q); compile with --iree-hal-target-backends=vmvx or llvm-cpu", d.driver, format, VMVXFormat, llvmcpuschema.Format)
 	}
 	exe, err := vmvx.Load(data)
 	if err != nil {
@@ -43,6 +52,9 @@ func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 // over the device's workers on local-task. Results are identical either
 // way: workgroups write disjoint parts of the outputs.
 func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error {
+	if ne, ok := he.(*nativeExecutable); ok {
+		return d.dispatchNative(ne, entry, grid, push, bindings)
+	}
 	e, ok := he.(*executable)
 	if !ok {
 		return status.Errorf(status.InvalidArgument, "executable was not prepared by the %s device", d.driver)

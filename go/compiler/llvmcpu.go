@@ -1,0 +1,73 @@
+package compiler
+
+import (
+	"github.com/gree-ml/gree/go/compiler/codegen"
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
+	schema "github.com/gree-ml/gree/go/schemas/llvmcpu"
+	"github.com/gree-ml/gree/go/schemas/module"
+)
+
+// LLVMCPUOptions are the llvm-cpu target's flags.
+type LLVMCPUOptions struct {
+	// TargetCPU is --iree-llvmcpu-target-cpu: "host" (the default, "" too),
+	// "generic" or an LLVM CPU name.
+	TargetCPU string
+	// TargetCPUFeatures is --iree-llvmcpu-target-cpu-features ("+avx2,…").
+	TargetCPUFeatures string
+	// TargetTriple is --iree-llvmcpu-target-triple ("" = the host's).
+	TargetTriple string
+}
+
+// LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vectors
+// of 16 lanes (LLVM splits them into the machine's registers) and the
+// Contract tile op for matmuls, which the target turns into a
+// register-blocked microkernel.
+var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 16, WorkgroupElements: 1 << 15, Contract: true, ContractTile: [2]int64{96, 256}}
+
+func init() {
+	RegisterBackend(&Backend{
+		Target:   Target{Name: "llvm-cpu", Device: "local", Available: llvmcpu.Available},
+		Format:   schema.Format,
+		Strategy: LLVMCPUStrategy,
+		Emit: func(ks []*kir.Kernel) ([]byte, error) {
+			data, _, err := emitLLVMCPU(ks, Options{})
+			return data, err
+		},
+		EmitWith: emitLLVMCPU,
+	})
+}
+
+// emitLLVMCPU builds the kernels for the machine the flags describe and
+// records it in the module's attributes.
+func emitLLVMCPU(ks []*kir.Kernel, opts Options) ([]byte, []module.Attr, error) {
+	m, err := llvmcpu.ResolveMachine(llvmcpu.Options{CPU: opts.LLVMCPU.TargetCPU, Features: opts.LLVMCPU.TargetCPUFeatures, Triple: opts.LLVMCPU.TargetTriple})
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := llvmcpu.Emit(ks, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	attrs := []module.Attr{{Key: "llvmcpu.target_triple", Value: m.Triple}, {Key: "llvmcpu.target_cpu", Value: m.CPU}}
+	return data, attrs, nil
+}
+
+// emitExecutable runs a backend's emitter.
+func emitExecutable(be *Backend, ks []*kir.Kernel, opts Options) ([]byte, []module.Attr, error) {
+	if be.EmitWith != nil {
+		return be.EmitWith(ks, opts)
+	}
+	data, err := be.Emit(ks)
+	return data, nil, err
+}
+
+// LLVMCPUHostCPU returns LLVM's name for this machine's CPU, the llvm-cpu
+// target's default, or "" when LLVM is not available.
+func LLVMCPUHostCPU() string {
+	c, err := llvmcpu.HostCPU()
+	if err != nil {
+		return ""
+	}
+	return c
+}

@@ -1,0 +1,141 @@
+package llvmcpu
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/gree-ml/gree/go/status"
+)
+
+// Machine says what code is generated for.
+type Machine struct {
+	// Triple is the LLVM target triple ("x86_64-unknown-linux-gnu").
+	Triple string
+	// CPU is the LLVM CPU name ("generic", "skylake-avx512", …).
+	CPU string
+	// Features is the LLVM feature string ("+avx2,+fma").
+	Features string
+	// OptLevel is 0 to 3.
+	OptLevel int
+}
+
+// compileIR parses LLVM IR text, optimizes it with the default<On> pass
+// pipeline and returns the object file LLVM emits for m.
+func compileIR(src string, m Machine) ([]byte, error) {
+	t, err := load()
+	if err != nil {
+		return nil, err
+	}
+	ctx := t.ContextCreate()
+	defer t.ContextDispose(ctx)
+	data := append([]byte(src), 0)
+	buf := t.CreateMemBuf(&data[0], uintptr(len(src)), "gree-llvmcpu")
+	var mod uintptr
+	var msg *byte
+	if t.ParseIR(ctx, buf, &mod, &msg) != 0 { // takes the buffer
+		return nil, status.Errorf(status.Internal, "llvm-cpu: LLVM rejected the generated IR (an emitter bug): %s", t.message(msg))
+	}
+	defer t.DisposeModule(mod)
+	if t.VerifyModule(mod, 2, &msg) != 0 {
+		return nil, status.Errorf(status.Internal, "llvm-cpu: generated IR does not verify (an emitter bug): %s", t.message(msg))
+	}
+	var target uintptr
+	if t.TargetFromTrip(m.Triple, &target, &msg) != 0 {
+		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: target triple %q: %s (this LLVM supports x86_64 and aarch64)", m.Triple, t.message(msg))
+	}
+	lvl := int32(min(max(m.OptLevel, 0), 3))
+	tm := t.CreateTM(target, m.Triple, m.CPU, m.Features, lvl, 2 /* PIC */, 0)
+	if tm == 0 {
+		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: LLVM could not create a target machine for %s, cpu %q, features %q", m.Triple, m.CPU, m.Features)
+	}
+	defer t.DisposeTM(tm)
+	t.SetTarget(mod, m.Triple)
+	dl := t.CreateDL(tm)
+	t.SetModuleDL(mod, dl)
+	t.DisposeDL(dl)
+	opts := t.CreatePBO()
+	defer t.DisposePBO(opts)
+	if e := t.RunPasses(mod, fmt.Sprintf("default<O%d>", lvl), tm, opts); e != 0 {
+		p := t.ErrorMessage(e)
+		s := cstr(p)
+		t.DisposeErrMsg(p)
+		return nil, status.Errorf(status.Internal, "llvm-cpu: LLVM optimization failed: %s", s)
+	}
+	var out uintptr
+	if t.EmitToMemBuf(tm, mod, 1 /* object */, &msg, &out) != 0 {
+		return nil, status.Errorf(status.Internal, "llvm-cpu: LLVM code generation failed: %s", t.message(msg))
+	}
+	defer t.DisposeMemBuf(out)
+	n := int(t.BufferSize(out))
+	obj := bytes.Clone(unsafe.Slice(t.BufferStart(out), n))
+	return obj, nil
+}
+
+// printOptimized returns the module's IR after optimization (for
+// debugging and tests).
+func printOptimized(src string, m Machine) (string, error) {
+	t, err := load()
+	if err != nil {
+		return "", err
+	}
+	ctx := t.ContextCreate()
+	defer t.ContextDispose(ctx)
+	data := append([]byte(src), 0)
+	buf := t.CreateMemBuf(&data[0], uintptr(len(src)), "gree-llvmcpu")
+	var mod uintptr
+	var msg *byte
+	if t.ParseIR(ctx, buf, &mod, &msg) != 0 {
+		return "", status.Errorf(status.Internal, "llvm-cpu: %s", t.message(msg))
+	}
+	defer t.DisposeModule(mod)
+	var target uintptr
+	if t.TargetFromTrip(m.Triple, &target, &msg) != 0 {
+		return "", status.Errorf(status.InvalidArgument, "llvm-cpu: %s", t.message(msg))
+	}
+	tm := t.CreateTM(target, m.Triple, m.CPU, m.Features, 3, 2, 0)
+	defer t.DisposeTM(tm)
+	t.SetTarget(mod, m.Triple)
+	dl := t.CreateDL(tm)
+	t.SetModuleDL(mod, dl)
+	t.DisposeDL(dl)
+	opts := t.CreatePBO()
+	defer t.DisposePBO(opts)
+	if e := t.RunPasses(mod, "default<O3>", tm, opts); e != 0 {
+		p := t.ErrorMessage(e)
+		defer t.DisposeErrMsg(p)
+		return "", status.Errorf(status.Internal, "llvm-cpu: %s", cstr(p))
+	}
+	return t.message(t.PrintModule(mod)), nil
+}
+
+// link turns an object file into a shared object with ld.lld.
+func link(obj []byte) ([]byte, error) {
+	t, err := load()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "gree-llvmcpu-")
+	if err != nil {
+		return nil, status.Errorf(status.Unavailable, "llvm-cpu: temporary directory: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	in, out := filepath.Join(dir, "kernels.o"), filepath.Join(dir, "kernels.so")
+	if err := os.WriteFile(in, obj, 0o600); err != nil {
+		return nil, status.Errorf(status.Unavailable, "llvm-cpu: %v", err)
+	}
+	cmd := exec.Command(t.lld, "-shared", "--build-id=none", "-z", "noexecstack", "-z", "now", "--hash-style=both", "-O1", "-o", out, in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, status.Errorf(status.Internal, "llvm-cpu: %s failed: %v: %s", t.lld, err, stderr.String())
+	}
+	so, err := os.ReadFile(out)
+	if err != nil {
+		return nil, status.Errorf(status.Internal, "llvm-cpu: %v", err)
+	}
+	return so, nil
+}

@@ -1,0 +1,31 @@
+// Package llvmcpu is the llvm-cpu target: it translates kernels in the
+// kernel IR (package kir) to LLVM IR text, has LLVM optimize it (the
+// default<O3> pipeline through LLVMRunPasses) and generate native code for
+// the target machine, links the object into a shared object with ld.lld
+// and wraps it in an llvm-cpu executable (go/schemas/llvmcpu), which the
+// local drivers load (go/runtime/hal/local/llvmcpu).
+//
+// LLVM is found at run time, never linked: libLLVM (Debian's libllvm19)
+// through purego and ld.lld-19 as a program (Available says whether they
+// were found, and what to install when not).
+//
+// The translation keeps kir.Run's semantics: integer division by zero
+// gives 0 and MIN / -1 wraps (guarded with selects, never LLVM's undefined
+// behaviour), out-of-range shifts give 0 or the sign, float-to-integer
+// conversions saturate (llvm.fpto*i.sat), f16 and bf16 arithmetic is f32
+// arithmetic rounded back (bf16 rounding and f64→f16/bf16 single rounding
+// are done with integer operations, no runtime library), transcendental
+// functions call libm's f64 functions and round, and every load, store
+// and Contract tile is bounds-checked against its binding's size: a
+// failing check returns an error code from the entry point
+// (llvmcpu.ErrorCode) instead of touching memory.
+//
+// Control flow is structured: a For loop becomes a header with phis for
+// the induction variable and the loop-carried values (it ends when the
+// increment overflows, as in kir.Run), an If two branches joined by phis.
+// Vector values are LLVM vectors; LLVM splits them into the machine's
+// registers. The Contract tile op becomes a call of a register-blocked f32
+// microkernel (6 rows × 2 vectors of C in registers, fused multiply-adds
+// over K) when B's and C's rows are contiguous, and of a reference loop
+// nest otherwise and for the ragged edges.
+package llvmcpu

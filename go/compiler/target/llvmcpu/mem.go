@@ -1,0 +1,189 @@
+package llvmcpu
+
+import (
+	"fmt"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/schemas/llvmcpu"
+)
+
+// buffer returns the base pointer, element count operand, element type,
+// index and check kind of the memory op addresses.
+func (f *fn) buffer(op *kir.Op) (base, count string, elem kir.Scalar, idx int, kind llvmcpu.ErrorKind) {
+	switch op.Kind {
+	case kir.LoadShared, kir.StoreShared:
+		s := f.k.Shared[op.Binding]
+		return fmt.Sprintf("%%s%d", op.Binding), fmt.Sprint(s.Count), s.Elem, op.Binding, llvmcpu.ErrShared
+	}
+	return fmt.Sprintf("%%b%d", op.Binding), fmt.Sprintf("%%n%d", op.Binding), f.k.Bindings[op.Binding].Elem, op.Binding, llvmcpu.ErrOutOfBounds
+}
+
+// span checks that lanes elements at off, off+stride, … lie below count.
+func (f *fn) span(off, stride string, lanes int, count string, kind llvmcpu.ErrorKind, idx int) {
+	i64 := kir.S(kir.I64)
+	b1 := kir.S(kir.I1)
+	ok := f.icmp("ult", i64, off, count)
+	if lanes > 1 {
+		var last string
+		if stride == "" {
+			last = f.bin("add", i64, off, fmt.Sprint(lanes-1))
+		} else {
+			last = f.bin("add", i64, off, f.bin("mul", i64, stride, fmt.Sprint(lanes-1)))
+			small := f.icmp("ult", i64, f.bin("add", i64, stride, fmt.Sprint(int64(1)<<40)), fmt.Sprint(int64(1)<<41))
+			ok = f.bin("and", b1, ok, small)
+		}
+		ok = f.bin("and", b1, ok, f.icmp("ult", i64, last, count))
+	}
+	f.check(ok, kind, idx)
+}
+
+// load emits Load, LoadStrided and LoadShared.
+func (f *fn) load(op *kir.Op, rt kir.Type) string {
+	base, count, elem, idx, kind := f.buffer(op)
+	off := f.v(op.Args[0])
+	n := rt.Width()
+	mt := vecOf(memTy(elem), n)
+	align := elem.ByteSize()
+	var raw string
+	if op.Kind == kir.LoadStrided {
+		stride := f.v(op.Args[1])
+		f.span(off, stride, n, count, kind, idx)
+		raw = "poison"
+		if n == 1 {
+			p, x := f.t(), f.t()
+			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
+			f.emitf("%s = load %s, ptr %s, align %d", x, memTy(elem), p, align)
+			raw = x
+		}
+		for i := 0; i < n && n > 1; i++ {
+			at := f.bin("add", kir.S(kir.I64), off, f.bin("mul", kir.S(kir.I64), stride, fmt.Sprint(i)))
+			p, x, ins := f.t(), f.t(), f.t()
+			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, at)
+			f.emitf("%s = load %s, ptr %s, align %d", x, memTy(elem), p, align)
+			f.emitf("%s = insertelement %s %s, %s %s, i64 %d", ins, mt, raw, memTy(elem), x, i)
+			raw = ins
+		}
+	} else {
+		f.span(off, "", n, count, kind, idx)
+		p, x := f.t(), f.t()
+		f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
+		f.emitf("%s = load %s, ptr %s, align %d", x, mt, p, align)
+		raw = x
+	}
+	if elem == kir.I1 {
+		r := f.t()
+		f.emitf("%s = trunc %s %s to %s", r, mt, raw, ty(rt))
+		return r
+	}
+	return raw
+}
+
+// store emits Store, StoreStrided and StoreShared.
+func (f *fn) store(op *kir.Op) {
+	base, count, elem, idx, kind := f.buffer(op)
+	off := f.v(op.Args[0])
+	val := op.Args[len(op.Args)-1]
+	vt := f.k.Types[val]
+	n := vt.Width()
+	mt := vecOf(memTy(elem), n)
+	align := elem.ByteSize()
+	x := f.v(val)
+	if elem == kir.I1 {
+		z := f.t()
+		f.emitf("%s = zext %s %s to %s", z, ty(vt), x, mt)
+		x = z
+	}
+	if op.Kind == kir.StoreStrided {
+		stride := f.v(op.Args[1])
+		f.span(off, stride, n, count, kind, idx)
+		for i := 0; i < n; i++ {
+			at := off
+			lane := x
+			if n > 1 {
+				at = f.bin("add", kir.S(kir.I64), off, f.bin("mul", kir.S(kir.I64), stride, fmt.Sprint(i)))
+				lane = f.t()
+				f.emitf("%s = extractelement %s %s, i64 %d", lane, mt, x, i)
+			}
+			p := f.t()
+			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, at)
+			f.emitf("store %s %s, ptr %s, align %d", memTy(elem), lane, p, align)
+		}
+		return
+	}
+	f.span(off, "", n, count, kind, idx)
+	p := f.t()
+	f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
+	f.emitf("store %s %s, ptr %s, align %d", mt, x, p, align)
+}
+
+// contract emits the Contract tile op: nothing when M, N or K is not
+// positive; else the three tiles' bounds checks and a call of the
+// microkernel for the operand types.
+func (f *fn) contract(op *kir.Op) {
+	a := make([]string, 12)
+	for i := range a {
+		a[i] = f.v(op.Args[i])
+	}
+	i64, b1 := kir.S(kir.I64), kir.S(kir.I1)
+	pos := f.bin("and", b1, f.icmp("sgt", i64, a[9], "0"), f.bin("and", b1, f.icmp("sgt", i64, a[10], "0"), f.icmp("sgt", i64, a[11], "0")))
+	do, done := f.newLabel("contract"), f.newLabel("contract.end")
+	f.emitf("br i1 %s, label %%%s, label %%%s", pos, do, done)
+	f.startBlock(do)
+	rows := [3]string{a[9], a[11], a[9]}
+	cols := [3]string{a[11], a[10], a[10]}
+	f.mo.declareTileOK()
+	for i, b := range op.Bindings {
+		ok := f.call("i1", "gree_tile_ok", "i64", a[3*i], "i64", a[3*i+1], "i64", a[3*i+2], "i64", rows[i], "i64", cols[i], "i64", fmt.Sprintf("%%n%d", b))
+		f.check(ok, llvmcpu.ErrTileBounds, b)
+	}
+	var elems [3]kir.Scalar
+	for i, b := range op.Bindings {
+		elems[i] = f.k.Bindings[b].Elem
+	}
+	name := f.mo.contractFn(elems, op.Imm&1 != 0)
+	f.emitf("call void @%s(ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s)",
+		name, op.Bindings[0], a[0], a[1], a[2], op.Bindings[1], a[3], a[4], a[5], op.Bindings[2], a[6], a[7], a[8], a[9], a[10], a[11])
+	f.emitf("br label %%%s", done)
+	f.startBlock(done)
+}
+
+// declareTileOK defines gree_tile_ok(off, rs, cs, rows, cols, count): true
+// when every element of the rows×cols tile lies in [0, count).
+func (mo *module) declareTileOK() {
+	if _, ok := mo.decls["gree_tile_ok"]; ok {
+		return
+	}
+	mo.declare("gree_tile_ok", `define internal i1 @gree_tile_ok(i64 %off, i64 %rs, i64 %cs, i64 %rows, i64 %cols, i64 %n) alwaysinline {
+  %r1 = icmp ult i64 %rows, 2147483648
+  %c1 = icmp ult i64 %cols, 2147483648
+  %rsa = add i64 %rs, 2147483648
+  %rs1 = icmp ult i64 %rsa, 4294967296
+  %csa = add i64 %cs, 2147483648
+  %cs1 = icmp ult i64 %csa, 4294967296
+  %rm = sub i64 %rows, 1
+  %cm = sub i64 %cols, 1
+  %er = mul i64 %rm, %rs
+  %ec = mul i64 %cm, %cs
+  %erlo = call i64 @llvm.smin.i64(i64 %er, i64 0)
+  %eclo = call i64 @llvm.smin.i64(i64 %ec, i64 0)
+  %erhi = call i64 @llvm.smax.i64(i64 %er, i64 0)
+  %echi = call i64 @llvm.smax.i64(i64 %ec, i64 0)
+  %lo1 = add i64 %off, %erlo
+  %lo = add i64 %lo1, %eclo
+  %hi1 = add i64 %off, %erhi
+  %hi = add i64 %hi1, %echi
+  %o1 = icmp ult i64 %off, %n
+  %l1 = icmp sge i64 %lo, 0
+  %h1 = icmp slt i64 %hi, %n
+  %a1 = and i1 %r1, %c1
+  %a2 = and i1 %a1, %rs1
+  %a3 = and i1 %a2, %cs1
+  %a4 = and i1 %a3, %o1
+  %a5 = and i1 %a4, %l1
+  %a6 = and i1 %a5, %h1
+  ret i1 %a6
+}
+`)
+	mo.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)")
+	mo.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)")
+}

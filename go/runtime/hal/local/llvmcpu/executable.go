@@ -1,0 +1,191 @@
+package llvmcpu
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+	"golang.org/x/sys/unix"
+
+	"github.com/gree-ml/gree/go/schemas/llvmcpu"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// Executable is a loaded llvm-cpu executable.
+type Executable struct {
+	x       *llvmcpu.Executable
+	handle  uintptr
+	file    *os.File // the memfd holding the shared object, open while loaded
+	entries []uintptr
+	once    sync.Once
+}
+
+var (
+	libmOnce sync.Once
+	libmErr  error
+)
+
+// loadLibm makes libm's symbols global, for the kernels' references.
+func loadLibm() error {
+	libmOnce.Do(func() {
+		var errs []string
+		for _, name := range []string{"libm.so.6", "libm.so"} {
+			if _, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL); err == nil {
+				return
+			} else {
+				errs = append(errs, err.Error())
+			}
+		}
+		libmErr = status.Errorf(status.Unavailable, "llvm-cpu executables need libm.so.6: %s", strings.Join(errs, "; "))
+	})
+	return libmErr
+}
+
+// Load verifies data, checks the host can run it and loads its shared
+// object.
+func Load(data []byte) (*Executable, error) {
+	x, err := llvmcpu.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if runtime.GOOS != "linux" {
+		return nil, status.Errorf(status.Unimplemented, "llvm-cpu executables are ELF shared objects; this runtime loads them on Linux only (GOOS %s)", runtime.GOOS)
+	}
+	if a := x.Arch(); a != hostArch() {
+		return nil, status.Errorf(status.FailedPrecondition, "llvm-cpu executable was built for %s (%s), this host is %s; recompile with --iree-llvmcpu-target-triple for this host", a, x.Triple, hostArch())
+	}
+	if miss := missingFeatures(x.Required); len(miss) > 0 {
+		return nil, status.Errorf(status.FailedPrecondition, "llvm-cpu executable was built for CPU %q and needs CPU features this host lacks: %s; recompile with --iree-llvmcpu-target-cpu=host (or generic)", x.CPU, strings.Join(miss, ", "))
+	}
+	if err := loadLibm(); err != nil {
+		return nil, err
+	}
+	handle, file, err := openObject(x.Object)
+	if err != nil {
+		return nil, err
+	}
+	e := &Executable{x: x, handle: handle, file: file}
+	for _, en := range x.Entries {
+		p, err := purego.Dlsym(handle, en.Symbol)
+		if err != nil || p == 0 {
+			e.Close()
+			return nil, status.Errorf(status.InvalidArgument, "llvm-cpu executable: entry %q: symbol %s not found in its shared object", en.Name, en.Symbol)
+		}
+		e.entries = append(e.entries, p)
+	}
+	return e, nil
+}
+
+// openObject writes so to an anonymous memory file and dlopens it. The
+// file stays open while the object is loaded: the dynamic loader knows
+// objects by path, and an open descriptor keeps /proc/self/fd/N unique.
+func openObject(so []byte) (uintptr, *os.File, error) {
+	fd, err := unix.MemfdCreate("gree-llvmcpu", unix.MFD_CLOEXEC)
+	var path string
+	var keep *os.File
+	if err == nil {
+		keep = os.NewFile(uintptr(fd), "gree-llvmcpu")
+		if _, err := keep.Write(so); err != nil {
+			keep.Close()
+			return 0, nil, status.Errorf(status.ResourceExhausted, "llvm-cpu: writing the shared object: %v", err)
+		}
+		path = fmt.Sprintf("/proc/self/fd/%d", fd)
+	} else {
+		f, err := os.CreateTemp("", "gree-llvmcpu-*.so")
+		if err != nil {
+			return 0, nil, status.Errorf(status.Unavailable, "llvm-cpu: no memfd and no temporary file for the shared object: %v", err)
+		}
+		path = f.Name()
+		defer os.Remove(path)
+		_, err = f.Write(so)
+		f.Close()
+		if err != nil {
+			return 0, nil, status.Errorf(status.ResourceExhausted, "llvm-cpu: writing the shared object: %v", err)
+		}
+	}
+	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		if keep != nil {
+			keep.Close()
+		}
+		return 0, nil, status.Errorf(status.InvalidArgument, "llvm-cpu: the executable's shared object does not load: %v", err)
+	}
+	return h, keep, nil
+}
+
+// NumEntries returns the number of entry points.
+func (e *Executable) NumEntries() int { return len(e.entries) }
+
+// Entry returns entry i's description.
+func (e *Executable) Entry(i int) llvmcpu.Entry { return e.x.Entries[i] }
+
+// Close unloads the shared object; no Run may be in progress or follow.
+func (e *Executable) Close() error {
+	e.once.Do(func() {
+		if e.handle != 0 {
+			purego.Dlclose(e.handle)
+		}
+		if e.file != nil {
+			e.file.Close()
+		}
+	})
+	return nil
+}
+
+// dispatch mirrors the C struct gree_dispatch.
+type dispatch struct {
+	bindings *unsafe.Pointer
+	counts   *int64
+	push     *int64
+	grid     [3]int64
+}
+
+// Run runs count workgroups of entry starting at linear index first
+// (x fastest) of grid, on bindings. Out-of-bounds accesses and bad loop steps are OUT_OF_RANGE or
+// INVALID_ARGUMENT errors naming the kernel.
+func (e *Executable) Run(entry int, first, count int64, grid [3]int64, push []int64, bindings [][]byte) error {
+	en := e.x.Entries[entry]
+	if len(push) < en.NumPushConstants {
+		return status.Errorf(status.InvalidArgument, "llvm-cpu: @%s needs %d push constants, got %d", en.Name, en.NumPushConstants, len(push))
+	}
+	if len(bindings) != en.NumBindings {
+		return status.Errorf(status.InvalidArgument, "llvm-cpu: @%s has %d bindings, got %d", en.Name, en.NumBindings, len(bindings))
+	}
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	n := max(len(bindings), 1)
+	ptrs := make([]unsafe.Pointer, n)
+	counts := make([]int64, n)
+	for i, b := range bindings {
+		if len(b) > 0 {
+			pin.Pin(&b[0])
+			ptrs[i] = unsafe.Pointer(&b[0])
+		}
+		counts[i] = int64(len(b))
+	}
+	pcs := push
+	if len(pcs) == 0 {
+		pcs = make([]int64, 1)
+	}
+	d := &dispatch{bindings: &ptrs[0], counts: &counts[0], push: &pcs[0], grid: grid}
+	pin.Pin(d)
+	pin.Pin(&ptrs[0])
+	pin.Pin(&counts[0])
+	pin.Pin(&pcs[0])
+	r, _, _ := purego.SyscallN(e.entries[entry], uintptr(unsafe.Pointer(d)), uintptr(first), uintptr(count))
+	runtime.KeepAlive(bindings)
+	if r != 0 {
+		code := int64(r)
+		kind, _, _ := llvmcpu.DecodeError(code)
+		c := status.OutOfRange
+		if kind == llvmcpu.ErrStep {
+			c = status.InvalidArgument
+		}
+		return status.Errorf(c, "llvm-cpu: @%s (workgroups %d..%d): %s", en.Name, first, first+count-1, llvmcpu.Describe(code))
+	}
+	return nil
+}
