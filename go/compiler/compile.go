@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
@@ -10,6 +11,7 @@ import (
 	"github.com/gree-ml/gree/go/compiler/input"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/onnx"
 	"github.com/gree-ml/gree/go/compiler/parser"
 	"github.com/gree-ml/gree/go/compiler/vm"
 	"github.com/gree-ml/gree/go/schemas/module"
@@ -103,6 +105,14 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	if name == "" {
 		name = "<stdin>"
 	}
+	if strings.HasSuffix(strings.ToLower(name), ".onnx") || onnx.LooksLikeONNX(src) {
+		// An ONNX model: import it in process (as iree-import-onnx would,
+		// with statically known shape computations folded), then compile
+		// the torch-onnx MLIR.
+		if src, err = importONNX(src, name); err != nil {
+			return nil, err
+		}
+	}
 	m, err := parser.ParseWithOptions(src, parser.Options{Filename: name, FirstLine: opts.FirstLine})
 	if err != nil {
 		return nil, err
@@ -174,6 +184,23 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		return []byte(module.Disassemble(mod)), nil
 	}
 	return module.Encode(mod), nil
+}
+
+// importONNX converts an ONNX model to torch-onnx MLIR text; external
+// data is read from the model file's directory.
+func importONNX(src []byte, name string) ([]byte, error) {
+	m, err := onnx.ParseModel(src, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := onnx.LoadExternalData(m, filepath.Dir(name)); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	text, err := onnx.Import(m, onnx.Options{FoldShapes: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return text, nil
 }
 
 // dispatchName names a region's kernel as IREE does: the enclosing

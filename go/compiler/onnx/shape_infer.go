@@ -48,7 +48,10 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 	case "Add", "Sub", "Mul", "Div":
 		o := broadcastOp(in, 0)
 		if len(o) == 1 {
-			o[0].data = arith(n.GetOpType(), in, o[0].t)
+			// ONNX propagates Add, Sub and Mul; Div only when folding.
+			if n.GetOpType() != "Div" || imp.opts.FoldShapes {
+				o[0].data = arith(n.GetOpType(), in, o[0].t)
+			}
 		}
 		return o
 	case "Pow", "Mod", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Max", "Min", "Sum",
@@ -109,8 +112,11 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		if t == nil {
 			return nil
 		}
-		axis, ok := normAxis(attrInt(n, "axis", 1), len(t.dims)+1)
-		if !ok {
+		axis := attrInt(n, "axis", 1)
+		if axis < 0 {
+			axis += int64(len(t.dims))
+		}
+		if axis < 0 || axis > int64(len(t.dims)) {
 			return nil
 		}
 		return []*info{{t: tensorType(t.elem, []int64{prod(t.dims[:axis]), prod(t.dims[axis:])})}}
@@ -138,7 +144,7 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 	case "Concat":
 		return inferConcat(n, in)
 	case "Split":
-		return inferSplit(n, in, opset)
+		return inferSplit(n, in, opset, imp.opts.FoldShapes)
 	case "Slice":
 		return inferSlice(n, in, opset)
 	case "Squeeze":
@@ -147,6 +153,11 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return inferUnsqueeze(n, in, opset)
 	case "Gather":
 		return inferGather(n, in)
+	case "GatherElements":
+		if t := ranked(in, 1); t != nil && elemOf(in, 0) != 0 {
+			return []*info{{t: tensorType(elemOf(in, 0), append([]int64{}, t.dims...))}}
+		}
+		return nil
 	case "Expand":
 		t := ranked(in, 0)
 		shape, ok := partialData(in, 1)
@@ -175,8 +186,15 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		"ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin":
 		return inferReduce(n, in, opset)
 	case "ConstantOfShape":
-		shape, ok := partialData(in, 0)
-		if !ok {
+		var shape []int64
+		if d, ok := partialData(in, 0); ok {
+			shape = d
+		} else if t := ranked(in, 0); t != nil && len(t.dims) == 1 && t.dims[0] >= 0 {
+			shape = make([]int64, t.dims[0])
+			for i := range shape {
+				shape[i] = unk
+			}
+		} else {
 			return nil
 		}
 		elem := dtFloat
@@ -202,7 +220,7 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 	case "Constant":
 		return inferConstant(n)
 	case "Range":
-		return inferRange(in)
+		return inferRange(in, imp.opts.FoldShapes)
 	case "Resize", "Upsample":
 		return inferResize(n, in, opset)
 	case "TopK":

@@ -287,8 +287,17 @@ func inferReshape(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 	var shape []int64
 	if opset < 5 {
 		shape, _ = attrInts(n, "shape")
+	} else if present(in, 1) && in[1].val != nil && in[1].data != nil {
+		shape = in[1].data
 	} else if d, ok := partialData(in, 1); ok {
-		shape = d
+		// Propagated (not literal) shapes: as ONNX, -1 is not solved.
+		shape = make([]int64, len(d))
+		for i, v := range d {
+			if v == -1 {
+				v = unk
+			}
+			shape[i] = v
+		}
 	} else if t := ranked(in, 1); t != nil && len(t.dims) == 1 && t.dims[0] >= 0 && elemOf(in, 0) != 0 {
 		return []*info{{t: tensorType(elemOf(in, 0), dimsOfData(make([]int64, t.dims[0])))}}
 	}
@@ -367,6 +376,10 @@ func inferConcat(n *onnxpb.NodeProto, in []*info) []*info {
 		}
 		if d, ok := partialData(in, i); ok && withData {
 			data = append(data, d...)
+		} else if withData && t.static() && t.numElements() <= maxDataElems {
+			for k := int64(0); k < t.numElements(); k++ {
+				data = append(data, unk)
+			}
 		} else {
 			withData = false
 		}
@@ -378,7 +391,7 @@ func inferConcat(n *onnxpb.NodeProto, in []*info) []*info {
 	return []*info{o}
 }
 
-func inferSplit(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
+func inferSplit(n *onnxpb.NodeProto, in []*info, opset int64, extended bool) []*info {
 	x := ranked(in, 0)
 	nout := len(n.GetOutput())
 	if x == nil || nout == 0 {
@@ -392,9 +405,16 @@ func inferSplit(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 	if opset < 13 {
 		split, _ = attrInts(n, "split")
 	} else if present(in, 1) {
-		split, _ = intData(in, 1)
+		// ONNX uses literal split sizes only (propagated ones when folding).
+		if in[1].val != nil || extended {
+			split, _ = intData(in, 1)
+		}
 		if split == nil {
-			return unaryRankOnlyN(x, nout)
+			out := make([]*info, nout)
+			for i := range out {
+				out[i] = &info{t: &vtype{kind: kindTensor, elem: x.elem, dims: []int64{}}}
+			}
+			return out
 		}
 	}
 	d := x.dims[axis]
@@ -421,18 +441,6 @@ func inferSplit(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 	for i := range out {
 		dims := append([]int64{}, x.dims...)
 		dims[axis] = split[i]
-		out[i] = &info{t: tensorType(x.elem, dims)}
-	}
-	return out
-}
-
-func unaryRankOnlyN(x *vtype, n int) []*info {
-	out := make([]*info, n)
-	for i := range out {
-		dims := make([]int64, len(x.dims))
-		for j := range dims {
-			dims[j] = unknownDim
-		}
 		out[i] = &info{t: tensorType(x.elem, dims)}
 	}
 	return out
@@ -713,7 +721,8 @@ func inferReduce(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 		}
 		a, given, known := axesOf(n, in, opset, from)
 		if !known {
-			return unaryRankOnlyReduce(x, keep)
+			// Unknown axes: ONNX knows the element type only.
+			return []*info{{t: &vtype{kind: kindTensor, elem: elem, dims: []int64{}}}}
 		}
 		if given {
 			axes = a
@@ -746,17 +755,6 @@ func inferReduce(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 		}
 	}
 	return []*info{{t: tensorType(elem, dims)}}
-}
-
-func unaryRankOnlyReduce(x *vtype, keep bool) []*info {
-	if !keep {
-		return nil
-	}
-	dims := make([]int64, len(x.dims))
-	for i := range dims {
-		dims[i] = unknownDim
-	}
-	return []*info{{t: tensorType(x.elem, dims)}}
 }
 
 func inferConstant(n *onnxpb.NodeProto) []*info {
@@ -820,10 +818,17 @@ func floatsOf(t *tensor) ([]float64, bool) {
 	return out, true
 }
 
-func inferRange(in []*info) []*info {
+func inferRange(in []*info, extended bool) []*info {
 	elem := elemOf(in, 0)
 	if len(in) != 3 || elem == 0 {
 		return nil
+	}
+	// As ONNX's Range inference, only literal inputs (not propagated
+	// values) give the length.
+	for _, i := range in {
+		if i == nil || (i.val == nil && !extended) {
+			return []*info{{t: tensorType(elem, []int64{unknownDim})}}
+		}
 	}
 	start, ok1 := scalarFloat(in[0])
 	limit, ok2 := scalarFloat(in[1])
