@@ -106,11 +106,11 @@ func.func @main(%x: tensor<1x3x4x2xf32>, %w: tensor<3x3x2x2xf32>, %b: tensor<3xf
     _close(_module(src).main(x, w, b).to_host(), want, 12)
 
 
-def ref_resize(x, scale, offset, bilinear):
+def ref_resize(x, scale, offset, border, bilinear):
     N, IH, IW, C = x.shape
     yn, yd, xn, xd = scale
-    OH = ((IH - 1) * yn - offset[0]) // yd + 1
-    OW = ((IW - 1) * xn - offset[1]) // xd + 1
+    OH = ((IH - 1) * yn - offset[0] + border[0]) // yd + 1
+    OW = ((IW - 1) * xn - offset[1] + border[1]) // xd + 1
     isf = x.dtype.kind == "f"
     out = np.zeros((N, OH, OW, C), dtype=np.float64 if isf else np.int64)
     for oy in range(OH):
@@ -138,7 +138,7 @@ def ref_resize(x, scale, offset, bilinear):
 def test_resize(dt, bilinear):
     x = (RNG.standard_normal((1, 4, 5, 2)) * 3).astype(np.float32) if dt == "f32" else RNG.integers(-128, 128, (1, 4, 5, 2)).astype(np.int8)
     scale, offset, border = [6, 2, 4, 3], [-1, 1], [1, 0]
-    want = ref_resize(x, scale, offset, bilinear)
+    want = ref_resize(x, scale, offset, border, bilinear)
     ot = "i32" if dt == "i8" and bilinear else dt
     mode = "BILINEAR" if bilinear else "NEAREST_NEIGHBOR"
     rt = _ty(want.shape, ot)

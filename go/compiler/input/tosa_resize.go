@@ -26,8 +26,19 @@ func (r *rewriter) tosaResize(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 	if err != nil {
 		return err
 	}
-	if len(scale) != 4 || len(offset) != 2 || scale[0] <= 0 || scale[2] <= 0 {
+	if len(scale) != 4 || len(offset) != 2 || scale[0] <= 0 || scale[1] <= 0 || scale[2] <= 0 || scale[3] <= 0 {
 		return ir.OpErrorf(op, "needs scale [y_n, y_d, x_n, x_d] with positive numerators and a 2-element offset")
+	}
+	border := []int64{0, 0}
+	if len(op.Operands) > 3 || op.Attr("border") != nil {
+		if border, err = tosaList(op, "border", 3); err != nil {
+			return err
+		}
+	}
+	ih, iw := it.Dims[1], it.Dims[2]
+	if len(border) != 2 || (ih-1)*scale[0]-offset[0]+border[0] < 0 || ((ih-1)*scale[0]-offset[0]+border[0])/scale[1]+1 != rt.Dims[1] ||
+		((iw-1)*scale[2]-offset[1]+border[1])/scale[3]+1 != rt.Dims[2] {
+		return ir.OpErrorf(op, "has a result shape %v that does not match its scale %v, offset %v and border %v", rt.Dims, scale, offset, border)
 	}
 	mode := tosaString(op, "mode")
 	bilinear := mode == "BILINEAR"
@@ -36,7 +47,6 @@ func (r *rewriter) tosaResize(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 	}
 	elem, oelem := it.Elem, rt.Elem
 	isF := ir.IsFloat(elem)
-	ih, iw := it.Dims[1], it.Dims[2]
 	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
 	g := linalg.BuildGeneric(b, nil, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(4)}, parallel(4), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
 		ci := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
