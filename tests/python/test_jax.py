@@ -366,3 +366,146 @@ def test_conv_transpose_and_gradients():
         return jnp.sum(jnp.tanh(y))
 
     check(jax.grad(loss, argnums=(0, 1)), x, w, reduction=True)
+
+
+# ---- more networks and library functions ------------------------------------
+
+
+def test_batchnorm_training_and_resnet_block():
+    def bn(x, g, b):
+        m = x.mean(axis=(0, 1, 2))
+        v = x.var(axis=(0, 1, 2))
+        return (x - m) / jnp.sqrt(v + 1e-5) * g + b
+
+    check(bn, rn(4, 5, 5, 3), rn(3), rn(3), reduction=True)
+
+    def block(x, w1, w2, g, b):
+        dn = ("NHWC", "HWIO", "NHWC")
+        y = lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=dn)
+        y = jax.nn.relu(y * g + b)
+        y = lax.conv_general_dilated(y, w2, (1, 1), "SAME", dimension_numbers=dn)
+        return jnp.mean(jax.nn.relu(y + x), axis=(1, 2))
+
+    check(block, rn(1, 8, 8, 4), rn(3, 3, 4, 4), rn(3, 3, 4, 4), rn(4), rn(4), reduction=True)
+
+
+def test_nn_functions():
+    def f(x):
+        return (jax.nn.log_softmax(x), jax.nn.silu(x), jax.nn.elu(x), jax.nn.leaky_relu(x), jax.nn.softplus(x),
+                jax.nn.one_hot(jnp.argmax(x, 1), 7), jnp.argmin(x, 0), jax.nn.relu6(x), jax.nn.hard_tanh(x),
+                jax.nn.logsumexp(x, axis=1), jax.nn.standardize(x, axis=1))
+
+    check(f, rn(3, 7), reduction=True)
+
+
+def test_mlp_value_and_grad():
+    def f(x, w1, w2, y):
+        def loss(w1, w2):
+            h = jnp.tanh(x @ w1)
+            return -jnp.mean(jnp.sum(jax.nn.log_softmax(h @ w2) * y, axis=-1))
+
+        return jax.value_and_grad(loss, argnums=(0, 1))(w1, w2)
+
+    check(f, rn(4, 8), rn(8, 16), rn(16, 3), np.eye(3, dtype=np.float32)[[0, 2, 1, 2]], reduction=True)
+
+
+def test_vmap_batched_matmul():
+    check(lambda a, b: (jax.vmap(jnp.matmul)(a, b), jnp.einsum("bij,bjk->bik", a, b)), rn(5, 3, 4), rn(5, 4, 2),
+          reduction=True)
+
+
+def test_reductions():
+    def f(x, i):
+        return (x.prod(axis=1), x.min(axis=0), x.max(), (x > 0).any(axis=1), (x > -2).all(axis=0), i.sum(),
+                i.min(axis=1), i.prod(axis=0), jnp.var(x), jnp.std(x, axis=1), jnp.linalg.norm(x, axis=1),
+                jnp.mean(x, axis=(0, 1)))
+
+    check(f, rn(4, 6), ri(4, 6, lo=-5, hi=5), reduction=True)
+
+
+def test_data_movement():
+    def f(x, k):
+        return (jnp.flip(x, 1), jnp.roll(x, 2, axis=0), jnp.pad(x, 2, mode="reflect"), jnp.pad(x, 1, mode="edge"),
+                jnp.repeat(x, 2, axis=0), jnp.tile(x, (1, 2)), lax.dynamic_slice(x, (k, k), (2, 3)),
+                lax.dynamic_update_slice(x, jnp.ones((2, 2), x.dtype), (k, 1)), jnp.triu(x), jnp.tril(x, -1),
+                x.T.reshape(3, 10), jnp.stack([x, -x], axis=1), jnp.split(x, 3, axis=1)[1], jnp.swapaxes(x[None], 0, 2),
+                jnp.diagonal(x), jnp.trace(x))
+
+    check(f, rn(5, 6), np.array(2, np.int32), reduction=True)
+
+
+def test_threefry_random():
+    """JAX's PRNG is itself StableHLO: uint32 adds, shifts, xors, bitcasts."""
+
+    def f(k):
+        key = jax.random.wrap_key_data(k, impl="threefry2x32")
+        return jax.random.bits(key, (8,)), jax.random.uniform(key, (4,)), jax.random.normal(key, (3,))
+
+    check(f, np.array([0, 42], np.uint32))
+
+
+def test_unsigned_and_small_integers():
+    def u(a, b):
+        return (a + b, a * b, a // b, a % b, a >> b, a << b, a ^ b, jnp.maximum(a, b), a > b, a.astype(jnp.float32),
+                (a >> 3).astype(jnp.int32))
+
+    check(u, _rng.integers(1, 2**31, (8,), dtype=np.uint32), _rng.integers(1, 30, (8,), dtype=np.uint32))
+
+    def s(a, b):
+        return (a + a, b + b, a * 3, b // 3, a.astype(jnp.int32) * b, b >> 2, a >> 1, jnp.abs(a), a.astype(jnp.float32),
+                b.astype(jnp.float32))
+
+    check(s, _rng.integers(-128, 127, (8,)).astype(np.int8), _rng.integers(0, 255, (8,)).astype(np.uint8))
+
+
+def test_integer_edge_cases():
+    a = np.array([7, -7, 7, -7, 1, -1, 0x7FFFFFFF, 5], np.int32)
+    b = np.array([2, 2, -2, -2, 3, 3, 2, -5], np.int32)
+    check(lambda a, b: (a // b, a % b, lax.div(a, b), lax.rem(a, b), jnp.fmod(a, b)), a, b)
+    # Shifts by the bit width or more: 0 (or the sign) as in XLA, not poison.
+    shifts = np.array([0, 1, 31, 32, 33, 40], np.int32)
+    check(lambda a, s: (lax.shift_left(a, s), lax.shift_right_arithmetic(a, s), lax.shift_right_logical(a, s)),
+          ri(6), shifts)
+
+
+def test_float_edge_cases():
+    x = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.4999, -2.5001, 3.7], np.float32)
+    check(lambda x: (jnp.round(x), lax.round(x, lax.RoundingMethod.AWAY_FROM_ZERO), jnp.trunc(x), jnp.rint(x)), x)
+    check(lambda x, y: (jnp.fmod(x, y), jnp.remainder(x, y), lax.rem(x, y), jnp.floor_divide(x, y)), rn(8, scale=5),
+          rn(8))
+
+
+def test_lstm_scan():
+    def f(xs, w, b):
+        def cell(carry, x):
+            h, c = carry
+            z = jnp.concatenate([x, h], -1) @ w + b
+            i, f, g = jnp.split(z, 3, -1)
+            c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+            h = jnp.tanh(c)
+            return (h, c), h
+
+        return lax.scan(cell, (jnp.zeros((2, 3)), jnp.zeros((2, 3))), xs)
+
+    check(f, rn(6, 2, 4), rn(4 + 3, 3 * 3), rn(3 * 3), reduction=True)
+
+
+def test_searchsorted_and_window_bodies():
+    check(lambda a, v: (jnp.searchsorted(a, v), jnp.digitize(v, a)), np.sort(rn(10)), rn(5))
+    check(lambda x: (lax.cummax(x, axis=0), lax.cummin(x, axis=1), lax.cumlogsumexp(x, axis=1)), rn(4, 6),
+          reduction=True)
+
+
+def test_select_where_and_bools():
+    # jnp.select takes an argmax over booleans (an UNSIGNED i1 compare).
+    def f(x, t):
+        return (jnp.where(x > t, x, 0.0), jnp.clip(x, t, None), lax.clamp(-t, x, t), jnp.where(x > 0, 1, -1),
+                jnp.select([x < -1, x > 1], [x * 2, x * 3], x))
+
+    check(f, rn(4, 5), np.array(0.2, np.float32))
+
+    def g(a, b):
+        return (a & b, a | b, a ^ b, ~a, a == b, a != b, a.astype(jnp.int32) + b, jnp.sum(a),
+                jnp.count_nonzero(a, axis=1), jnp.argmax(a, axis=0))
+
+    check(g, rn(4, 5) > 0, rn(4, 5) > 0)

@@ -1,8 +1,6 @@
 package input
 
 import (
-	"regexp"
-
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
@@ -219,45 +217,13 @@ func (r *rewriter) hloReduce(b *ir.Builder, op *ir.Operation, rt *ir.RankedTenso
 	}
 	var err error
 	g := linalg.BuildGeneric(b, ins, outs, maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
-		m := map[*ir.Value]*ir.Value{}
-		for i := 0; i < nres; i++ {
-			m[blk.Args[i]] = args[nres+i]
-			m[blk.Args[nres+i]] = args[i]
+		// Block arguments: the accumulators, then the input elements.
+		vals, e := hloScalarBody(bb, blk, append(append([]*ir.Value{}, args[nres:]...), args[:nres]...))
+		if e != nil {
+			err = e
+			return args[nres:]
 		}
-		fallback := args[nres:]
-		for _, o := range blk.Ops {
-			var vals []*ir.Value
-			for _, v := range o.Operands {
-				vals = append(vals, m[v])
-			}
-			if o.Name == "stablehlo.return" {
-				return vals
-			}
-			elem := ir.ElementTypeOf(o.Results[0].Type)
-			name := trimHLO(o.Name)
-			switch {
-			case name == "select":
-				m[o.Results[0]] = bb.Create("arith.select", vals, []ir.Type{elem}).Result(0)
-			case name == "compare":
-				dir := regexp.MustCompile(`comparison_direction ([A-Z]+)`).FindStringSubmatch(attrText(o, "comparison_direction"))
-				et := ir.ElementTypeOf(o.Operands[0].Type)
-				if dir == nil {
-					err = ir.OpErrorf(o, "has no comparison_direction")
-					return fallback
-				}
-				if ir.IsFloat(et) {
-					m[o.Results[0]] = cmpOp(bb, "arith.cmpf", hloDirections[dir[1]][0], vals[0], vals[1])
-				} else {
-					m[o.Results[0]] = cmpOp(bb, "arith.cmpi", hloDirections[dir[1]][1], vals[0], vals[1])
-				}
-			case hloElementwise[name][elemKind(elem)] != "":
-				m[o.Results[0]] = bb.Create(hloElementwise[name][elemKind(elem)], vals, []ir.Type{elem}).Result(0)
-			default:
-				err = ir.OpErrorf(o, "in a reduction body is not supported by gree yet")
-				return fallback
-			}
-		}
-		return fallback
+		return vals
 	})
 	if err != nil {
 		return err

@@ -66,23 +66,12 @@ func (r *rewriter) hloReduceWindow(b *ir.Builder, op *ir.Operation, rt *ir.Ranke
 		x := bb.Create("tensor.extract", append([]*ir.Value{in}, ix...), []ir.Type{rt.Elem}).Result(0)
 		iv := bb.Create("tensor.extract", []*ir.Value{init}, []ir.Type{rt.Elem}).Result(0)
 		x = bb.Create("arith.select", []*ir.Value{inside, x, iv}, []ir.Type{rt.Elem}).Result(0)
-		m := map[*ir.Value]*ir.Value{blk.Args[0]: args[1], blk.Args[1]: x}
-		for _, o := range blk.Ops {
-			var vals []*ir.Value
-			for _, v := range o.Operands {
-				vals = append(vals, m[v])
-			}
-			if o.Name == "stablehlo.return" {
-				return vals
-			}
-			ops, ok := hloElementwise[trimHLO(o.Name)]
-			if !ok || ops[elemKind(rt.Elem)] == "" {
-				err = ir.OpErrorf(o, "in a reduce_window body is not supported by gree yet")
-				return args[1:]
-			}
-			m[o.Results[0]] = bb.Create(ops[elemKind(rt.Elem)], vals, []ir.Type{rt.Elem}).Result(0)
+		vals, e := hloScalarBody(bb, blk, []*ir.Value{args[1], x})
+		if e != nil {
+			err = e
+			return args[1:]
 		}
-		return args[1:]
+		return vals
 	})
 	if err != nil {
 		return err

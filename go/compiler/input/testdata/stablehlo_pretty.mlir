@@ -15,3 +15,34 @@ func.func public @f16_to_bf16(%x: tensor<4xf16>) -> tensor<4xbf16> {
   %0 = stablehlo.convert %x : (tensor<4xf16>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }
+// jnp.argmax over booleans: the reducer compares i1 values UNSIGNED (true
+// > false), which a signed compare gets backwards (predicate 8 is ugt).
+func.func public @argmax_bool(%x: tensor<3x5xi1>) -> tensor<5xi32> {
+  %0 = stablehlo.iota dim = 0 : tensor<3x5xi32>
+  %c = stablehlo.constant dense<false> : tensor<i1>
+  %c_0 = stablehlo.constant dense<0> : tensor<i32>
+  %1:2 = stablehlo.reduce(%x init: %c), (%0 init: %c_0) across dimensions = [0] : (tensor<3x5xi1>, tensor<3x5xi32>, tensor<i1>, tensor<i32>) -> (tensor<5xi1>, tensor<5xi32>)
+   reducer(%arg1: tensor<i1>, %arg3: tensor<i1>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
+    %2 = stablehlo.compare GT, %arg1, %arg3, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %3 = stablehlo.compare EQ, %arg1, %arg3, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    %4 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %5 = stablehlo.and %3, %4 : tensor<i1>
+    %6 = stablehlo.or %2, %5 : tensor<i1>
+    %7 = stablehlo.select %2, %arg1, %arg3 : tensor<i1>, tensor<i1>
+    %8 = stablehlo.select %6, %arg2, %arg4 : tensor<i1>, tensor<i32>
+    stablehlo.return %7, %8 : tensor<i1>, tensor<i32>
+  }
+  return %1#1 : tensor<5xi32>
+}
+// A reduce_window whose body compares and selects (a running maximum
+// written out, as lax.cumlogsumexp's body is).
+func.func public @window_select(%x: tensor<6xf32>) -> tensor<6xf32> {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %cst) <{padding = dense<[[2, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 3>, window_strides = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %a, %b : tensor<i1>, tensor<f32>
+    stablehlo.return %2 : tensor<f32>
+  }) : (tensor<6xf32>, tensor<f32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
