@@ -1,0 +1,70 @@
+package input
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/parser"
+)
+
+// Unsupported forms of the indexing ops are diagnostics at the op's
+// file:line:col that name the op, never panics.
+func TestIndexingOpErrors(t *testing.T) {
+	cases := []struct{ name, body, want string }{
+		{"variadic scatter", `
+  %0:2 = "stablehlo.scatter"(%x, %x, %i, %u, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
+    stablehlo.return %b, %d : tensor<f32>, tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)`,
+			"t.mlir:2:3: error: 'stablehlo.scatter' op with 2 inputs is not supported by gree yet"},
+		{"scatter dimension numbers", `
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0, 1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>`,
+			"t.mlir:2:3: error: 'stablehlo.scatter' op has scatter_dimension_numbers that do not match its operand ranks"},
+		{"scatter body", `
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = "stablehlo.cholesky"(%b) : (tensor<f32>) -> tensor<f32>
+    stablehlo.return %c : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>`,
+			"t.mlir:4:5: error: 'stablehlo.cholesky' op in a scalar region is not supported by gree yet"},
+		{"gather slice sizes", `
+  %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>`,
+			"t.mlir:2:3: error: 'stablehlo.gather' op has dimension numbers or slice sizes that do not match its operand ranks"},
+		{"dynamic_gather sizes", `
+  %s = "stablehlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<2xi64>
+  %0 = "stablehlo.dynamic_gather"(%x, %i, %s) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2xi64>) -> tensor<2x3xf32>`,
+			"t.mlir:3:3: error: 'stablehlo.dynamic_gather' op with slice sizes that are not constant is not supported by gree"},
+		{"sort dimension", `
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %lt = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 2 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf32>`,
+			"t.mlir:2:3: error: 'stablehlo.sort' op has dimension 2 outside the operand rank 2"},
+		{"sort comparator", `
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %a : tensor<f32>
+  }) {dimension = 0 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf32>`,
+			"t.mlir:2:3: error: 'stablehlo.sort' op needs a comparator that returns one i1"},
+		{"top_k k", `
+  %v, %j = chlo.top_k(%x, k = 5) : tensor<4x3xf32> -> (tensor<4x5xf32>, tensor<4x5xi32>)`,
+			"t.mlir:2:3: error: 'chlo.top_k' op has k = 5 outside the last dimension's size 3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := "func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xf32>) {" + c.body + "\n  return\n}\n"
+			m, err := parser.Parse("t.mlir", []byte(src))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			err = Run(m)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got error %v\nwant %q", err, c.want)
+			}
+		})
+	}
+}
