@@ -34,6 +34,8 @@ func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 		return r.extArgCompare(b, op, nIn)
 	case "iree_linalg_ext.topk":
 		return r.extTopK(b, op, nIn)
+	case "iree_linalg_ext.topk_v2":
+		return r.extTopKV2(b, op)
 	}
 	return ir.OpErrorf(op, "is not supported by gree yet")
 }

@@ -12,14 +12,16 @@ import (
 //	    ins(%src, %idx (, %mask)? : T, U (, M)?) outs(%out : V) (-> V)?
 //	iree_linalg_ext.sort {attrs}? dimension(0) (ins(…))? outs(%a, … : T, …) { region } (-> T, …)?
 //	iree_linalg_ext.topk {attrs}? dimension(0) ins(%v (, %i)? : …) outs(%ov, %oi : …) { region } (-> …)?
+//	iree_linalg_ext.topk_v2 {attrs}? dimension(0) is_sorted? ins(%v (, %i)? : …) outs(%ov (, %oi)? : …) { region } (-> …)?
 //	iree_linalg_ext.arg_compare {attrs}? dimension(0) ins(%v (, %i)? : …) outs(%ov, %oi : …)
 //	    (index_base(%b : index))? { region } (-> …)?
 //	iree_linalg_ext.yield %v, … : T, …
 //
 // Operands are ins, outs and (arg_compare) the index base, with
-// operandSegmentSizes = [#ins, #outs(, #base)].
+// operandSegmentSizes = [#ins, #outs(, #base)] (topk_v2: [1, #input
+// indices, 1, #output indices]).
 func init() {
-	for _, n := range []string{"scatter", "gather", "sort", "topk", "arg_compare"} {
+	for _, n := range []string{"scatter", "gather", "sort", "topk", "topk_v2", "arg_compare"} {
 		registerOwn("iree_linalg_ext."+n, parseLinalgExtOp)
 	}
 	registerOwn("iree_linalg_ext.yield", parseLinalgYieldOp)
@@ -46,8 +48,14 @@ func parseLinalgExtOp(p *OpParser, st *ir.OperationState) error {
 		st.AddAttr("dimension", ir.IntAttr(r.integer(), ir.I64))
 		r.expect(")")
 	}
+	if r.optKeyword("is_sorted") {
+		st.AddAttr("is_sorted", ir.Unit)
+	}
 	nIn, nOut, _ := r.structuredParts()
 	sizes := []int{nIn, nOut}
+	if p.Name() == "iree_linalg_ext.topk_v2" {
+		sizes = []int{min(nIn, 1), max(nIn-1, 0), min(nOut, 1), max(nOut-1, 0)}
+	}
 	if r.optKeyword("index_base") {
 		r.expect("(")
 		b := r.operand()
