@@ -4,18 +4,19 @@ import (
 	"github.com/gree-ml/gree/go/compiler/ir"
 )
 
-// inlineComplexCalls inlines the calls of private functions whose
-// signature carries complex tensors (JAX wraps jnp.fft and friends in
-// such helpers): complex values exist only inside input conversion, as
-// pair tensors, so they cannot cross a call. Callees are single-block
-// func.func ops; inlining repeats for calls the inlined bodies contain.
-// Functions left without callers are erased.
+// inlineComplexCalls inlines, before conversion, the calls of private
+// functions whose signature carries complex tensors (JAX wraps jnp.fft and
+// friends in such helpers: complex values exist only inside input
+// conversion, as pair tensors, so they cannot cross a call) and every
+// stablehlo.composite (replaced by its decomposition function). Callees
+// are single-block func.func ops; inlining repeats for calls the inlined
+// bodies contain. Private functions left without callers are erased.
 func inlineComplexCalls(m *ir.Module) error {
 	inlined := map[*ir.Operation]bool{}
 	for round := 0; round < 16; round++ {
 		var calls []*ir.Operation
 		m.Op.Walk(func(op *ir.Operation) bool {
-			if op.Name == "func.call" && signatureHasComplex(op) {
+			if (op.Name == "func.call" && signatureHasComplex(op)) || op.Name == "stablehlo.composite" {
 				calls = append(calls, op)
 			}
 			return true
@@ -24,12 +25,19 @@ func inlineComplexCalls(m *ir.Module) error {
 			break
 		}
 		for _, call := range calls {
-			ref, _ := call.Attr("callee").(*ir.SymbolRefAttr)
+			attr := "callee"
+			if call.Name == "stablehlo.composite" {
+				attr = "decomposition"
+			}
+			ref, _ := call.Attr(attr).(*ir.SymbolRefAttr)
 			var callee *ir.Operation
 			if ref != nil && len(ref.Nested) == 0 {
 				callee = m.Lookup(ref.Root)
 			}
 			if callee == nil || callee.Name != "func.func" || len(callee.Regions) != 1 || len(callee.Regions[0].Blocks) != 1 {
+				if call.Name == "stablehlo.composite" {
+					return ir.OpErrorf(call, "has no single-block decomposition function gree can inline")
+				}
 				return ir.OpErrorf(call, "passes complex values to a function gree cannot inline (complex values cannot cross calls)")
 			}
 			if err := inlineCall(call, callee); err != nil {
@@ -46,8 +54,10 @@ func inlineComplexCalls(m *ir.Module) error {
 		name := fn.Attr("sym_name").(*ir.StringAttr).Value
 		used := false
 		m.Op.Walk(func(op *ir.Operation) bool {
-			if ref, ok := op.Attr("callee").(*ir.SymbolRefAttr); ok && ref.Root == name {
-				used = true
+			for _, a := range []string{"callee", "decomposition"} {
+				if ref, ok := op.Attr(a).(*ir.SymbolRefAttr); ok && ref.Root == name {
+					used = true
+				}
 			}
 			return !used
 		})

@@ -88,6 +88,10 @@ func (r *rewriter) complexOp(b *ir.Builder, op *ir.Operation) error {
 		return nil
 	case "stablehlo.fft":
 		return r.hloFFT(b, op)
+	case "stablehlo.dot", "stablehlo.dot_general":
+		return r.complexDot(b, op)
+	case "stablehlo.reduce":
+		return r.complexReduce(b, op)
 	}
 	if op.Dialect() != "stablehlo" && op.Dialect() != "chlo" {
 		return ir.OpErrorf(op, "with complex values is not supported by gree (complex values must stay inside StableHLO code)")

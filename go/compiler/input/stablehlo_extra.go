@@ -24,6 +24,22 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 		return true, r.hloIf(b, op)
 	case "case":
 		return true, r.hloCase(b, op)
+	case "reduce_precision":
+		return true, r.hloReducePrecision(b, op)
+	case "batch_norm_training":
+		return true, r.hloBatchNormTraining(b, op)
+	case "tuple":
+		return true, r.hloTuple(op)
+	case "get_tuple_element":
+		return true, r.hloGetTupleElement(op)
+	case "map":
+		rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
+		if !ok {
+			return true, ir.OpErrorf(op, "needs a ranked result")
+		}
+		return true, r.hloMap(b, op, rt)
+	case "composite":
+		return true, ir.OpErrorf(op, "has no decomposition function gree can inline")
 	}
-	return false, nil
+	return r.stablehloDynamic(b, op, name)
 }

@@ -29,7 +29,7 @@ func (r *rewriter) stablehloMore(b *ir.Builder, op *ir.Operation, name string, r
 		low, high, interior := intsOf(op, "edge_padding_low"), intsOf(op, "edge_padding_high"), intsOf(op, "interior_padding")
 		for i := range low {
 			if low[i] < 0 || high[i] < 0 || (i < len(interior) && interior[i] != 0) {
-				return true, ir.OpErrorf(op, "with negative or interior padding is not supported by gree yet")
+				return true, r.hloPadGeneral(b, op, rt, low, high, interior)
 			}
 		}
 		src, padv := op.Operands[0], op.Operands[1]

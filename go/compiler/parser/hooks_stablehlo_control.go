@@ -11,6 +11,26 @@ import "github.com/gree-ml/gree/go/compiler/ir"
 // Both regions take the loop values as arguments, named by the list.
 func init() {
 	registerOwn("stablehlo.while", parseHLOWhile)
+	registerOwn("stablehlo.composite", parseHLOComposite)
+}
+
+// parseHLOComposite: stablehlo.composite "name" %a, … {attrs} : (T, …) -> U
+func parseHLOComposite(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	name, err := p.ParseString()
+	if err != nil {
+		return err
+	}
+	st.AddAttr("name", ir.Str(name))
+	var ops []Operand
+	if p.IsNextOperand() {
+		ops = append(ops, r.operand())
+		for r.ok() && p.Optional(",") {
+			ops = append(ops, r.operand())
+		}
+	}
+	r.functionTyped(ops)
+	return r.err
 }
 
 func parseHLOWhile(p *OpParser, st *ir.OperationState) error {

@@ -1,0 +1,114 @@
+package input
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// realPart reads component comp (0 real, 1 imaginary) of a pair tensor
+// (or a real tensor itself, whose imaginary part is zero).
+func (r *rewriter) realPart(b *ir.Builder, v *ir.Value, comp int64) *ir.Value {
+	t := v.Type.(*ir.RankedTensorType)
+	if !r.pairs[v] {
+		if comp == 0 {
+			return v
+		}
+		return zeroFilled(b, t)
+	}
+	n := len(t.Dims) - 1
+	rt := ir.Tensor(t.Dims[:n], t.Elem)
+	re, im := pairMaps(n, n)
+	m := re
+	if comp == 1 {
+		m = im
+	}
+	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{out}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), yieldArg(0, rt)).Result(0)
+}
+
+// pairOfParts interleaves real and imaginary tensors into a pair tensor.
+func pairOfParts(b *ir.Builder, re, im *ir.Value) *ir.Value {
+	t := re.Type.(*ir.RankedTensorType)
+	n := len(t.Dims)
+	pt := ir.Tensor(append(append([]int64{}, t.Dims...), 2), t.Elem)
+	out := b.Create("tensor.empty", nil, []ir.Type{pt}).Result(0)
+	in := linalg.DimMap(n+1, seq(n)...)
+	return linalg.BuildGeneric(b, []*ir.Value{re, im}, []*ir.Value{out}, []*ir.AffineMap{in, in, linalg.Identity(n + 1)}, parallel(n+1), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		first := cmp(bb, predEQ, index(bb, n), bb.Constant(ir.IntAttr(0, ir.Index)))
+		return []*ir.Value{bb.Create("arith.select", []*ir.Value{first, a[0], a[1]}, []ir.Type{t.Elem}).Result(0)}
+	}).Result(0)
+}
+
+// complexDot is a complex dot/dot_general as four real ones:
+// (ar·br − ai·bi) + i(ar·bi + ai·br).
+func (r *rewriter) complexDot(b *ir.Builder, op *ir.Operation) error {
+	rt, et, ok := complexTensor(op.Results[0].Type)
+	if !ok || !ir.HasStaticShape(rt) {
+		return ir.OpErrorf(op, "needs a static complex result")
+	}
+	realT := ir.Tensor(rt.Dims, et)
+	lr, li := r.realPart(b, op.Operands[0], 0), r.realPart(b, op.Operands[0], 1)
+	rr, ri := r.realPart(b, op.Operands[1], 0), r.realPart(b, op.Operands[1], 1)
+	var dots []*ir.Operation
+	mk := func(x, y *ir.Value) *ir.Value {
+		d := b.Create(op.Name, []*ir.Value{x, y}, []ir.Type{realT}, op.Attrs...)
+		dots = append(dots, d)
+		return d.Result(0)
+	}
+	rrr, iii, rri, irr := mk(lr, rr), mk(li, ri), mk(lr, ri), mk(li, rr)
+	n := len(rt.Dims)
+	id := linalg.Identity(n)
+	comb := func(x, y *ir.Value, name string) *ir.Value {
+		out := b.Create("tensor.empty", nil, []ir.Type{realT}).Result(0)
+		return linalg.BuildGeneric(b, []*ir.Value{x, y}, []*ir.Value{out}, []*ir.AffineMap{id, id, id}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			return []*ir.Value{bb.Create(name, a[:2], []ir.Type{et}).Result(0)}
+		}).Result(0)
+	}
+	res := pairOfParts(b, comb(rrr, iii, "arith.subf"), comb(rri, irr, "arith.addf"))
+	r.replacePairs(op, []*ir.Value{res})
+	// Convert the real dots in place; their users (above) follow.
+	for _, d := range dots {
+		db := ir.NewBuilder(d.Loc)
+		db.SetInsertionPointBefore(d)
+		if err := r.stablehlo(db, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// complexReduce is a complex sum (a reduce whose body is one
+// stablehlo.add): both components reduce at once over the pair tensor.
+func (r *rewriter) complexReduce(b *ir.Builder, op *ir.Operation) error {
+	blk := regionBlock(op)
+	rt, et, ok := complexTensor(op.Results[0].Type)
+	if !ok || blk == nil || len(op.Operands) != 2 || len(blk.Ops) != 2 || blk.Ops[0].Name != "stablehlo.add" || blk.Ops[1].Name != "stablehlo.return" {
+		return ir.OpErrorf(op, "with complex elements is supported by gree for sums only")
+	}
+	in, init := op.Operands[0], op.Operands[1]
+	it := in.Type.(*ir.RankedTensorType) // pair tensor
+	n := len(it.Dims)                    // logical rank + 1
+	red := map[int]bool{}
+	for _, d := range intsOf(op, "dimensions") {
+		red[int(d)] = true
+	}
+	om := &ir.AffineMap{NumDims: n}
+	its := make([]linalg.Iterator, n)
+	for i := 0; i < n; i++ {
+		if red[i] && i < n-1 {
+			its[i] = linalg.Reduction
+		} else {
+			om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
+		}
+	}
+	pt := pairType(rt)
+	k := len(pt.Dims)
+	e := b.Create("tensor.empty", nil, []ir.Type{pt}).Result(0)
+	initMap := &ir.AffineMap{NumDims: k, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: k - 1}}}
+	filled := linalg.BuildGeneric(b, []*ir.Value{init}, []*ir.Value{e}, []*ir.AffineMap{initMap, linalg.Identity(k)}, parallel(k), yieldArg(0, pt))
+	g := linalg.BuildGeneric(b, []*ir.Value{in}, filled.Results, []*ir.AffineMap{linalg.Identity(n), om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		return []*ir.Value{bb.Create("arith.addf", []*ir.Value{a[1], a[0]}, []ir.Type{et}).Result(0)}
+	})
+	r.replacePairs(op, g.Results)
+	return nil
+}
