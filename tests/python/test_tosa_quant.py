@@ -347,3 +347,24 @@ func.func @neg(%x: tensor<256xi8>) -> tensor<256xi8> {
     np.testing.assert_array_equal(m.mm(a, b).to_host(), want)
     np.testing.assert_array_equal(m.mm_old(a, b).to_host(), want)
     np.testing.assert_array_equal(m.neg(x).to_host(), np.clip(-(x.astype(np.int64) - 7) - 20, -128, 127).astype(np.int8))
+
+
+def test_int16_conv_i48_accumulator_then_rescale():
+    x = RNG.integers(-32768, 32768, size=(1, 5, 4, 2)).astype(np.int16)
+    w = RNG.integers(-128, 128, size=(3, 2, 2, 2)).astype(np.int8)
+    bias = [123456789, -98765, 5]
+    conv = ref_conv2d(x, w, np.array(bias), 0, 0, [0, 0, 0, 0], [1, 1], [1, 1])
+    want = ref_rescale(conv, [1518500250], [41], 0, 0, 16, True, False)
+    src = f"""
+func.func @main(%x: tensor<1x5x4x2xi16>, %w: tensor<3x2x2x2xi8>) -> tensor<1x4x3x3xi16> {{
+  %b = "tosa.const"() <{{values = dense<{bias}> : tensor<3xi48>}}> : () -> tensor<3xi48>
+  %zi = "tosa.const"() <{{values = dense<0> : tensor<1xi16>}}> : () -> tensor<1xi16>
+  %zw = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>
+  %c = tosa.conv2d %x, %w, %b, %zi, %zw {{acc_type = i48, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x5x4x2xi16>, tensor<3x2x2x2xi8>, tensor<3xi48>, tensor<1xi16>, tensor<1xi8>) -> tensor<1x4x3x3xi48>
+  %m = "tosa.const"() <{{values = dense<1518500250> : tensor<1xi32>}}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{{values = dense<41> : tensor<1xi8>}}> : () -> tensor<1xi8>
+  %z48 = "tosa.const"() <{{values = dense<0> : tensor<1xi48>}}> : () -> tensor<1xi48>
+  %r = tosa.rescale %c, %m, %s, %z48, %zi {{input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true}} : (tensor<1x4x3x3xi48>, tensor<1xi32>, tensor<1xi8>, tensor<1xi48>, tensor<1xi16>) -> tensor<1x4x3x3xi16>
+  return %r : tensor<1x4x3x3xi16>
+}}"""
+    np.testing.assert_array_equal(_run(src, x, w), want)

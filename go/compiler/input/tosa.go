@@ -36,6 +36,9 @@ func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
 	if !ok {
 		return ir.OpErrorf(op, "needs a ranked tensor result")
 	}
+	// i48 (the accumulator of 16-bit convolutions) is computed as i64, as
+	// IREE does; consumers see the i64 values.
+	rt = widen48(rt).(*ir.RankedTensorType)
 	for _, v := range op.Operands {
 		if _, ok := v.Type.(*ir.UnrankedTensorType); ok {
 			return ir.OpErrorf(op, "with unranked tensor operands is not supported by gree")
@@ -66,7 +69,10 @@ func (r *rewriter) tosaConst(b *ir.Builder, op *ir.Operation) error {
 	if d == nil {
 		return ir.OpErrorf(op, "needs a dense 'values' attribute")
 	}
-	t := op.Results[0].Type
+	t := widen48(op.Results[0].Type)
+	if !ir.TypesEqual(t, op.Results[0].Type) {
+		d = &ir.DenseElementsAttr{Type: t.(*ir.RankedTensorType), Splat: d.Splat, Ints: d.Ints}
+	}
 	if op.Name == "tosa.const_shape" {
 		t = ir.Tensor([]int64{d.NumElements()}, ir.Index)
 		d = &ir.DenseElementsAttr{Type: t.(*ir.RankedTensorType), Splat: d.Splat, Ints: d.Ints}
@@ -318,4 +324,14 @@ func clip(bb *ir.Builder, x *ir.Value, lo, hi int64) *ir.Value {
 func isUnsignedType(t ir.Type) bool {
 	it, ok := t.(*ir.IntegerType)
 	return ok && it.Signedness == ir.Unsigned
+}
+
+// widen48 maps tensors of i48 to tensors of i64.
+func widen48(t ir.Type) ir.Type {
+	if rt, ok := t.(*ir.RankedTensorType); ok {
+		if it, ok := rt.Elem.(*ir.IntegerType); ok && it.Width == 48 {
+			return ir.Tensor(rt.Dims, ir.I64)
+		}
+	}
+	return t
 }
