@@ -112,7 +112,11 @@ func (r *rewriter) stablehlo(b *ir.Builder, op *ir.Operation) error {
 		r.replace(op, c.Results)
 		return nil
 	case "optimization_barrier":
-		bar := b.Create("util.optimization_barrier", op.Operands, []ir.Type{op.Results[0].Type})
+		var ts []ir.Type
+		for _, v := range op.Results {
+			ts = append(ts, v.Type)
+		}
+		bar := b.Create("util.optimization_barrier", op.Operands, ts)
 		r.replace(op, bar.Results)
 		return nil
 	case "negate", "not", "sign", "logistic", "is_finite":

@@ -46,3 +46,8 @@ func.func public @window_select(%x: tensor<6xf32>) -> tensor<6xf32> {
   }) : (tensor<6xf32>, tensor<f32>) -> tensor<6xf32>
   return %0 : tensor<6xf32>
 }
+// jax.checkpoint puts several values through one optimization barrier.
+func.func public @barrier(%x: tensor<4xf32>, %y: tensor<2xf32>) -> (tensor<4xf32>, tensor<2xf32>) {
+  %0:2 = stablehlo.optimization_barrier %x, %y : tensor<4xf32>, tensor<2xf32>
+  return %0#0, %0#1 : tensor<4xf32>, tensor<2xf32>
+}
