@@ -57,8 +57,8 @@ func convDims(text string) map[string][]int {
 }
 
 // hloConvolution lowers stablehlo.convolution (any dimension numbers,
-// strides, padding, lhs and rhs dilation, window reversal, feature groups;
-// no batch groups) to a generic over output × kernel-window × input-feature
+// strides, padding, lhs and rhs dilation, window reversal, feature and
+// batch groups) to a generic over output × kernel-window × input-feature
 // loops that reads the input with bounds checks (the padding and the holes
 // of lhs dilation read zero).
 func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
@@ -79,8 +79,9 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 	if !complete || len(isp) == 0 || len(isp) != len(ksp) || len(isp) != len(osp) || !ir.HasStaticShape(it) || !ir.HasStaticShape(wt) {
 		return ir.OpErrorf(op, "has dimension numbers or shapes gree does not support yet")
 	}
-	if bg, ok := op.Attr("batch_group_count").(*ir.IntegerAttr); ok && bg.Value != 1 {
-		return ir.OpErrorf(op, "with batch_group_count > 1 is not supported by gree yet")
+	batchGroups := int64(1)
+	if bg, ok := op.Attr("batch_group_count").(*ir.IntegerAttr); ok && bg.Value > 1 {
+		batchGroups = bg.Value
 	}
 	ns := len(isp)
 	strides, dil := fill1(intsOf(op, "window_strides"), ns), fill1(intsOf(op, "rhs_dilation"), ns)
@@ -131,6 +132,11 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 		ix := make([]*ir.Value, len(it.Dims))
 		var inside *ir.Value
 		ix[dn["input_batch_dimension"][0]] = index(bb, ob)
+		if batchGroups > 1 {
+			// Output feature group g reads the g-th slice of the batch.
+			grp := iop(bb, "arith.divui", index(bb, of), c(rt.Dims[of]/batchGroups))
+			ix[dn["input_batch_dimension"][0]] = iop(bb, "arith.addi", iop(bb, "arith.muli", grp, c(rt.Dims[ob])), index(bb, ob))
+		}
 		feat := index(bb, kc)
 		if groups > 1 {
 			grp := iop(bb, "arith.divui", index(bb, of), c(coutPerGroup))

@@ -6,21 +6,20 @@ import (
 )
 
 // hloReduceWindow lowers a single-input stablehlo.reduce_window (window
-// dimensions, strides and padding; no dilations) to a generic over output
-// × window loops. Padded positions read the init value, as in StableHLO.
+// dimensions, strides, padding, base and window dilations) to a generic
+// over output × window loops. Padded positions and the holes of a base
+// dilation read the init value, as in StableHLO.
 func (r *rewriter) hloReduceWindow(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
 	blk := regionBlock(op)
 	if blk == nil || len(op.Operands) != 2 || len(op.Results) != 1 || len(blk.Args) != 2 {
 		return ir.OpErrorf(op, "with several inputs is not supported by gree yet")
-	}
-	if anyNot1(intsOf(op, "base_dilations")) || anyNot1(intsOf(op, "window_dilations")) {
-		return ir.OpErrorf(op, "with dilations is not supported by gree yet")
 	}
 	in, init := op.Operands[0], op.Operands[1]
 	it := in.Type.(*ir.RankedTensorType)
 	O := len(rt.Dims)
 	win := intsOf(op, "window_dimensions")
 	strides := fill1(intsOf(op, "window_strides"), O)
+	baseDil, winDil := fill1(intsOf(op, "base_dilations"), O), fill1(intsOf(op, "window_dilations"), O)
 	padLow := make([]int64, O)
 	if p, ok := op.Attr("padding").(*ir.DenseElementsAttr); ok {
 		for i := 0; i < O; i++ {
@@ -53,8 +52,14 @@ func (r *rewriter) hloReduceWindow(b *ir.Builder, op *ir.Operation, rt *ir.Ranke
 		ix := make([]*ir.Value, O)
 		var inside *ir.Value
 		for i := 0; i < O; i++ {
-			pos := iop(bb, "arith.subi", iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, i), c(strides[i])), index(bb, O+i)), c(padLow[i]))
-			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c(it.Dims[i])))
+			// pos is in the base-dilated input, whose holes read the init value.
+			w := iop(bb, "arith.muli", index(bb, O+i), c(winDil[i]))
+			pos := iop(bb, "arith.subi", iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, i), c(strides[i])), w), c(padLow[i]))
+			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c((it.Dims[i]-1)*baseDil[i]+1)))
+			if baseDil[i] > 1 {
+				ok = iop(bb, "arith.andi", ok, cmp(bb, predEQ, iop(bb, "arith.remsi", pos, c(baseDil[i])), c(0)))
+				pos = iop(bb, "arith.divsi", pos, c(baseDil[i]))
+			}
 			if inside == nil {
 				inside = ok
 			} else {
