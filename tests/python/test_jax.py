@@ -509,3 +509,104 @@ def test_select_where_and_bools():
                 jnp.count_nonzero(a, axis=1), jnp.argmax(a, axis=0))
 
     check(g, rn(4, 5) > 0, rn(4, 5) > 0)
+
+
+def test_mixed_precision_dots():
+    a8 = _rng.integers(-100, 100, (4, 8)).astype(np.int8)
+    b8 = _rng.integers(-100, 100, (8, 3)).astype(np.int8)
+    check(lambda a, b: (jnp.dot(a, b, preferred_element_type=jnp.int32),
+                        lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=jnp.float32)), a8, b8)
+    a, b = rn(4, 8).astype(jnp.bfloat16), rn(8, 3).astype(jnp.bfloat16)
+    check(lambda a, b: jnp.dot(a, b, preferred_element_type=jnp.float32), a, b, reduction=True)
+
+
+def test_nan_inf_semantics():
+    """NaN and infinities propagate as in XLA (max/min/sort/clip/sign, -0)."""
+    x = np.array([1.0, np.nan, np.inf, -np.inf, -0.0, 3.0, 0.0, -2.0], np.float32)
+
+    def f(x):
+        return (jnp.isnan(x), jnp.isinf(x), jnp.nan_to_num(x), jnp.isfinite(x), jnp.maximum(x, 2.0),
+                jnp.minimum(x, 2.0), jnp.sign(x), jnp.clip(x, -1, 1), jnp.max(x), jnp.argmax(x), jnp.sort(x),
+                jnp.exp(x), jnp.tanh(x), jax.nn.relu(x), jnp.abs(x), -x)
+
+    got = compile_jax(f, x).main(x)
+    for i, (g, w) in enumerate(zip(got, f(x))):
+        g, w = g.to_host(), np.asarray(w)
+        if w.dtype.kind == "f":
+            np.testing.assert_allclose(g, w, rtol=RTOL, equal_nan=True, err_msg=f"result {i}")
+            np.testing.assert_array_equal(np.signbit(g), np.signbit(w), err_msg=f"result {i} (signs)")
+        else:
+            np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+def test_checkpoint_gradient():
+    """jax.checkpoint: an optimization barrier over several values."""
+
+    def f(x, w):
+        g = jax.checkpoint(lambda x: jnp.sin(x @ w) @ w)
+        return jax.grad(lambda x: g(x).sum())(x)
+
+    check(f, rn(4, 8), rn(8, 8), reduction=True)
+
+
+def test_library_functions():
+    check(lambda a, b: (jnp.convolve(a, b), jnp.convolve(a, b, mode="same"), jnp.correlate(a, b)), rn(20), rn(5),
+          reduction=True)
+    check(lambda x, xp, fp, i: (jnp.interp(x, xp, fp), jnp.bincount(i, length=6)), rn(7), np.sort(rn(10)), rn(10),
+          _rng.integers(0, 6, (20,)).astype(np.int32), reduction=True)
+    check(lambda x: lax.map(lambda r: jnp.sum(r**2), x), rn(5, 3), reduction=True)
+    check(lambda a, b, c: (lax.sort((b, a, c), num_keys=2), jnp.lexsort((a, b))), rn(10), ri(10, lo=-3, hi=3), rn(10))
+    idx = np.array([0, 5, 9, -1, -8], np.int32)
+    check(lambda x, i: (jnp.take(x, i, axis=0, mode="clip"), jnp.take(x, i, axis=0, mode="fill", fill_value=-1.0)),
+          rn(6, 4), idx)
+
+
+def test_dot_product_attention():
+    q, k, v = rn(2, 5, 2, 4), rn(2, 5, 2, 4), rn(2, 5, 2, 4)
+    check(lambda q, k, v: (jax.nn.dot_product_attention(q, k, v), jax.nn.dot_product_attention(q, k, v, is_causal=True)),
+          q, k, v, reduction=True)
+
+
+def test_dynamic_slices_clamp():
+    """dynamic_slice/dynamic_update_slice clamp their start indices."""
+
+    def f(x, k, m):
+        return (lax.dynamic_slice(x, (k, 0), (3, 4)), lax.dynamic_slice(x, (m, 1), (2, 2)),
+                lax.dynamic_update_slice(x, jnp.zeros((3, 2), x.dtype), (k, m)), lax.dynamic_index_in_dim(x, k, 0))
+
+    check(f, rn(6, 4), np.array(5, np.int32), np.array(-2, np.int32))
+
+
+def test_pooling_gradients():
+    # max pooling's gradient is select_and_scatter; average pooling's
+    # gradient pads with interior padding.
+    x = rn(1, 6, 6, 2)
+    check(jax.grad(lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID").sum()), x)
+    check(jax.grad(lambda x: (lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME") ** 2).sum()), x,
+          reduction=True)
+
+
+def test_dilated_pooling_and_associative_scan():
+    x = rn(1, 9, 9, 2)
+    check(lambda x: (lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 1, 1, 1), "VALID",
+                                       window_dilation=(1, 2, 2, 1)),
+                     lax.reduce_window(x, 0.0, lax.add, (1, 2, 2, 1), (1, 1, 1, 1), "VALID",
+                                       base_dilation=(1, 2, 2, 1))), x, reduction=True)
+    check(lambda x: (lax.associative_scan(jnp.add, x), lax.associative_scan(jnp.maximum, x)), rn(16), reduction=True)
+
+
+def test_reduce_precision():
+    check(lambda x: (lax.reduce_precision(x, 5, 10), lax.reduce_precision(x, 8, 7), lax.reduce_precision(x, 4, 3)),
+          rn(8, scale=100))
+
+
+def test_nested_control_flow():
+    def f(x, n):
+        def outer(i, v):
+            return lax.cond(i % 2 == 0, lambda u: lax.fori_loop(0, i, lambda j, w: w * 0.9 + 0.1, u), lambda u: -u, v)
+
+        return lax.fori_loop(0, n, outer, x), lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, jnp.sin(s[1]) + s[1]),
+                                                              (0, x))
+
+    check(f, rn(4), np.array(5, np.int32))
+    check(lambda xs: lax.scan(lambda c, x: (c * 0.5 + x, c), jnp.zeros(3), xs, reverse=True, unroll=2), rn(6, 3))
