@@ -2,8 +2,10 @@ package codegen_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
@@ -39,17 +41,24 @@ func i32s(b []byte) []int32 {
 }
 
 // A two-operand sort along dimension 0 (keys with many ties, payload
-// carried along) is stable and matches Go's stable sort on every column.
+// carried along) is stable and matches Go's stable sort on every column,
+// both for long columns (merge sort) and short ones (insertion sort).
 func TestSortKernelIsStableAndMovesPayload(t *testing.T) {
-	const R, C = 53, 7
-	ds := lowerAll(t, `func.func @f(%k: tensor<53x7xi32>, %v: tensor<53x7xf32>) -> (tensor<53x7xi32>, tensor<53x7xf32>) {
+	for _, R := range []int{53, 9} {
+		testSortKernel(t, R)
+	}
+}
+
+func testSortKernel(t *testing.T, R int) {
+	const C = 7
+	ds := lowerAll(t, strings.ReplaceAll(`func.func @f(%k: tensor<53x7xi32>, %v: tensor<53x7xf32>) -> (tensor<53x7xi32>, tensor<53x7xf32>) {
   %0:2 = "stablehlo.sort"(%k, %v) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<f32>):
     %lt = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
     stablehlo.return %lt : tensor<i1>
   }) {dimension = 0 : i64, is_stable = true} : (tensor<53x7xi32>, tensor<53x7xf32>) -> (tensor<53x7xi32>, tensor<53x7xf32>)
   return %0#0, %0#1 : tensor<53x7xi32>, tensor<53x7xf32>
-}`, codegen.CPUStrategy)
+}`, "53x", fmt.Sprintf("%dx", R)), codegen.CPUStrategy)
 	if len(ds) != 1 {
 		t.Fatalf("%d dispatches, want 1", len(ds))
 	}

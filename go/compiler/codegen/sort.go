@@ -7,9 +7,9 @@ import (
 
 // lowerSort sorts every slice along the sort dimension on a workgroup of
 // its own (the grid spans the other dimensions): the operands are copied
-// to the results, then a stable insertion sort moves each element left
-// past the elements the comparator puts after it, moving all operands
-// together.
+// to the results, then sorted stably there, all operands moving together:
+// by a bottom-up merge sort through workgroup scratch memory when the
+// slice length is static and not short, else by an insertion sort.
 func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 	da, ok := op.Attr("dimension").(*ir.IntegerAttr)
 	rt, ok2 := results[0].Type.(*ir.RankedTensorType)
@@ -68,6 +68,17 @@ func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 		}
 		return nil
 	})
+	if sz := rt.Dims[dim]; sz >= mergeSortMin && g.scratchFits(outs, sz) {
+		return g.mergeSort(op, results, outs, at, sz)
+	}
+	return g.insertionSort(op, results, outs, at, n, st)
+}
+
+// insertionSort sorts the slice in place in the results: each element
+// moves left past the elements the comparator puts after it (stable; the
+// time is quadratic, for short or dynamic slices).
+func (g *gen) insertionSort(op *ir.Operation, results []*ir.Value, outs []int, at func(*kir.Builder, kir.Value) kir.Value, n, st kir.Value) error {
+	b := g.b
 	var err error
 	b.For(g.idx(1), n, g.idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
 		offI := at(b, i)

@@ -2,8 +2,10 @@ package vmvx_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
@@ -103,19 +105,25 @@ func i32Data(xs []int32) []byte {
 	return b
 }
 
-// The sort kernel (dynamic slice count, a total-order f32 comparator with
+// The sort kernel (insertion and merge sorts; dynamic slice count, a total-order f32 comparator with
 // NaNs and signed zeros, an i32 payload) runs identically in the kir
 // interpreter and in vmvx, one workgroup per slice.
 func TestSortKernelMatchesInterpreter(t *testing.T) {
-	d := lowerOne(t, `func.func @f(%k: tensor<?x19xf32>, %v: tensor<?x19xi32>) -> (tensor<?x19xf32>, tensor<?x19xi32>) {
+	for _, C := range []int{19, 77} {
+		testSortKernel(t, C)
+	}
+}
+
+func testSortKernel(t *testing.T, C int) {
+	d := lowerOne(t, strings.ReplaceAll(`func.func @f(%k: tensor<?x19xf32>, %v: tensor<?x19xi32>) -> (tensor<?x19xf32>, tensor<?x19xi32>) {
   %0:2 = "stablehlo.sort"(%k, %v) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
     %lt = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
     stablehlo.return %lt : tensor<i1>
   }) {dimension = 1 : i64, is_stable = true} : (tensor<?x19xf32>, tensor<?x19xi32>) -> (tensor<?x19xf32>, tensor<?x19xi32>)
   return %0#0, %0#1 : tensor<?x19xf32>, tensor<?x19xi32>
-}`)
-	const R, C = 6, 19
+}`, "x19x", fmt.Sprintf("x%dx", C)))
+	const R = 6
 	r := rand.New(rand.NewSource(5))
 	specials := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1))}
 	keys := make([]float32, R*C)
@@ -127,7 +135,7 @@ func TestSortKernelMatchesInterpreter(t *testing.T) {
 		}
 		vals[i] = int32(i)
 	}
-	bind, pcs, grid := bindDynamic(t, d, [][]byte{f32Bytes(keys), i32Data(vals)}, map[int][]int64{0: {R, C}, 1: {R, C}}, 4*R*C)
+	bind, pcs, grid := bindDynamic(t, d, [][]byte{f32Bytes(keys), i32Data(vals)}, map[int][]int64{0: {R, int64(C)}, 1: {R, int64(C)}}, 4*R*C)
 	if grid != [3]int64{R, 1, 1} {
 		t.Fatalf("grid %v, want one workgroup per row", grid)
 	}
