@@ -60,6 +60,16 @@ func convertTorchFunc(m *ir.Module, fn *ir.Operation) error {
 		if op.Dialect() == "torch" || op.Dialect() == "torch_c" {
 			err = c.convert(op)
 		} else {
+			// Other ops (func.call of the importer's helper functions)
+			// keep their meaning with builtin result types.
+			for _, res := range op.Results {
+				t, u, terr := builtinType(res.Type)
+				if terr != nil {
+					return ir.OpErrorf(op, "%v", terr)
+				}
+				res.Type = t
+				c.unsigned[res] = u
+			}
 			err = c.r.convert(op)
 		}
 		if err != nil {

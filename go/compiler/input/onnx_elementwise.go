@@ -84,6 +84,10 @@ func castScalar(bb *ir.Builder, x *ir.Value, to ir.Type, fromUnsigned, toUnsigne
 		}
 		return cmpOp(bb, "arith.cmpi", 1, x, scalarConst(bb, 0, from))
 	case ir.IsFloat(from) && ir.IsFloat(to):
+		if (width(from) == 8 || width(to) == 8) && !ir.TypesEqual(from, ir.F32) && !ir.TypesEqual(to, ir.F32) {
+			// 8-bit floats convert through f32.
+			x = convert(bb, x, ir.F32)
+		}
 		return convert(bb, x, to)
 	case !ir.IsFloat(from) && ir.IsFloat(to):
 		if fromUnsigned || isBool(from) {
