@@ -117,8 +117,8 @@ func (f fb) complexScalar(name string, xs []complexValue) (complexValue, bool) {
 	case "power":
 		// z^w = exp(w·log z); 0^w is 0 (1 for w = 0).
 		p := f.cexp(f.cmul(xs[1], f.clog(xs[0])))
-		zz := f.op("arith.andi", f.cmp(fOEQ, xs[0].re, f.c(0)), f.cmp(fOEQ, xs[0].im, f.c(0)))
-		wz := f.op("arith.andi", f.cmp(fOEQ, xs[1].re, f.c(0)), f.cmp(fOEQ, xs[1].im, f.c(0)))
+		zz := f.op2("arith.andi", f.cmp(fOEQ, xs[0].re, f.c(0)), f.cmp(fOEQ, xs[0].im, f.c(0)))
+		wz := f.op2("arith.andi", f.cmp(fOEQ, xs[1].re, f.c(0)), f.cmp(fOEQ, xs[1].im, f.c(0)))
 		return complexValue{f.sel(zz, f.sel(wz, f.c(1), f.c(0)), p.re), f.sel(zz, f.c(0), p.im)}, true
 	case "negate":
 		return complexValue{f.neg(xs[0].re), f.neg(xs[0].im)}, true
