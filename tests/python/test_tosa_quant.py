@@ -368,3 +368,18 @@ func.func @main(%x: tensor<1x5x4x2xi16>, %w: tensor<3x2x2x2xi8>) -> tensor<1x4x3
   return %r : tensor<1x4x3x3xi16>
 }}"""
     np.testing.assert_array_equal(_run(src, x, w), want)
+
+
+def test_rescale_runtime_multiplier_and_shift():
+    x = RNG.integers(-(1 << 20), 1 << 20, size=(6, 4), dtype=np.int64).astype(np.int32)
+    x[0] = [3, -5, 12, -12]
+    mult = np.array([1 << 30, 1395864371, 1518500250, 1779033703], dtype=np.int32)
+    shift = np.array([33, 36, 35, 37], dtype=np.int8)
+    src = """
+func.func @main(%x: tensor<6x4xi32>, %m: tensor<4xi32>, %s: tensor<4xi8>) -> tensor<6x4xi16> {
+  %iz = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %oz = "tosa.const"() <{values = dense<-2> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %r = tosa.rescale %x, %m, %s, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<6x4xi32>, tensor<4xi32>, tensor<4xi8>, tensor<1xi32>, tensor<1xi16>) -> tensor<6x4xi16>
+  return %r : tensor<6x4xi16>
+}"""
+    np.testing.assert_array_equal(_run(src, x, mult, shift), ref_rescale(x, mult, shift, 0, -2, 16, True, True))

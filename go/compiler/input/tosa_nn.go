@@ -152,6 +152,19 @@ func (r *rewriter) tosaConv(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 			return ir.OpErrorf(op, "has negative padding %v", pad)
 		}
 	}
+	ks := wt.Dims[1 : s+1]
+	oc, icw := wt.Dims[0], wt.Dims[s+1]
+	if depthwise {
+		ks, oc, icw = wt.Dims[:s], wt.Dims[s]*wt.Dims[s+1], wt.Dims[s]
+	}
+	ok := rt.Dims[0] == it.Dims[0] && rt.Dims[s+1] == oc && it.Dims[s+1] == icw
+	for i := 0; i < s && ok; i++ {
+		span := it.Dims[i+1] + lo[i+1] + hi[i+1] - (ks[i]-1)*dil[i] - 1
+		ok = stride[i] > 0 && span >= 0 && span/stride[i]+1 == rt.Dims[i+1]
+	}
+	if !ok {
+		return ir.OpErrorf(op, "has a result shape %v that does not match its input %v, weight %v, pad %v, stride %v and dilation %v", rt.Dims, it.Dims, wt.Dims, pad, stride, dil)
+	}
 	var pv *ir.Value
 	if ft, ok := it.Elem.(*ir.FloatType); ok {
 		pv = b.Constant(ir.FloatAttrOf(0, ft))
@@ -230,6 +243,10 @@ func (r *rewriter) tosaMatmul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 		if len(op.Operands) < 3 || linalg.Rank(x.Type) != 2 || linalg.Rank(w.Type) != 2 || len(rt.Dims) != 2 {
 			return ir.OpErrorf(op, "needs input [N,IC], weight [OC,IC] and bias [OC]")
 		}
+		xd, wd := x.Type.(*ir.RankedTensorType).Dims, w.Type.(*ir.RankedTensorType).Dims
+		if xd[1] != wd[1] || rt.Dims[0] != xd[0] || rt.Dims[1] != wd[0] {
+			return ir.OpErrorf(op, "has shapes %v × %v → %v that do not match", xd, wd, rt.Dims)
+		}
 		izp, err := tosaZP(op, 3, "input_zp")
 		if err != nil {
 			return err
@@ -247,6 +264,10 @@ func (r *rewriter) tosaMatmul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 	}
 	if linalg.Rank(x.Type) != 3 || linalg.Rank(w.Type) != 3 || len(rt.Dims) != 3 {
 		return ir.OpErrorf(op, "needs a [N,H,C] × [N,C,W] → [N,H,W] product")
+	}
+	xd, wd := x.Type.(*ir.RankedTensorType).Dims, w.Type.(*ir.RankedTensorType).Dims
+	if xd[0] != wd[0] || xd[2] != wd[1] || rt.Dims[0] != xd[0] || rt.Dims[1] != xd[1] || rt.Dims[2] != wd[2] {
+		return ir.OpErrorf(op, "has shapes %v × %v → %v that do not match", xd, wd, rt.Dims)
 	}
 	azp, err := tosaZP(op, 2, "a_zp")
 	if err != nil {

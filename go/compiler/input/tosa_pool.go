@@ -23,6 +23,12 @@ func (r *rewriter) tosaPool(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 	if len(kernel) != 2 {
 		return ir.OpErrorf(op, "needs a 2-element kernel")
 	}
+	for i := 0; i < 2; i++ {
+		span := it.Dims[i+1] + pad[2*i] + pad[2*i+1] - kernel[i]
+		if stride[i] <= 0 || span < 0 || span/stride[i]+1 != rt.Dims[i+1] || rt.Dims[0] != it.Dims[0] || rt.Dims[3] != it.Dims[3] {
+			return ir.OpErrorf(op, "has a result shape %v that does not match its input %v, kernel %v, pad %v and stride %v", rt.Dims, it.Dims, kernel, pad, stride)
+		}
+	}
 	elem := it.Elem
 	isF := ir.IsFloat(elem)
 	izp, err := tosaZP(op, 1, "input_zp")
@@ -131,6 +137,10 @@ func (r *rewriter) tosaTransposeConv(b *ir.Builder, op *ir.Operation, rt *ir.Ran
 	}
 	opad := fill1n(intsOf(op, "out_pad"), 4, 0)
 	stride := fill1n(intsOf(op, "stride"), 2, 1)
+	if rt.Dims[0] != it.Dims[0] || rt.Dims[3] != wt.Dims[0] || wt.Dims[3] != it.Dims[3] ||
+		rt.Dims[1] != (it.Dims[1]-1)*stride[0]+opad[0]+opad[1]+wt.Dims[1] || rt.Dims[2] != (it.Dims[2]-1)*stride[1]+opad[2]+opad[3]+wt.Dims[2] {
+		return ir.OpErrorf(op, "has a result shape %v that does not match its input %v, weight %v, out_pad %v and stride %v", rt.Dims, it.Dims, wt.Dims, opad, stride)
+	}
 	izp, err := tosaZP(op, 3, "input_zp")
 	if err != nil {
 		return err

@@ -83,8 +83,46 @@ func (r *rewriter) tosaRescale(b *ir.Builder, op *ir.Operation, rt *ir.RankedTen
 		}
 		pm = linalg.DimMap(n, n-1)
 	}
+	for _, v := range []*ir.Value{mult, shift} {
+		want := int64(1)
+		if perChannel {
+			want = rt.Dims[n-1]
+		}
+		if vt, ok := v.Type.(*ir.RankedTensorType); !ok || len(vt.Dims) != 1 || (vt.Dims[0] != want && want >= 0) {
+			return ir.OpErrorf(op, "needs %d multipliers and shifts (per_channel = %v), found %s", want, perChannel, v.Type)
+		}
+	}
 	lo, hi := intRange(outElem, outU)
 	out := tosaEmpty(b, rt, []*ir.Value{in})
+	if m, s, ok := uniformScale(mult, shift); ok && !perChannel {
+		// Constant scale: the rounding term is folded.
+		round := int64(0)
+		if s > 0 {
+			round = int64(1) << (s - 1)
+		}
+		adj := double && s > 31
+		return r.tosaMapGeneric(b, op, []*ir.Value{in}, rt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+			i64 := ir.I64
+			v := sext(bb, a[0], i64, inU)
+			if izp != 0 {
+				v = iop(bb, "arith.subi", v, cInt(bb, izp, i64))
+			}
+			p := iop(bb, "arith.muli", v, cInt(bb, m, i64))
+			rv := cInt(bb, round, i64)
+			if adj {
+				neg := cmpOp(bb, "arith.cmpi", 2, v, cInt(bb, 0, i64))
+				rv = sel(bb, neg, cInt(bb, round-(1<<30), i64), cInt(bb, round+(1<<30), i64))
+			}
+			p = iop(bb, "arith.shrsi", iop(bb, "arith.addi", p, rv), cInt(bb, s, i64))
+			p = iop(bb, "arith.addi", p, cInt(bb, ozp, i64))
+			return castTo(bb, "arith.trunci", clip(bb, p, lo, hi), outElem)
+		})
+	}
+	if ms, ok1 := constInts(mult); ok1 {
+		if ss, ok2 := constInts(shift); ok2 && len(ms) == len(ss) {
+			return r.rescaleConstPerChannel(b, op, rt, in, ms, ss, izp, ozp, inU, double, pm, lo, hi)
+		}
+	}
 	maps := []*ir.AffineMap{linalg.Identity(n), pm, pm, linalg.Identity(n)}
 	g := linalg.BuildGeneric(b, []*ir.Value{in, mult, shift}, []*ir.Value{out}, maps, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 		i64 := ir.I64
@@ -163,4 +201,54 @@ func (r *rewriter) tosaTable(b *ir.Builder, op *ir.Operation, rt *ir.RankedTenso
 		v := iop(bb, "arith.addi", iop(bb, "arith.shli", base, cInt(bb, 7, ir.I32)), iop(bb, "arith.muli", slope, frac))
 		return sext(bb, v, elem, false)
 	})
+}
+
+// uniformScale returns the multiplier and shift when both are constants
+// with one value each.
+func uniformScale(mult, shift *ir.Value) (int64, int64, bool) {
+	m, ok1 := constInts(mult)
+	s, ok2 := constInts(shift)
+	if !ok1 || !ok2 || len(m) != 1 || len(s) != 1 {
+		return 0, 0, false
+	}
+	return m[0], s[0], true
+}
+
+// rescaleConstPerChannel is RESCALE with constant per-channel multipliers
+// and shifts: the multiplier, the rounding term and the double-rounding
+// adjustment are i64 constants indexed by channel.
+func (r *rewriter) rescaleConstPerChannel(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType, in *ir.Value, ms, ss []int64, izp, ozp int64, inU, double bool, pm *ir.AffineMap, lo, hi int64) error {
+	nc := int64(len(ms))
+	rounds, adjs := make([]int64, nc), make([]int64, nc)
+	for c, s := range ss {
+		if s > 0 {
+			rounds[c] = int64(1) << (s - 1)
+		}
+		if double && s > 31 {
+			adjs[c] = 1 << 30
+		}
+	}
+	t := ir.Tensor([]int64{nc}, ir.I64)
+	k := func(v []int64) *ir.Value { return b.Constant(&ir.DenseElementsAttr{Type: t, Ints: v}) }
+	ins := []*ir.Value{in, k(ms), k(ss), k(rounds), k(adjs)}
+	n := len(rt.Dims)
+	maps := []*ir.AffineMap{linalg.Identity(n), pm, pm, pm, pm, linalg.Identity(n)}
+	out := tosaEmpty(b, rt, []*ir.Value{in})
+	g := linalg.BuildGeneric(b, ins, []*ir.Value{out}, maps, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		i64 := ir.I64
+		v := sext(bb, a[0], i64, inU)
+		if izp != 0 {
+			v = iop(bb, "arith.subi", v, cInt(bb, izp, i64))
+		}
+		rv := a[3]
+		if double {
+			neg := cmpOp(bb, "arith.cmpi", 2, v, cInt(bb, 0, i64))
+			rv = iop(bb, "arith.addi", rv, sel(bb, neg, iop(bb, "arith.subi", cInt(bb, 0, i64), a[4]), a[4]))
+		}
+		p := iop(bb, "arith.addi", iop(bb, "arith.muli", v, a[1]), rv)
+		p = iop(bb, "arith.addi", iop(bb, "arith.shrsi", p, a[2]), cInt(bb, ozp, i64))
+		return []*ir.Value{castTo(bb, "arith.trunci", clip(bb, p, lo, hi), rt.Elem)}
+	})
+	r.replace(op, g.Results)
+	return nil
 }

@@ -25,6 +25,12 @@ func TestTosaErrors(t *testing.T) {
   %c = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %r = tosa.pad %x, %s, %c : (tensor<2x4xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<9x9xf32>`, "'tosa.pad' op has padding [1 0 1 0] that does not give the result shape"},
 		{`%r = tosa.mul %x, %x, %y : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<1xi8>) -> tensor<2x4xf32>`, "'tosa.mul' op needs a constant operand #2"},
+		{`%w = "tosa.const"() <{values = dense<1.0> : tensor<3x2x2x4xf32>}> : () -> tensor<3x2x2x4xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %i = tosa.reshape %x {new_shape = array<i64: 1, 2, 1, 4>} : (tensor<2x4xf32>) -> tensor<1x2x1x4xf32>
+  %r = tosa.conv2d %i, %w, %b {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x1x4xf32>, tensor<3x2x2x4xf32>, tensor<3xf32>) -> tensor<1x1x1x3xf32>`, "'tosa.conv2d' op has a result shape [1 1 1 3] that does not match"},
+		{`%i = tosa.cast %x : (tensor<2x4xf32>) -> tensor<2x4xi32>
+  %r = tosa.rescale %i {input_zp = 0 : i32, output_zp = 0 : i32, multiplier = array<i32: 1, 2>, shift = array<i8: 2, 3>, scale32 = true, double_round = false, per_channel = true} : (tensor<2x4xi32>) -> tensor<2x4xi8>`, "'tosa.rescale' op needs 4 multipliers and shifts (per_channel = true)"},
 	}
 	for _, c := range cases {
 		src := "func.func @f(%x: tensor<2x4xf32>, %y: tensor<1xi8>) -> () {\n  " + c.body + "\n  return\n}\n"
