@@ -10,7 +10,8 @@ import "github.com/gree-ml/gree/go/compiler/ir"
 // global view, so each of these is the identity on its operand; one whose
 // result type differs from its operand's is left for the conversion to
 // reject. Other custom calls (@SPMDFullToShardShape, …) change values and
-// stay errors.
+// stay errors. The custom call @shape_assertion (jax.export's checks of
+// symbolic dimensions) has no results and is dropped, as IREE drops it.
 func stripShardingAnnotations(m *ir.Module) {
 	var drop []*ir.Operation
 	m.Op.Walk(func(op *ir.Operation) bool {
@@ -29,10 +30,13 @@ func stripShardingAnnotations(m *ir.Module) {
 }
 
 func stripInFunc(fn *ir.Operation) {
-	var ids []*ir.Operation
+	var ids, asserts []*ir.Operation
 	fn.Walk(func(op *ir.Operation) bool {
 		if isIdentityAnnotation(op) {
 			ids = append(ids, op)
+		}
+		if op.Name == "stablehlo.custom_call" && len(op.Results) == 0 && callTarget(op) == "shape_assertion" {
+			asserts = append(asserts, op)
 		}
 		return true
 	})
@@ -40,13 +44,23 @@ func stripInFunc(fn *ir.Operation) {
 		ir.ReplaceAllUsesWith(fn, op.Results[0], op.Operands[0])
 		op.Erase()
 	}
+	for _, op := range asserts {
+		op.Erase()
+	}
+}
+
+func callTarget(op *ir.Operation) string {
+	if s, ok := op.Attr("call_target_name").(*ir.StringAttr); ok {
+		return s.Value
+	}
+	return ""
 }
 
 func isIdentityAnnotation(op *ir.Operation) bool {
 	switch op.Name {
 	case "sdy.sharding_constraint", "sdy.reshard":
 	case "stablehlo.custom_call":
-		if s, ok := op.Attr("call_target_name").(*ir.StringAttr); !ok || s.Value != "Sharding" {
+		if callTarget(op) != "Sharding" {
 			return false
 		}
 	default:

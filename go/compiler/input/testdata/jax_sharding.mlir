@@ -10,3 +10,11 @@ module @jit_h attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
     return %3 : tensor<4xf32>
   }
 }
+// jax.export's shape assertion on a symbolic dimension is dropped.
+func.func public @poly(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c = stablehlo.constant dense<1> : tensor<i32>
+  %0 = "stablehlo.get_dimension_size"(%arg0) <{dimension = 0 : i64}> : (tensor<?x4xf32>) -> tensor<i32>
+  %1 = stablehlo.compare GE, %0, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%1, %0) {api_version = 2 : i32, error_message = "b >= 1", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+  return %arg0 : tensor<?x4xf32>
+}
