@@ -53,8 +53,12 @@ func (r *rewriter) hloReduceWindow(b *ir.Builder, op *ir.Operation, rt *ir.Ranke
 		var inside *ir.Value
 		for i := 0; i < O; i++ {
 			// pos is in the base-dilated input, whose holes read the init value.
-			w := iop(bb, "arith.muli", index(bb, O+i), c(winDil[i]))
-			pos := iop(bb, "arith.subi", iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, i), c(strides[i])), w), c(padLow[i]))
+			base := iop(bb, "arith.muli", index(bb, i), c(strides[i]))
+			w := index(bb, O+i)
+			if winDil[i] > 1 {
+				w = iop(bb, "arith.muli", w, c(winDil[i]))
+			}
+			pos := iop(bb, "arith.subi", iop(bb, "arith.addi", base, w), c(padLow[i]))
 			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c((it.Dims[i]-1)*baseDil[i]+1)))
 			if baseDil[i] > 1 {
 				ok = iop(bb, "arith.andi", ok, cmp(bb, predEQ, iop(bb, "arith.remsi", pos, c(baseDil[i])), c(0)))

@@ -2,16 +2,59 @@ package parser
 
 import "github.com/gree-ml/gree/go/compiler/ir"
 
-// stablehlo.while's pretty syntax (if and case print in generic form):
+// Pretty syntax of stablehlo.while (if and case print in generic form):
 //
 //	stablehlo.while(%a = %init, …) : T, … (attributes {…})?
 //	    cond { …; stablehlo.return %p : tensor<i1> }
 //	    do { …; stablehlo.return %next, … : T, … }
 //
 // Both regions take the loop values as arguments, named by the list.
+//
+// and the pretty forms of composite, tuple and the remaining dynamic ops:
+//
+//	stablehlo.composite "name" %a, … {decomposition = @f, …} : (T, …) -> U
+//	stablehlo.tuple %a, %b : tuple<T, U>
+//	stablehlo.get_tuple_element %t[1] : (tuple<T, U>) -> U
+//	stablehlo.dynamic_pad %x, %v, %lo, %hi, %in : (…) -> U
+//	stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (…) -> U
 func init() {
 	registerOwn("stablehlo.while", parseHLOWhile)
 	registerOwn("stablehlo.composite", parseHLOComposite)
+	registerOwn("stablehlo.tuple", parseHLOTuple)
+	registerOwn("stablehlo.get_tuple_element", parseHLOGetTupleElement)
+	registerOwn("stablehlo.dynamic_pad", hloOperandsFunctional)
+	registerOwn("stablehlo.real_dynamic_slice", hloOperandsFunctional)
+}
+
+func parseHLOTuple(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	var ops []Operand
+	if p.IsNextOperand() {
+		ops = r.operands()
+	}
+	r.attrDict()
+	t := r.colonType()
+	if !r.ok() {
+		return r.err
+	}
+	tt, ok := t.(*ir.TupleType)
+	if !ok || len(tt.Types) != len(ops) {
+		return p.Errorf("'stablehlo.tuple' expects a tuple type with one element per operand")
+	}
+	st.ResultTypes = []ir.Type{t}
+	r.resolve(ops, tt.Types...)
+	return r.err
+}
+
+func parseHLOGetTupleElement(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	x := r.operand()
+	r.expect("[")
+	i := r.integer()
+	r.expect("]")
+	st.AddAttr("index", ir.IntAttr(i, ir.I32))
+	r.functionTyped([]Operand{x})
+	return r.err
 }
 
 // parseHLOComposite: stablehlo.composite "name" %a, … {attrs} : (T, …) -> U
