@@ -174,29 +174,13 @@ func (r *rewriter) tosaConv(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 	pin := padded(b, in, lo, hi, pv)
 	acc := accType(op, rt.Elem)
 	if !depthwise {
-		// Loops: n, o…, oc, k…, ic.
-		nl := 2*s + 3
-		oc, ic := s+1, 2*s+2
-		im := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: 0}}}
-		wm := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: oc}}}
-		om := linalg.DimMap(nl)
-		for i := 0; i <= s+1; i++ {
-			om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
-		}
-		for i := 0; i < s; i++ {
-			im.Results = append(im.Results, affLin(1+i, s+2+i, stride[i], dil[i]))
-			wm.Results = append(wm.Results, &ir.AffineDimExpr{Pos: s + 2 + i})
-		}
-		im.Results = append(im.Results, &ir.AffineDimExpr{Pos: ic})
-		wm.Results = append(wm.Results, &ir.AffineDimExpr{Pos: ic})
-		its := make([]linalg.Iterator, nl)
-		for i := s + 2; i < nl; i++ {
-			its[i] = linalg.Reduction
-		}
-		accT := ir.Tensor(rt.Dims, acc)
-		init := biasInit(b, bias, accT, linalg.DimMap(s+2, s+1))
-		g := linalg.BuildGeneric(b, []*ir.Value{pin, w}, []*ir.Value{init}, []*ir.AffineMap{im, wm, om}, its, zpMulAdd(izp, wzp))
-		r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
+		// im2col + A·Bᵀ: the windows as rows, the weight [OC, K…·IC] as
+		// columns; codegen maps the product to its GEMM kernels.
+		col := im2col(b, pin, rt.Dims[1:s+1], ks, stride, dil)
+		wm := reshapeTo(b, w, ir.Tensor([]int64{oc, col.Type.(*ir.RankedTensorType).Dims[1]}, wt.Elem))
+		res := gemmABt(b, col, wm, bias, acc, izp, wzp)
+		res = castResult(b, res, ir.Tensor(res.Type.(*ir.RankedTensorType).Dims, rt.Elem))
+		r.replace(op, []*ir.Value{reshapeTo(b, res, rt)})
 		return nil
 	}
 	// Depthwise, loops: n, o…, c, m, k…; the result is computed as
@@ -255,11 +239,8 @@ func (r *rewriter) tosaMatmul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 		if err != nil {
 			return err
 		}
-		init := biasInit(b, op.Operands[2], accT, linalg.DimMap(2, 1))
-		maps := []*ir.AffineMap{linalg.DimMap(3, 0, 2), linalg.DimMap(3, 1, 2), linalg.DimMap(3, 0, 1)}
-		its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}
-		g := linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, maps, its, zpMulAdd(izp, wzp))
-		r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
+		_ = accT
+		r.replace(op, []*ir.Value{castResult(b, gemmABt(b, x, w, op.Operands[2], acc, izp, wzp), rt)})
 		return nil
 	}
 	if linalg.Rank(x.Type) != 3 || linalg.Rank(w.Type) != 3 || len(rt.Dims) != 3 {
@@ -278,8 +259,30 @@ func (r *rewriter) tosaMatmul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 		return err
 	}
 	init := fillTensor(b, accT, b.Constant(zeroAttr(acc, 0)))
-	maps := []*ir.AffineMap{linalg.DimMap(4, 0, 1, 3), linalg.DimMap(4, 0, 3, 2), linalg.DimMap(4, 0, 1, 2)}
 	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
+	if !ir.IsFloat(acc) && (azp != 0 || bzp != 0) {
+		// init[n,h,w] = -azp·Σ_c b[n,c,w] - bzp·Σ_c a[n,h,c] + C·azp·bzp, so
+		// the product keeps a plain multiply-accumulate body.
+		sum := func(v *ir.Value, keep []int, red int, dims []int64) *ir.Value {
+			z := fillTensor(b, ir.Tensor(dims, acc), b.Constant(zeroAttr(acc, 0)))
+			it := []linalg.Iterator{0, 0, 0}
+			it[red] = linalg.Reduction
+			return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{z}, []*ir.AffineMap{linalg.Identity(3), linalg.DimMap(3, keep...)}, it, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+				return []*ir.Value{iop(bb, "arith.addi", a[1], sext(bb, a[0], acc, false))}
+			}).Result(0)
+		}
+		colB := sum(w, []int{0, 2}, 1, []int64{wd[0], wd[2]})
+		rowA := sum(x, []int{0, 1}, 2, []int64{xd[0], xd[1]})
+		e := b.Create("tensor.empty", nil, []ir.Type{accT}).Result(0)
+		cm := []*ir.AffineMap{linalg.DimMap(3, 0, 2), linalg.DimMap(3, 0, 1), linalg.Identity(3)}
+		init = linalg.BuildGeneric(b, []*ir.Value{colB, rowA}, []*ir.Value{e}, cm, parallel(3), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			v := iop(bb, "arith.muli", a[0], cInt(bb, -azp, acc))
+			v = iop(bb, "arith.subi", v, iop(bb, "arith.muli", a[1], cInt(bb, bzp, acc)))
+			return []*ir.Value{iop(bb, "arith.addi", v, cInt(bb, xd[2]*azp*bzp, acc))}
+		}).Result(0)
+		azp, bzp = 0, 0
+	}
+	maps := []*ir.AffineMap{linalg.DimMap(4, 0, 1, 3), linalg.DimMap(4, 0, 3, 2), linalg.DimMap(4, 0, 1, 2)}
 	g := linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, maps, its, zpMulAdd(azp, bzp))
 	r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
 	return nil
