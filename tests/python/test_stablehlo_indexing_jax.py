@@ -74,6 +74,16 @@ CASES = {
     "sort_uint8": (lambda x: jnp.sort(x, axis=0), (RNG.integers(0, 255, (17, 2)).astype(np.uint8),)),
     "top_k": (lambda x: lax.top_k(x, 3), (_f32(4, 9),)),
     "top_k_ties": (lambda x: lax.top_k(x, 4), (TIES,)),
+    # Library functions built on them (index_vector_dim left at its default, multi-key sorts).
+    "searchsorted": (lambda a, v: jnp.searchsorted(a, v), (np.sort(_f32(20)), _f32(7))),
+    "sort_two_keys": (lambda a, b, c: lax.sort((a, b, c), dimension=0, num_keys=2), (RNG.integers(0, 3, 30).astype(np.int32), RNG.integers(0, 3, 30).astype(np.int32), np.arange(30, dtype=np.float32))),
+    "median": (lambda x: jnp.median(x, axis=1), (_f32(5, 33),)),
+    "unique": (lambda x: jnp.unique(x, size=6, fill_value=-1), (RNG.integers(0, 5, 20).astype(np.int32),)),
+    "bincount": (lambda x: jnp.bincount(x, length=8), (RNG.integers(0, 8, 50).astype(np.int32),)),
+    "scatter_3d": (lambda x, i, u: x.at[i[:, 0], :, i[:, 1]].add(u), (_f32(4, 3, 5), RNG.integers(0, 4, (6, 2)).astype(np.int32), _f32(6, 3))),
+    "gather_3d": (lambda x, i: x[i[:, 0], 1:, i[:, 1]], (_f32(4, 3, 5), RNG.integers(0, 4, (6, 2)).astype(np.int32))),
+    "argsort_long": (lambda x: jnp.argsort(x), (_f32(3000),)),
+    "top_k_long": (lambda x: lax.top_k(x, 10), (_f32(3, 500),)),
     # select_and_scatter (the gradient of max pooling), with and without padding.
     "maxpool_grad_valid": (lambda x, w: _maxpool_grad(x, w, "VALID"), (POOL, _f32(2, 3, 4))),
     "maxpool_grad_same": (lambda x, w: _maxpool_grad(x, w, "SAME"), (POOL, _f32(2, 4, 5))),

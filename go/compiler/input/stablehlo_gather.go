@@ -103,7 +103,7 @@ func (r *rewriter) hloGather(b *ir.Builder, op *ir.Operation) error {
 	}
 	offsetDims, collapsed := dn["offset_dims"], dn["collapsed_slice_dims"]
 	obd, sibd, sim := dn["operand_batching_dims"], dn["start_indices_batching_dims"], dn["start_index_map"]
-	ivd := len(it.Dims)
+	ivd := 0 // the default when the attribute omits it
 	if v, ok := dn["index_vector_dim"]; ok && len(v) == 1 {
 		ivd = v[0]
 	}

@@ -33,7 +33,7 @@ func (r *rewriter) hloScatter(b *ir.Builder, op *ir.Operation) error {
 	dn := dimNumbers(attrText(op, "scatter_dimension_numbers"))
 	uwd, iwd := dn["update_window_dims"], dn["inserted_window_dims"]
 	ibd, sibd, sdod := dn["input_batching_dims"], dn["scatter_indices_batching_dims"], dn["scatter_dims_to_operand_dims"]
-	ivd := len(it.Dims)
+	ivd := 0 // the default when the attribute omits it
 	if v, ok := dn["index_vector_dim"]; ok && len(v) == 1 {
 		ivd = v[0]
 	}
