@@ -19,11 +19,12 @@ type LLVMCPUOptions struct {
 	TargetTriple string
 }
 
-// LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vectors
-// of 16 lanes (LLVM splits them into the machine's registers) and the
-// Contract tile op for matmuls, which the target turns into a
-// register-blocked microkernel.
-var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 16, WorkgroupElements: 1 << 15, Contract: true, ContractTile: [2]int64{96, 256}}
+// LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vmvx's
+// (the same vector width, so reductions combine in the same order and the
+// two CPU targets agree bit for bit outside contractions; LLVM splits the
+// wide vectors into the machine's registers) with Contract tiles sized
+// for the register-blocked microkernel the target maps them to.
+var LLVMCPUStrategy = codegen.Strategy{VectorWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: codegen.CPUStrategy.WorkgroupElements, Contract: true, ContractTile: [2]int64{96, 256}}
 
 func init() {
 	RegisterBackend(&Backend{

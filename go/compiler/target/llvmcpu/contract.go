@@ -135,10 +135,11 @@ const mr = 6
 const nv = 2
 
 // blockedContract defines the f32 microkernel: when B's and C's rows are
-// contiguous (column stride 1), C is computed in mr × (nv·vl) register
-// blocks with fused multiply-adds (llvm.fmuladd), A's element broadcast
-// and B's row segment loaded as vectors; the rest (ragged edges, other
-// strides) goes to the reference loop nest generic.
+// contiguous (column stride 1), C is computed in register blocks with
+// fused multiply-adds (llvm.fmuladd), A's element broadcast and B's row
+// segment loaded as vectors: mr × nv·vl blocks, then single rows, then
+// single vectors for the ragged edges; the last N mod vl columns (and
+// other strides) go to the reference loop nest generic.
 func (mo *module) blockedContract(generic string) string {
 	vl := mo.vl
 	name := fmt.Sprintf("gree_contract_f32_blocked_%dx%d", mr, nv*vl)
@@ -146,7 +147,6 @@ func (mo *module) blockedContract(generic string) string {
 		return name
 	}
 	nr := nv * vl
-	V := vecOf("float", vl)
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...); b.WriteByte('\n') }
 	w("define internal void @%s(%s) #0 {", name, contractParams)
@@ -163,94 +163,102 @@ func (mo *module) blockedContract(generic string) string {
 	w("  %%mf = sub i64 %%M, %%mrem")
 	w("  %%nrem = srem i64 %%N, %d", nr)
 	w("  %%nf = sub i64 %%N, %%nrem")
-	w("  br label %%i.head")
-	w("i.head:")
-	w("  %%i = phi i64 [ 0, %%blocked ], [ %%i.next, %%j.exit ]")
-	w("  %%i.more = icmp slt i64 %%i, %%mf")
-	w("  br i1 %%i.more, label %%i.body, label %%edges")
-	w("i.body:")
-	for r := 0; r < mr; r++ {
-		w("  %%ir%d = add i64 %%i, %d", r, r)
-		w("  %%ar%d = mul i64 %%ir%d, %%ars", r, r)
-		w("  %%ao%d = add i64 %%ao, %%ar%d", r, r)
-		w("  %%ap%d = getelementptr inbounds float, ptr %%A, i64 %%ao%d", r, r)
-		w("  %%cr%d = mul i64 %%ir%d, %%crs", r, r)
-		w("  %%co%d = add i64 %%co, %%cr%d", r, r)
-	}
-	w("  br label %%j.head")
-	w("j.head:")
-	w("  %%j = phi i64 [ 0, %%i.body ], [ %%j.next, %%p.exit ]")
-	w("  %%j.more = icmp slt i64 %%j, %%nf")
-	w("  br i1 %%j.more, label %%j.body, label %%j.exit")
-	w("j.body:")
-	w("  %%bj = add i64 %%bo, %%j")
-	w("  %%bp = getelementptr inbounds float, ptr %%B, i64 %%bj")
-	for r := 0; r < mr; r++ {
-		w("  %%cj%d = add i64 %%co%d, %%j", r, r)
-		for c := 0; c < nv; c++ {
-			w("  %%cp%d_%d = getelementptr inbounds float, ptr %%C, i64 %%cj%d", r, c, r)
-			if c > 0 {
-				w("  %%cq%d_%d = getelementptr inbounds float, ptr %%cp%d_%d, i64 %d", r, c, r, c, c*vl)
-			} else {
-				w("  %%cq%d_%d = getelementptr inbounds float, ptr %%cp%d_%d, i64 0", r, c, r, c)
-			}
-			w("  %%acc0_%d_%d = load %s, ptr %%cq%d_%d, align 4", r, c, V, r, c)
-		}
-	}
-	w("  br label %%p.head")
-	w("p.head:")
-	w("  %%p = phi i64 [ 0, %%j.body ], [ %%p.next, %%p.body ]")
-	for r := 0; r < mr; r++ {
-		for c := 0; c < nv; c++ {
-			w("  %%acc_%d_%d = phi %s [ %%acc0_%d_%d, %%j.body ], [ %%accn_%d_%d, %%p.body ]", r, c, V, r, c, r, c)
-		}
-	}
-	w("  %%p.more = icmp slt i64 %%p, %%K")
-	w("  br i1 %%p.more, label %%p.body, label %%p.exit")
-	w("p.body:")
-	w("  %%bk = mul i64 %%p, %%brs")
-	w("  %%bpk = getelementptr inbounds float, ptr %%bp, i64 %%bk")
-	for c := 0; c < nv; c++ {
-		w("  %%bq%d = getelementptr inbounds float, ptr %%bpk, i64 %d", c, c*vl)
-		w("  %%bv%d = load %s, ptr %%bq%d, align 4", c, V, c)
-	}
-	w("  %%ak = mul i64 %%p, %%acs")
-	for r := 0; r < mr; r++ {
-		w("  %%aq%d = getelementptr inbounds float, ptr %%ap%d, i64 %%ak", r, r)
-		w("  %%as%d = load float, ptr %%aq%d, align 4", r, r)
-		w("  %%ai%d = insertelement <1 x float> poison, float %%as%d, i64 0", r, r)
-		w("  %%av%d = shufflevector <1 x float> %%ai%d, <1 x float> poison, <%d x i32> zeroinitializer", r, r, vl)
-		for c := 0; c < nv; c++ {
-			w("  %%accn_%d_%d = call %s @llvm.fmuladd%s(%s %%av%d, %s %%bv%d, %s %%acc_%d_%d)", r, c, V, mangle(kir.F32, vl), V, r, V, c, V, r, c)
-		}
-	}
-	w("  %%p.next = add i64 %%p, 1")
-	w("  br label %%p.head")
-	w("p.exit:")
-	for r := 0; r < mr; r++ {
-		for c := 0; c < nv; c++ {
-			w("  store %s %%acc_%d_%d, ptr %%cq%d_%d, align 4", V, r, c, r, c)
-		}
-	}
-	w("  %%j.next = add i64 %%j, %d", nr)
-	w("  br label %%j.head")
-	w("j.exit:")
-	w("  %%i.next = add i64 %%i, %d", mr)
-	w("  br label %%i.head")
+	w("  %%nvrem = srem i64 %%N, %d", vl)
+	w("  %%nvf = sub i64 %%N, %%nvrem")
+	w("  br label %%a.entry")
+	mo.microBlock(w, "a", mr, nv, "0", "%mf", "0", "%nf", "b.entry")
+	mo.microBlock(w, "b", 1, nv, "%mf", "%M", "0", "%nf", "c.entry")
+	mo.microBlock(w, "c", mr, 1, "0", "%mf", "%nf", "%nvf", "d.entry")
+	mo.microBlock(w, "d", 1, 1, "%mf", "%M", "%nf", "%nvf", "edges")
 	w("edges:")
-	// Columns nf..N of rows 0..mf, then rows mf..M (all columns).
-	w("  %%ncols = sub i64 %%N, %%nf")
-	w("  %%bo2 = add i64 %%bo, %%nf")
-	w("  %%co2 = add i64 %%co, %%nf")
-	w("  call void @%s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo2, i64 %%brs, i64 1, ptr %%C, i64 %%co2, i64 %%crs, i64 1, i64 %%mf, i64 %%ncols, i64 %%K)", generic)
-	w("  %%am = mul i64 %%mf, %%ars")
-	w("  %%ao3 = add i64 %%ao, %%am")
-	w("  %%cm = mul i64 %%mf, %%crs")
-	w("  %%co3 = add i64 %%co, %%cm")
-	w("  call void @%s(ptr %%A, i64 %%ao3, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 1, ptr %%C, i64 %%co3, i64 %%crs, i64 1, i64 %%mrem, i64 %%N, i64 %%K)", generic)
+	// The last N mod vl columns of every row.
+	w("  %%e.ncols = sub i64 %%N, %%nvf")
+	w("  %%e.bo = add i64 %%bo, %%nvf")
+	w("  %%e.co = add i64 %%co, %%nvf")
+	w("  call void @%s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%e.bo, i64 %%brs, i64 1, ptr %%C, i64 %%e.co, i64 %%crs, i64 1, i64 %%M, i64 %%e.ncols, i64 %%K)", generic)
 	w("  ret void")
 	w("}")
+	V := vecOf("float", vl)
 	mo.declare("llvm.fmuladd"+mangle(kir.F32, vl), fmt.Sprintf("declare %s @llvm.fmuladd%s(%s, %s, %s)", V, mangle(kir.F32, vl), V, V, V))
 	mo.declare(name, b.String())
 	return name
+}
+
+// microBlock emits the loop nest computing C's rows iLo..iHi and columns
+// jLo..jHi (extents multiples of the block) in blocks of rows × (vecs·vl),
+// starting at block label p+".entry" and branching to next when done.
+func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, iLo, iHi, jLo, jHi, next string) {
+	vl := mo.vl
+	V := vecOf("float", vl)
+	w("%s.entry:", p)
+	w("  br label %%%s.i.head", p)
+	w("%s.i.head:", p)
+	w("  %%%s.i = phi i64 [ %s, %%%s.entry ], [ %%%s.i.next, %%%s.j.exit ]", p, iLo, p, p, p)
+	w("  %%%s.i.more = icmp slt i64 %%%s.i, %s", p, p, iHi)
+	w("  br i1 %%%s.i.more, label %%%s.i.body, label %%%s", p, p, next)
+	w("%s.i.body:", p)
+	for r := 0; r < rows; r++ {
+		w("  %%%s.ir%d = add i64 %%%s.i, %d", p, r, p, r)
+		w("  %%%s.ar%d = mul i64 %%%s.ir%d, %%ars", p, r, p, r)
+		w("  %%%s.ao%d = add i64 %%ao, %%%s.ar%d", p, r, p, r)
+		w("  %%%s.ap%d = getelementptr inbounds float, ptr %%A, i64 %%%s.ao%d", p, r, p, r)
+		w("  %%%s.cr%d = mul i64 %%%s.ir%d, %%crs", p, r, p, r)
+		w("  %%%s.co%d = add i64 %%co, %%%s.cr%d", p, r, p, r)
+	}
+	w("  br label %%%s.j.head", p)
+	w("%s.j.head:", p)
+	w("  %%%s.j = phi i64 [ %s, %%%s.i.body ], [ %%%s.j.next, %%%s.p.exit ]", p, jLo, p, p, p)
+	w("  %%%s.j.more = icmp slt i64 %%%s.j, %s", p, p, jHi)
+	w("  br i1 %%%s.j.more, label %%%s.j.body, label %%%s.j.exit", p, p, p)
+	w("%s.j.body:", p)
+	w("  %%%s.bj = add i64 %%bo, %%%s.j", p, p)
+	w("  %%%s.bp = getelementptr inbounds float, ptr %%B, i64 %%%s.bj", p, p)
+	for r := 0; r < rows; r++ {
+		w("  %%%s.cj%d = add i64 %%%s.co%d, %%%s.j", p, r, p, r, p)
+		w("  %%%s.cp%d = getelementptr inbounds float, ptr %%C, i64 %%%s.cj%d", p, r, p, r)
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.cq%d_%d = getelementptr inbounds float, ptr %%%s.cp%d, i64 %d", p, r, c, p, r, c*vl)
+			w("  %%%s.acc0_%d_%d = load %s, ptr %%%s.cq%d_%d, align 4", p, r, c, V, p, r, c)
+		}
+	}
+	w("  br label %%%s.p.head", p)
+	w("%s.p.head:", p)
+	w("  %%%s.p = phi i64 [ 0, %%%s.j.body ], [ %%%s.p.next, %%%s.p.body ]", p, p, p, p)
+	for r := 0; r < rows; r++ {
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.j.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, V, p, r, c, p, p, r, c, p)
+		}
+	}
+	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%K", p, p)
+	w("  br i1 %%%s.p.more, label %%%s.p.body, label %%%s.p.exit", p, p, p)
+	w("%s.p.body:", p)
+	w("  %%%s.bk = mul i64 %%%s.p, %%brs", p, p)
+	w("  %%%s.bpk = getelementptr inbounds float, ptr %%%s.bp, i64 %%%s.bk", p, p, p)
+	for c := 0; c < vecs; c++ {
+		w("  %%%s.bq%d = getelementptr inbounds float, ptr %%%s.bpk, i64 %d", p, c, p, c*vl)
+		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align 4", p, c, V, p, c)
+	}
+	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
+	for r := 0; r < rows; r++ {
+		w("  %%%s.aq%d = getelementptr inbounds float, ptr %%%s.ap%d, i64 %%%s.ak", p, r, p, r, p)
+		w("  %%%s.as%d = load float, ptr %%%s.aq%d, align 4", p, r, p, r)
+		w("  %%%s.ai%d = insertelement <1 x float> poison, float %%%s.as%d, i64 0", p, r, p, r)
+		w("  %%%s.av%d = shufflevector <1 x float> %%%s.ai%d, <1 x float> poison, <%d x i32> zeroinitializer", p, r, p, r, vl)
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.accn_%d_%d = call %s @llvm.fmuladd%s(%s %%%s.av%d, %s %%%s.bv%d, %s %%%s.acc_%d_%d)", p, r, c, V, mangle(kir.F32, vl), V, p, r, V, p, c, V, p, r, c)
+		}
+	}
+	w("  %%%s.p.next = add i64 %%%s.p, 1", p, p)
+	w("  br label %%%s.p.head", p)
+	w("%s.p.exit:", p)
+	for r := 0; r < rows; r++ {
+		for c := 0; c < vecs; c++ {
+			w("  store %s %%%s.acc_%d_%d, ptr %%%s.cq%d_%d, align 4", V, p, r, c, p, r, c)
+		}
+	}
+	w("  %%%s.j.next = add i64 %%%s.j, %d", p, p, vecs*vl)
+	w("  br label %%%s.j.head", p)
+	w("%s.j.exit:", p)
+	w("  %%%s.i.next = add i64 %%%s.i, %d", p, p, rows)
+	w("  br label %%%s.i.head", p)
 }

@@ -3,6 +3,7 @@ package llvmcpu_test
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/internal/half"
@@ -34,4 +35,13 @@ func enc(e kir.Scalar, xs []float64) []byte {
 		}
 	}
 	return b
+}
+
+func containsAll(s string, subs ...string) bool {
+	for _, x := range subs {
+		if !strings.Contains(s, x) {
+			return false
+		}
+	}
+	return true
 }
