@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/onnx/onnxpb"
@@ -42,6 +43,9 @@ func ImportFile(path string, opts Options) ([]byte, error) {
 func Import(m *onnxpb.ModelProto, opts Options) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			if os.Getenv("GREE_ONNX_PANIC") != "" {
+				panic(p)
+			}
 			out, err = nil, status.Errorf(status.Internal, "internal error importing the ONNX model (please report it with the model): %v", p)
 		}
 	}()

@@ -153,6 +153,10 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return inferUnsqueeze(n, in, opset)
 	case "Gather":
 		return inferGather(n, in)
+	case "If":
+		return inferIf(n)
+	case "Loop":
+		return inferLoop(n, in)
 	case "GatherElements":
 		if t := ranked(in, 1); t != nil && elemOf(in, 0) != 0 {
 			return []*info{{t: tensorType(elemOf(in, 0), append([]int64{}, t.dims...))}}
@@ -204,7 +208,7 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 			tv, _ = decodeTensor(a.GetT())
 		}
 		o := &info{t: tensorType(elem, dimsOfData(shape))}
-		if o.t.static() && o.t.numElements() <= maxDataElems && (elem == dtInt64 || elem == dtInt32) {
+		if _, err := checkedNumElements(o.t.dims); err == nil && o.t.static() && o.t.numElements() <= maxDataElems && (elem == dtInt64 || elem == dtInt32) {
 			v := int64(0)
 			if tv != nil {
 				if vs, ok := tv.int64s(); ok && len(vs) == 1 {
@@ -309,4 +313,48 @@ func divDim(a, b int64) int64 {
 		return unknownDim
 	}
 	return a / b
+}
+
+// inferIf gives an If the types of its then_branch outputs.
+func inferIf(n *onnxpb.NodeProto) []*info {
+	g := findAttr(n, "then_branch").GetG()
+	var out []*info
+	for _, o := range g.GetOutput() {
+		t, err := fromTypeProto(o.GetType())
+		if err != nil {
+			return nil
+		}
+		out = append(out, &info{t: t})
+	}
+	return out
+}
+
+// inferLoop types a Loop's results as ONNX does: loop-carried values keep
+// their element type (their shape may change between iterations); scan
+// outputs get a leading dimension of unknown size.
+func inferLoop(n *onnxpb.NodeProto, in []*info) []*info {
+	g := findAttr(n, "body").GetG()
+	outs := g.GetOutput()
+	carried := len(in) - 2
+	if carried < 0 || len(outs) < 1+carried {
+		return nil
+	}
+	var res []*info
+	for i, o := range outs[1:] {
+		t, err := fromTypeProto(o.GetType())
+		if err != nil || !t.isTensor() {
+			res = append(res, nil)
+			continue
+		}
+		if i < carried {
+			res = append(res, &info{t: &vtype{kind: kindTensor, elem: t.elem, dims: []int64{}}})
+			continue
+		}
+		if !t.ranked {
+			res = append(res, &info{t: &vtype{kind: kindTensor, elem: t.elem, dims: []int64{}}})
+			continue
+		}
+		res = append(res, &info{t: tensorType(t.elem, append([]int64{unknownDim}, t.dims...))})
+	}
+	return res
 }

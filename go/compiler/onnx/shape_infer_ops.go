@@ -287,17 +287,8 @@ func inferReshape(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 	var shape []int64
 	if opset < 5 {
 		shape, _ = attrInts(n, "shape")
-	} else if present(in, 1) && in[1].val != nil && in[1].data != nil {
-		shape = in[1].data
 	} else if d, ok := partialData(in, 1); ok {
-		// Propagated (not literal) shapes: as ONNX, -1 is not solved.
-		shape = make([]int64, len(d))
-		for i, v := range d {
-			if v == -1 {
-				v = unk
-			}
-			shape[i] = v
-		}
+		shape = d
 	} else if t := ranked(in, 1); t != nil && len(t.dims) == 1 && t.dims[0] >= 0 && elemOf(in, 0) != 0 {
 		return []*info{{t: tensorType(elemOf(in, 0), dimsOfData(make([]int64, t.dims[0])))}}
 	}
@@ -527,14 +518,14 @@ func inferSlice(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 			length = max(0, (s-e-st-1)/(-st))
 		}
 		dims[ax] = length
-		if len(x.dims) == 1 {
+		if len(x.dims) == 1 && in[0].data != nil && length <= maxDataElems {
 			for j := int64(0); j < length; j++ {
 				dataIdx = append(dataIdx, s+j*st)
 			}
 		}
 	}
 	o := &info{t: tensorType(x.elem, dims)}
-	if d, ok := partialData(in, 0); ok && len(x.dims) == 1 && len(axes) == 1 {
+	if d, ok := partialData(in, 0); ok && len(x.dims) == 1 && len(axes) == 1 && int64(len(dataIdx)) == dims[0] {
 		o.data = make([]int64, len(dataIdx))
 		for i, j := range dataIdx {
 			o.data[i] = d[j]

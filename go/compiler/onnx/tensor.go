@@ -74,6 +74,9 @@ func checkedNumElements(dims []int64) (int64, error) {
 // decodeTensor reads a TensorProto (whose external data, if any, has been
 // loaded into raw_data already).
 func decodeTensor(tp *onnxpb.TensorProto) (*tensor, error) {
+	if tp == nil {
+		return nil, fmt.Errorf("a tensor attribute has no tensor")
+	}
 	t := &tensor{name: tp.GetName(), elem: tp.GetDataType(), dims: append([]int64{}, tp.GetDims()...)}
 	if tp.GetDataLocation() == onnxpb.TensorProto_EXTERNAL && tp.RawData == nil {
 		return nil, fmt.Errorf("tensor '%s' has external data that was not loaded", tp.GetName())
@@ -103,8 +106,11 @@ func decodeTensor(tp *onnxpb.TensorProto) (*tensor, error) {
 		t.data, t.fromRaw = tp.RawData, true
 		return t, nil
 	}
-	if size > 1<<34 {
-		return nil, fmt.Errorf("tensor '%s' is too large", tp.GetName())
+	// The typed value lists must hold exactly the elements (checked before
+	// allocating, so that a lying shape cannot make us allocate).
+	have := int64(len(tp.FloatData) + len(tp.DoubleData) + len(tp.Int64Data) + len(tp.Uint64Data) + len(tp.Int32Data))
+	if size > 16*(have+1) {
+		return nil, fmt.Errorf("tensor '%s' (%s, shape %v) has %d values; expected %d", tp.GetName(), elemName(t.elem), t.dims, have, n)
 	}
 	data := make([]byte, size)
 	count := func(have int, per int64) error {
