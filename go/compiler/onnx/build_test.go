@@ -188,8 +188,8 @@ func testModels() map[string]struct {
 			Output: []*onnxpb.ValueInfoProto{tensorVI(name+"_o", onnxpb.TensorProto_FLOAT, 2)}}
 	}
 	body := &onnxpb.GraphProto{Name: proto.String("body"),
-		Input: []*onnxpb.ValueInfoProto{tensorVI("i", onnxpb.TensorProto_INT64), tensorVI("cond", onnxpb.TensorProto_BOOL), tensorVI("acc", onnxpb.TensorProto_FLOAT, 2)},
-		Node: []*onnxpb.NodeProto{node("Identity", []string{"cond"}, []string{"cond_out"}), node("Add", []string{"acc", "x"}, []string{"acc_out"})},
+		Input:  []*onnxpb.ValueInfoProto{tensorVI("i", onnxpb.TensorProto_INT64), tensorVI("cond", onnxpb.TensorProto_BOOL), tensorVI("acc", onnxpb.TensorProto_FLOAT, 2)},
+		Node:   []*onnxpb.NodeProto{node("Identity", []string{"cond"}, []string{"cond_out"}), node("Add", []string{"acc", "x"}, []string{"acc_out"})},
 		Output: []*onnxpb.ValueInfoProto{tensorVI("cond_out", onnxpb.TensorProto_BOOL), tensorVI("acc_out", onnxpb.TensorProto_FLOAT, 2)}}
 	sub := &onnxpb.GraphProto{
 		Name:        proto.String("subgraphs"),
