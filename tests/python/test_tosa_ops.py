@@ -352,3 +352,26 @@ def test_unsupported_op_and_attribute_name_location():
     with pytest.raises(ireec.CompilerToolError) as e:
         ireec.compile_str(bad, target_backends=["vmvx"])
     assert ":2:3: error: 'tosa.clamp' op needs min_val and max_val" in str(e.value)
+
+
+def test_clamp_int_and_float_nan_modes():
+    x = np.array([1, 0, 5, 2, -7, 2147483647], dtype=np.int32)
+    f = np.array([1.0, 0.0, 4.5, np.nan, -np.inf, 2.0], dtype=np.float32)
+    src = """
+func.func @ci(%x: tensor<6xi32>) -> (tensor<6xi32>, tensor<6xi32>) {
+  %0 = tosa.clamp %x {max_val = 4 : i32, min_val = 1 : i32} : (tensor<6xi32>) -> tensor<6xi32>
+  %1 = tosa.clamp %x {max_fp = 1.0 : f32, max_int = 3 : i64, min_fp = 0.0 : f32, min_int = -2 : i64} : (tensor<6xi32>) -> tensor<6xi32>
+  return %0, %1 : tensor<6xi32>, tensor<6xi32>
+}
+func.func @cf(%x: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
+  %0 = tosa.clamp %x {max_val = 4.0 : f32, min_val = 1.0 : f32} : (tensor<6xf32>) -> tensor<6xf32>
+  %1 = tosa.clamp %x {max_val = 4.0 : f32, min_val = 1.0 : f32, nan_mode = IGNORE} : (tensor<6xf32>) -> tensor<6xf32>
+  return %0, %1 : tensor<6xf32>, tensor<6xf32>
+}"""
+    m = _module(src)
+    a, b = m.ci(x)
+    np.testing.assert_array_equal(a.to_host(), np.clip(x, 1, 4))
+    np.testing.assert_array_equal(b.to_host(), np.clip(x, -2, 3))
+    p, q = m.cf(f)
+    np.testing.assert_array_equal(p.to_host(), np.clip(f, 1, 4))  # NaN propagates
+    np.testing.assert_array_equal(q.to_host(), np.where(np.isnan(f), 1.0, np.clip(f, 1, 4)).astype(np.float32))
