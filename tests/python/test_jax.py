@@ -610,3 +610,27 @@ def test_nested_control_flow():
 
     check(f, rn(4), np.array(5, np.int32))
     check(lambda xs: lax.scan(lambda c, x: (c * 0.5 + x, c), jnp.zeros(3), xs, reverse=True, unroll=2), rn(6, 3))
+
+
+def test_shape_polymorphic_export():
+    """jax.export with a symbolic batch dimension: dynamic shapes
+    (get_dimension_size, dynamic_broadcast_in_dim, dynamic_iota,
+    dynamic_reshape) and a @shape_assertion custom call (dropped, as IREE
+    does); the module runs for several batch sizes."""
+    from jax import export
+
+    def f(x, w):
+        return jax.nn.softmax(x @ w, axis=-1), jnp.arange(x.shape[0]), x.reshape(-1)
+
+    (b,) = export.symbolic_shape("b")
+    exported = export.export(jax.jit(f))(jax.ShapeDtypeStruct((b, 4), np.float32),
+                                         jax.ShapeDtypeStruct((4, 3), np.float32))
+    text = str(exported.mlir_module())
+    assert "shape_assertion" in text and "tensor<?x4xf32>" in text
+    module = compile_jax(None, text=text)
+    w = rn(4, 3)
+    for batch in (1, 5):
+        x = rn(batch, 4)
+        got = module.main(x, w)
+        for i, (g, want) in enumerate(zip(got, jax.jit(f)(x, w))):
+            np.testing.assert_allclose(g.to_host(), np.asarray(want), rtol=RTOL, atol=RTOL, err_msg=f"result {i}")

@@ -9,7 +9,9 @@ import (
 // reduction ops.
 func (r *rewriter) stablehloStructural(b *ir.Builder, op *ir.Operation, name string) error {
 	rt, _ := op.Results[0].Type.(*ir.RankedTensorType)
-	if rt == nil || !ir.HasStaticShape(rt) {
+	// Contractions and reductions size dynamic results from their operands.
+	dynOK := name == "dot" || name == "dot_general" || name == "reduce"
+	if rt == nil || (!ir.HasStaticShape(rt) && !dynOK) {
 		return ir.OpErrorf(op, "with dynamic or unranked results is not supported by gree yet")
 	}
 	n := len(rt.Dims)
@@ -85,7 +87,22 @@ func (r *rewriter) stablehloStructural(b *ir.Builder, op *ir.Operation, name str
 		if a, ok := op.Attr("dimension").(*ir.IntegerAttr); ok {
 			d = a.Value
 		}
-		c := b.Create("tensor.concat", op.Operands, []ir.Type{rt}, ir.Named("dim", ir.IntAttr(d, ir.I64)))
+		// Operands with no elements (lax.associative_scan slices [0:0])
+		// add nothing; a kernel must not read them.
+		var ins []*ir.Value
+		for _, v := range op.Operands {
+			if t, ok := v.Type.(*ir.RankedTensorType); !ok || !ir.HasStaticShape(t) || numElements(t) > 0 {
+				ins = append(ins, v)
+			}
+		}
+		if len(ins) == 1 && ir.TypesEqual(ins[0].Type, rt) {
+			r.replace(op, ins)
+			return nil
+		}
+		if len(ins) == 0 {
+			ins = op.Operands[:1]
+		}
+		c := b.Create("tensor.concat", ins, []ir.Type{rt}, ir.Named("dim", ir.IntAttr(d, ir.I64)))
 		r.replace(op, c.Results)
 		b.SetInsertionPointBefore(c)
 		return r.concat(b, c)
@@ -168,7 +185,19 @@ func (r *rewriter) hloDot(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorTy
 	} else {
 		zero = b.Constant(ir.IntAttr(0, rt.Elem))
 	}
-	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	// Result dimensions: batch, lhs free, rhs free (a dynamic one is the
+	// size of the operand dimension it comes from).
+	srcs := make([][2]int, 0, len(rt.Dims))
+	for _, d := range lb {
+		srcs = append(srcs, [2]int{0, d})
+	}
+	for _, d := range lfree {
+		srcs = append(srcs, [2]int{0, d})
+	}
+	for _, d := range rfree {
+		srcs = append(srcs, [2]int{1, d})
+	}
+	e := emptyFrom(b, rt, func(i int) *ir.Value { return linalg.Dim(b, op.Operands[srcs[i][0]], srcs[i][1]) })
 	k := len(rt.Dims)
 	fill := linalg.BuildGeneric(b, []*ir.Value{zero}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, rt))
 	g := linalg.BuildGeneric(b, op.Operands[:2], fill.Results, []*ir.AffineMap{lm, rm, om}, its, mulAdd)
@@ -207,10 +236,19 @@ func (r *rewriter) hloReduce(b *ir.Builder, op *ir.Operation, rt *ir.RankedTenso
 	for range ins {
 		maps = append(maps, linalg.Identity(n))
 	}
+	var kept []int // the input dimensions the results keep
+	for i := 0; i < n; i++ {
+		if !red[i] {
+			kept = append(kept, i)
+		}
+	}
 	for i, init := range inits {
 		t := op.Results[i].Type.(*ir.RankedTensorType)
 		k := len(t.Dims)
-		e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
+		if k != len(kept) {
+			return ir.OpErrorf(op, "has result %d of rank %d, but its input keeps %d dimensions", i, k, len(kept))
+		}
+		e := emptyFrom(b, t, func(j int) *ir.Value { return linalg.Dim(b, ins[0], kept[j]) })
 		filled := linalg.BuildGeneric(b, []*ir.Value{init}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, t))
 		outs = append(outs, filled.Result(0))
 		maps = append(maps, om)
@@ -237,4 +275,24 @@ func trimHLO(name string) string {
 		return name[len("stablehlo."):]
 	}
 	return name
+}
+
+// emptyFrom creates tensor.empty of type t, with dimension i of a dynamic
+// size given by size(i).
+func emptyFrom(b *ir.Builder, t *ir.RankedTensorType, size func(i int) *ir.Value) *ir.Value {
+	var dyn []*ir.Value
+	for i, d := range t.Dims {
+		if d < 0 {
+			dyn = append(dyn, size(i))
+		}
+	}
+	return b.Create("tensor.empty", dyn, []ir.Type{t}).Result(0)
+}
+
+func numElements(t *ir.RankedTensorType) int64 {
+	n := int64(1)
+	for _, d := range t.Dims {
+		n *= d
+	}
+	return n
 }

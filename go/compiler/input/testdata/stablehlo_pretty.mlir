@@ -51,3 +51,16 @@ func.func public @barrier(%x: tensor<4xf32>, %y: tensor<2xf32>) -> (tensor<4xf32
   %0:2 = stablehlo.optimization_barrier %x, %y : tensor<4xf32>, tensor<2xf32>
   return %0#0, %0#1 : tensor<4xf32>, tensor<2xf32>
 }
+// jax.export with a symbolic batch: the contraction and the reduction
+// size their results from the operands (tensor.dim).
+func.func public @dynamic_batch(%x: tensor<?x4xf32>, %w: tensor<4x3xf32>) -> tensor<?xf32> {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<?x3xf32>, tensor<f32>) -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+// lax.associative_scan concatenates empty slices: they are dropped.
+func.func public @concat_empty(%x: tensor<2xf32>, %e: tensor<0xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.concatenate %x, %e, dim = 0 : (tensor<2xf32>, tensor<0xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
