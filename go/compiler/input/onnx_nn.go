@@ -273,14 +273,8 @@ func onnxConvolution(o *onnxOp) ([]*ir.Value, error) {
 			needCheck = true
 		}
 	}
-	if !needCheck && group == 1 && xzp == nil && wzp == nil {
-		// Pure affine access: the input is an operand of the generic.
-		xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(O)}}
-		for j := 0; j < ns; j++ {
-			xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), addExpr(mulExpr(dimExpr(O+1+j), dil[j]), cstExpr(-low[j]))))
-		}
-		g := linalg.BuildGeneric(o.b, []*ir.Value{x, w}, []*ir.Value{init}, []*ir.AffineMap{xm, wm, om}, its, mulAdd)
-		return []*ir.Value{g.Result(0)}, nil
+	if xzp == nil && wzp == nil {
+		return []*ir.Value{convAffine(o.b, x, w, init, rt, strides, dil, low, group, needCheck)}, nil
 	}
 	ins := []*ir.Value{w}
 	maps := []*ir.AffineMap{wm}
@@ -606,4 +600,56 @@ func onnxConvTranspose(o *onnxOp) ([]*ir.Value, error) {
 		return []*ir.Value{s.sel(inside, s.add(args[len(args)-1], p), args[len(args)-1])}
 	})
 	return []*ir.Value{g.Result(0)}, nil
+}
+
+// convAffine is a convolution whose input reads are affine: the input is
+// zero-padded first when the windows reach outside it, and groups become a
+// dimension of their own ([N, G, C/G, D…] input, [G, M/G, C/G, K…]
+// weights, [N, G, M/G, O…] result), so the generic has the shape of
+// linalg's named convolutions and gets their fast paths.
+func convAffine(b *ir.Builder, x, w, init *ir.Value, rt *ir.RankedTensorType, strides, dil, low []int64, group int64, pad bool) *ir.Value {
+	xt, wt := tt(x), tt(w)
+	ns := len(xt.Dims) - 2
+	if pad {
+		dims := append([]int64{}, xt.Dims...)
+		offs := make([]mixed, len(dims))
+		sizes := make([]mixed, len(dims))
+		for i := range dims {
+			sizes[i] = mixed{static: xt.Dims[i]}
+		}
+		for j := 0; j < ns; j++ {
+			last := (rt.Dims[2+j]-1)*strides[j] + (wt.Dims[2+j]-1)*dil[j]
+			dims[2+j] = max64(last+1, xt.Dims[2+j]+low[j])
+			offs[2+j] = mixed{static: low[j]}
+		}
+		pt := ir.Tensor(dims, xt.Elem)
+		x = placeInto(b, empty(b, pt), x, nil, offs, ones(len(dims)), sizes, func(bb *ir.Builder, _ []*ir.Value, _ []*ir.Value) *ir.Value {
+			return scalarConst(bb, 0, xt.Elem)
+		}).Result(0)
+		xt = pt
+		low = make([]int64, ns)
+	}
+	G := group
+	C, M := xt.Dims[1], rt.Dims[1]
+	gx := reshape(b, x, ir.Tensor(append([]int64{xt.Dims[0], G, C / G}, xt.Dims[2:]...), xt.Elem))
+	gw := reshape(b, w, ir.Tensor(append([]int64{G, M / G, wt.Dims[1]}, wt.Dims[2:]...), wt.Elem))
+	gt := ir.Tensor(append([]int64{rt.Dims[0], G, M / G}, rt.Dims[2:]...), rt.Elem)
+	ginit := reshape(b, init, gt)
+	// Loops: n, g, f, o… (parallel), c, k… (reduction).
+	O := ns + 3
+	n := O + 1 + ns
+	its := make([]linalg.Iterator, n)
+	for i := O; i < n; i++ {
+		its[i] = linalg.Reduction
+	}
+	xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(O)}}
+	wm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1), dimExpr(2), dimExpr(O)}}
+	for j := 0; j < ns; j++ {
+		xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(3+j), strides[j]), addExpr(mulExpr(dimExpr(O+1+j), dil[j]), cstExpr(-low[j]))))
+		wm.Results = append(wm.Results, dimExpr(O+1+j))
+	}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:O]
+	g := linalg.BuildGeneric(b, []*ir.Value{gx, gw}, []*ir.Value{ginit}, []*ir.AffineMap{xm, wm, om}, its, mulAdd)
+	return reshape(b, g.Result(0), rt)
 }

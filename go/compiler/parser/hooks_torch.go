@@ -104,9 +104,9 @@ func parseTorchConstant(kind string) ParseFunc {
 		case "bool":
 			switch {
 			case p.OptionalKeyword("true"):
-				v = ir.IntAttr(1, ir.I1)
+				v = &ir.BoolAttr{Value: true}
 			case p.OptionalKeyword("false"):
-				v = ir.IntAttr(0, ir.I1)
+				v = &ir.BoolAttr{Value: false}
 			default:
 				return p.Errorf("'%s' expects true or false", st.Name)
 			}
