@@ -168,7 +168,7 @@ def run_file(path, args, compile_bin, check_bin, workdir):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("dirs", nargs="+", help="directories of .mlir files, or single files")
     ap.add_argument("--devices", default="local-sync,local-task")
     ap.add_argument("--backend", default="vmvx")
     ap.add_argument("--bin", default=os.environ.get("GREE_BIN_DIR"))
@@ -181,7 +181,8 @@ def main(argv=None):
     counts = {}
     with tempfile.TemporaryDirectory() as work:
         for d in args.dirs:
-            for path in sorted(pathlib.Path(d).glob("*.mlir")):
+            paths = [pathlib.Path(d)] if pathlib.Path(d).is_file() else sorted(pathlib.Path(d).glob("*.mlir"))
+            for path in paths:
                 for dev, res, why in run_file(path, args, compile_bin, check_bin, work):
                     counts[res] = counts.get(res, 0) + 1
                     msg = f"{res:12} {dev:11} {path}"

@@ -50,4 +50,4 @@ def test_panic_in_library_is_internal_error_not_crash():
         _capi.run_tool("gree-selftest-panic", ["x"])
     assert e.value.code == 13  # INTERNAL
     # The library still works afterwards.
-    assert ireec.query_available_targets() == ["vmvx", "vmvx-inline"]
+    assert ireec.query_available_targets()[-2:] == ["vmvx", "vmvx-inline"]

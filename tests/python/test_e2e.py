@@ -1,5 +1,6 @@
 """The project's self-checking e2e programs (tests/e2e/*.mlir) compile for
-vmvx and pass under iree-check-module on local-sync and local-task."""
+vmvx and llvm-cpu and pass under iree-check-module on local-sync and
+local-task."""
 
 import os
 import pathlib
@@ -11,10 +12,18 @@ import pytest
 E2E = pathlib.Path(__file__).resolve().parents[1] / "e2e"
 
 
+def llvm_cpu_available(bin_dir):
+    out = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-list-target-backends"], capture_output=True, text=True).stdout
+    return "  llvm-cpu\n" in out
+
+
+@pytest.mark.parametrize("backend", ["vmvx", "llvm-cpu"])
 @pytest.mark.parametrize("path", sorted(E2E.glob("*.mlir")), ids=lambda p: p.name)
-def test_check_file(bin_dir, path):
+def test_check_file(bin_dir, path, backend):
+    if backend == "llvm-cpu" and not llvm_cpu_available(bin_dir):
+        pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
     r = subprocess.run(
-        [sys.executable, str(E2E / "run_check_tests.py"), str(path.parent), "--bin", bin_dir, "--devices", "local-sync,local-task"],
+        [sys.executable, str(E2E / "run_check_tests.py"), str(path), "--bin", bin_dir, "--backend", backend, "--devices", "local-sync,local-task"],
         capture_output=True, text=True, timeout=600,
     )
     lines = [l for l in r.stdout.splitlines() if l.endswith(str(path)) or str(path) + "  --" in l]
@@ -42,3 +51,52 @@ def test_failing_check_reports_and_exits_nonzero(bin_dir, tmp_path):
     assert "The first failure occurs at index 1 as the lhs value 4 differs from the rhs value 5" in r.stdout
     r = subprocess.run([os.path.join(bin_dir, "iree-check-module"), f"--module={vmfb}", "--expect_failure"], capture_output=True, text=True)
     assert r.returncode == 0 and "Test failed as expected" in r.stdout
+
+
+def test_llvm_cpu_without_llvm_names_what_to_install(bin_dir, tmp_path):
+    env = dict(os.environ, GREE_LIBLLVM=str(tmp_path / "no-libLLVM.so"))
+    out = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-list-target-backends"], capture_output=True, text=True, env=env).stdout
+    assert "llvm-cpu" not in out and "vmvx" in out
+    r = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-target-backends=llvm-cpu", str(E2E / "elementwise.mlir"), "-o", str(tmp_path / "x.vmfb")],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode != 0
+    assert "libllvm19" in r.stderr and "lld-19" in r.stderr, r.stderr
+
+
+def test_llvm_cpu_module_records_target_and_agrees_with_vmvx(bin_dir, tmp_path):
+    if not llvm_cpu_available(bin_dir):
+        pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
+    src = tmp_path / "f.mlir"
+    src.write_text(
+        """func.func @f(%a: tensor<37x19xf32>, %b: tensor<19x23xf32>) -> tensor<37x23xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x23xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<37x23xf32>) -> tensor<37x23xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<37x19xf32>, tensor<19x23xf32>) outs(%c : tensor<37x23xf32>) -> tensor<37x23xf32>
+  %t = math.tanh %m : tensor<37x23xf32>
+  return %t : tensor<37x23xf32>
+}
+"""
+    )
+    import numpy as np
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((37, 19)).astype(np.float32)
+    b = rng.standard_normal((19, 23)).astype(np.float32)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    outs = {}
+    for backend in ("vmvx", "llvm-cpu"):
+        vmfb = tmp_path / f"{backend}.vmfb"
+        subprocess.run([os.path.join(bin_dir, "iree-compile"), f"--iree-hal-target-backends={backend}", str(src), "-o", str(vmfb)], check=True)
+        for device in ("local-sync", "local-task"):
+            out = tmp_path / f"{backend}-{device}.npy"
+            subprocess.run([os.path.join(bin_dir, "iree-run-module"), f"--module={vmfb}", f"--device={device}", "--function=f",
+                            f"--input=@{tmp_path / 'a.npy'}", f"--input=@{tmp_path / 'b.npy'}", f"--output=@{out}"], check=True, capture_output=True)
+            outs[backend, device] = np.load(out)
+    want = np.tanh(a.astype(np.float64) @ b.astype(np.float64))
+    for key, got in outs.items():
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=str(key))
+    np.testing.assert_allclose(outs["llvm-cpu", "local-sync"], outs["vmvx", "local-sync"], rtol=1e-5, atol=1e-6)
+    assert np.array_equal(outs["llvm-cpu", "local-sync"], outs["llvm-cpu", "local-task"])
+    dump = subprocess.run([os.path.join(bin_dir, "iree-dump-module"), str(tmp_path / "llvm-cpu.vmfb")], capture_output=True, text=True, check=True).stdout
+    assert "llvmcpu.target_cpu:" in dump and "llvm-cpu-elf" in dump
