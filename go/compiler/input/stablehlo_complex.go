@@ -92,6 +92,8 @@ func (r *rewriter) complexOp(b *ir.Builder, op *ir.Operation) error {
 		return r.complexDot(b, op)
 	case "stablehlo.reduce":
 		return r.complexReduce(b, op)
+	case "stablehlo.pad":
+		return r.complexPad(b, op)
 	}
 	if op.Dialect() != "stablehlo" && op.Dialect() != "chlo" {
 		return ir.OpErrorf(op, "with complex values is not supported by gree (complex values must stay inside StableHLO code)")

@@ -112,3 +112,29 @@ func (r *rewriter) complexReduce(b *ir.Builder, op *ir.Operation) error {
 	r.replacePairs(op, g.Results)
 	return nil
 }
+
+// complexPad pads the real and imaginary parts separately (stablehlo.pad
+// takes a scalar padding value, which a pair is not).
+func (r *rewriter) complexPad(b *ir.Builder, op *ir.Operation) error {
+	rt, et, ok := complexTensor(op.Results[0].Type)
+	if !ok || len(op.Operands) != 2 {
+		return ir.OpErrorf(op, "needs a complex operand and padding value")
+	}
+	realT := ir.Tensor(rt.Dims, et)
+	var pads []*ir.Operation
+	part := func(comp int64) *ir.Value {
+		p := b.Create(op.Name, []*ir.Value{r.realPart(b, op.Operands[0], comp), r.realPart(b, op.Operands[1], comp)}, []ir.Type{realT}, op.Attrs...)
+		pads = append(pads, p)
+		return p.Result(0)
+	}
+	re, im := part(0), part(1)
+	r.replacePairs(op, []*ir.Value{pairOfParts(b, re, im)})
+	for _, p := range pads {
+		pb := ir.NewBuilder(p.Loc)
+		pb.SetInsertionPointBefore(p)
+		if err := r.stablehlo(pb, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
