@@ -287,9 +287,7 @@ func.func @main(%x: tensor<1x6x7x3xi8>, %w: tensor<3x2x3x2xi8>, %b: tensor<6xi32
     np.testing.assert_array_equal(_run(src, x, w, bias), want.astype(np.int32))
 
 
-def test_quantized_avg_pool2d_rounds_as_spec():
-    x = RNG.integers(-128, 128, size=(1, 7, 6, 2)).astype(np.int8)
-    izp, ozp, k, s, pad = -9, 4, (3, 2), (2, 2), (1, 1, 1, 0)
+def ref_avg_pool_i8(x, izp, ozp, k, s, pad):
     N, H, W, C = x.shape
     OH = (H + pad[0] + pad[1] - k[0]) // s[0] + 1
     OW = (W + pad[2] + pad[3] - k[1]) // s[1] + 1
@@ -299,11 +297,18 @@ def test_quantized_avg_pool2d_rounds_as_spec():
             y0, x0 = oy * s[0] - pad[0], ox * s[1] - pad[2]
             ys = [y for y in range(y0, y0 + k[0]) if 0 <= y < H]
             xs = [q for q in range(x0, x0 + k[1]) if 0 <= q < W]
-            acc = (x[0][np.ix_(ys, xs)].astype(np.int64) - izp).sum(axis=(0, 1))
+            acc = (x[:, ys][:, :, xs].astype(np.int64) - izp).sum(axis=(1, 2))
             cnt = len(ys) * len(xs)
             kk = (cnt - 1).bit_length()  # 32 - clz32(cnt - 1)
             mult, shift = (((1 << 30) + 1) << kk) // cnt, 30 + kk
-            want[0, oy, ox] = np.clip(ref_apply_scale(acc, mult, shift, False) + ozp, -128, 127)
+            want[:, oy, ox] = np.clip(ref_apply_scale(acc, mult, shift, False) + ozp, -128, 127)
+    return want.astype(np.int8)
+
+
+def test_quantized_avg_pool2d_rounds_as_spec():
+    x = RNG.integers(-128, 128, size=(1, 7, 6, 2)).astype(np.int8)
+    izp, ozp, k, s, pad = -9, 4, (3, 2), (2, 2), (1, 1, 1, 0)
+    want = ref_avg_pool_i8(x, izp, ozp, k, s, pad)
     ot = _ty(want.shape, "i8")
     src = f"""
 func.func @main(%x: tensor<1x7x6x2xi8>) -> {ot} {{
@@ -383,3 +388,68 @@ func.func @main(%x: tensor<6x4xi32>, %m: tensor<4xi32>, %s: tensor<4xi8>) -> ten
   return %r : tensor<6x4xi16>
 }"""
     np.testing.assert_array_equal(_run(src, x, mult, shift), ref_rescale(x, mult, shift, 0, -2, 16, True, True))
+
+
+def ref_depthwise(x, w, bias, izp, wzp, pad, stride):
+    C, M = w.shape[2], w.shape[3]
+    outs = []
+    for c in range(C):
+        for mm in range(M):
+            wc = np.transpose(w[:, :, c : c + 1, mm : mm + 1], (3, 0, 1, 2))
+            outs.append(ref_conv2d(x[..., c : c + 1], wc, bias[c * M + mm : c * M + mm + 1], izp, wzp, pad, stride, [1, 1])[..., 0])
+    return np.stack(outs, axis=-1)
+
+
+def test_tflite_style_quantized_block_older_form():
+    """A quantized block as TFLite → TOSA legalization emits it (older
+    attribute form): conv → per-channel rescale → clamp → depthwise →
+    rescale → avg_pool → reshape → fully_connected → rescale → table."""
+    x = RNG.integers(-128, 128, size=(1, 8, 8, 3)).astype(np.int8)
+    w1 = RNG.integers(-127, 128, size=(8, 3, 3, 3)).astype(np.int8)
+    b1 = RNG.integers(-3000, 3000, size=8).astype(np.int32)
+    m1 = RNG.integers(1 << 30, (1 << 31) - 1, size=8)
+    s1 = RNG.integers(38, 41, size=8)
+    dw = RNG.integers(-127, 128, size=(3, 3, 8, 1)).astype(np.int8)
+    b2 = RNG.integers(-3000, 3000, size=8).astype(np.int32)
+    m2 = RNG.integers(1 << 30, (1 << 31) - 1, size=8)
+    s2 = RNG.integers(37, 40, size=8)
+    fw = RNG.integers(-127, 128, size=(10, 8)).astype(np.int8)
+    fb = RNG.integers(-500, 500, size=10).astype(np.int32)
+    table = np.clip(np.round(255 / (1 + np.exp(-np.arange(-128, 128) / 16.0))) - 128, -128, 127).astype(np.int8)
+
+    def arr(v, t):
+        return f"array<{t}: " + ", ".join(str(int(a)) for a in v) + ">"
+
+    src = f"""
+func.func @main(%x: tensor<1x8x8x3xi8>) -> tensor<1x10xi8> {{
+  %w1 = "tosa.const"() <{{value = {_dense(w1)} : tensor<8x3x3x3xi8>}}> : () -> tensor<8x3x3x3xi8>
+  %b1 = "tosa.const"() <{{value = {_dense(b1)} : tensor<8xi32>}}> : () -> tensor<8xi32>
+  %0 = tosa.conv2d %x, %w1, %b1 {{dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, quantization_info = #tosa.conv_quant<input_zp = -128, weight_zp = 0>, stride = array<i64: 2, 2>}} : (tensor<1x8x8x3xi8>, tensor<8x3x3x3xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi32>
+  %1 = tosa.rescale %0 {{double_round = true, input_zp = 0 : i32, multiplier = {arr(m1, 'i32')}, output_zp = -128 : i32, per_channel = true, scale32 = true, shift = {arr(s1, 'i8')}}} : (tensor<1x4x4x8xi32>) -> tensor<1x4x4x8xi8>
+  %2 = tosa.clamp %1 {{max_fp = 6.0 : f32, max_int = 90 : i64, min_fp = 0.0 : f32, min_int = -128 : i64}} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  %dw = "tosa.const"() <{{value = {_dense(dw)} : tensor<3x3x8x1xi8>}}> : () -> tensor<3x3x8x1xi8>
+  %b2 = "tosa.const"() <{{value = {_dense(b2)} : tensor<8xi32>}}> : () -> tensor<8xi32>
+  %3 = tosa.depthwise_conv2d %2, %dw, %b2 {{dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, quantization_info = #tosa.conv_quant<input_zp = -128, weight_zp = 0>, stride = array<i64: 1, 1>}} : (tensor<1x4x4x8xi8>, tensor<3x3x8x1xi8>, tensor<8xi32>) -> tensor<1x4x4x8xi32>
+  %4 = tosa.rescale %3 {{double_round = true, input_zp = 0 : i32, multiplier = {arr(m2, 'i32')}, output_zp = -128 : i32, per_channel = true, scale32 = true, shift = {arr(s2, 'i8')}}} : (tensor<1x4x4x8xi32>) -> tensor<1x4x4x8xi8>
+  %5 = tosa.avg_pool2d %4 {{acc_type = i32, kernel = array<i64: 4, 4>, pad = array<i64: 0, 0, 0, 0>, quantization_info = #tosa.unary_quant<input_zp = -128, output_zp = -128>, stride = array<i64: 1, 1>}} : (tensor<1x4x4x8xi8>) -> tensor<1x1x1x8xi8>
+  %6 = tosa.reshape %5 {{new_shape = array<i64: 1, 8>}} : (tensor<1x1x1x8xi8>) -> tensor<1x8xi8>
+  %fw = "tosa.const"() <{{value = {_dense(fw)} : tensor<10x8xi8>}}> : () -> tensor<10x8xi8>
+  %fb = "tosa.const"() <{{value = {_dense(fb)} : tensor<10xi32>}}> : () -> tensor<10xi32>
+  %7 = tosa.fully_connected %6, %fw, %fb {{quantization_info = #tosa.conv_quant<input_zp = -128, weight_zp = 0>}} : (tensor<1x8xi8>, tensor<10x8xi8>, tensor<10xi32>) -> tensor<1x10xi32>
+  %8 = tosa.rescale %7 {{double_round = true, input_zp = 0 : i32, multiplier = array<i32: 1686629713>, output_zp = 5 : i32, per_channel = false, scale32 = true, shift = array<i8: 37>}} : (tensor<1x10xi32>) -> tensor<1x10xi8>
+  %t = "tosa.const"() <{{value = {_dense(table)} : tensor<256xi8>}}> : () -> tensor<256xi8>
+  %9 = tosa.table %8, %t : (tensor<1x10xi8>, tensor<256xi8>) -> tensor<1x10xi8>
+  return %9 : tensor<1x10xi8>
+}}"""
+    a0 = ref_conv2d(x, w1, b1, -128, 0, [1, 1, 1, 1], [2, 2], [1, 1])
+    a1 = ref_rescale(a0, m1, s1, 0, -128, 8, True, True)
+    a2 = np.clip(a1, -128, 90).astype(np.int8)
+    a3 = ref_depthwise(a2, dw, b2, -128, 0, [1, 1, 1, 1], [1, 1])
+    a4 = ref_rescale(a3, m2, s2, 0, -128, 8, True, True)
+    a5 = ref_avg_pool_i8(a4, -128, -128, (4, 4), (1, 1), (0, 0, 0, 0)).reshape(1, 8)
+    a7 = (a5.astype(np.int64) + 128) @ fw.T.astype(np.int64) + fb
+    a8 = ref_rescale(a7, [1686629713], [37], 0, 5, 8, True, False)
+    want = table[a8.astype(np.int64) + 128]
+    # The intermediate values must be spread (not all clipped) for the check to mean much.
+    assert len(np.unique(a4)) > 20 and len(np.unique(a8)) > 5, (np.unique(a4), a8)
+    np.testing.assert_array_equal(_run(src, x), want)

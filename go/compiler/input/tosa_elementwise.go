@@ -8,7 +8,8 @@ import (
 // variants ("" where the spec does not define the op).
 var tosaSimple = map[string][2]string{
 	"add": {"arith.addf", "arith.addi"}, "sub": {"arith.subf", "arith.subi"},
-	"intdiv": {"", "arith.divsi"}, "pow": {"math.powf", ""},
+	"intdiv": {"", "arith.divsi"}, "div": {"", "arith.divsi"}, // div: older TOSA's intdiv
+	"pow": {"math.powf", ""},
 	"abs": {"math.absf", "math.absi"}, "reciprocal": {"", ""}, "rsqrt": {"math.rsqrt", ""},
 	"exp": {"math.exp", ""}, "log": {"math.log", ""}, "floor": {"math.floor", ""},
 	"ceil": {"math.ceil", ""}, "sin": {"math.sin", ""}, "cos": {"math.cos", ""},

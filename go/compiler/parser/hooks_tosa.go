@@ -26,7 +26,7 @@ var tosaOps = []string{
 	"reduce_product", "reduce_sum", "rescale", "reshape", "resize", "reverse", "rfft2d", "rsqrt",
 	"scatter", "select", "sigmoid", "sin", "slice", "sub", "table", "tanh", "tile", "transpose",
 	"transpose_conv2d", "variable", "variable_read", "variable_write", "dim", "matmul_t_block_scaled",
-	"cast_from_block_scaled", "cast_to_block_scaled",
+	"cast_from_block_scaled", "cast_to_block_scaled", "div",
 }
 
 func init() {
