@@ -5,9 +5,9 @@ import (
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
-// linalgExt converts IREE's iree_linalg_ext ops: scatter and sort are core
-// ops already (they are checked here), gather and arg_compare become
-// generics, and topk becomes a sort.
+// linalgExt converts IREE's iree_linalg_ext ops: scatter, sort and
+// topk_v2 are core ops already (they are checked here), gather and
+// arg_compare become generics, and topk becomes a sort.
 func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 	nIn, nOut := extSegments(op)
 	switch op.Name {
@@ -34,8 +34,8 @@ func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 		return r.extArgCompare(b, op, nIn)
 	case "iree_linalg_ext.topk":
 		return r.extTopK(b, op, nIn)
-	case "iree_linalg_ext.topk_v2":
-		return r.extTopKV2(b, op)
+	case linalg.TopKV2Name:
+		return checkTopKV2(op)
 	}
 	return ir.OpErrorf(op, "is not supported by gree yet")
 }

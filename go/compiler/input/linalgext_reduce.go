@@ -153,66 +153,30 @@ func (r *rewriter) extTopK(b *ir.Builder, op *ir.Operation, nIn int) error {
 	return nil
 }
 
-// extTopKV2 lowers iree_linalg_ext.topk_v2: the values (with their input
-// indices, or positions) are sorted stably by the region's ordering
-// along the dimension, and the first K (the output values' size) are the
-// results; the output indices are optional.
-func (r *rewriter) extTopKV2(b *ir.Builder, op *ir.Operation) error {
+// checkTopKV2 checks an iree_linalg_ext.topk_v2, which stays a core op
+// (codegen runs IREE's algorithm: each input is inserted into the
+// outputs, and with is_sorted the outputs are bubble-sorted after each
+// insertion, which fixes the order among equal values).
+func checkTopKV2(op *ir.Operation) error {
 	seg, ok := op.Attr("operandSegmentSizes").(*ir.DenseArrayAttr)
 	da, ok2 := op.Attr("dimension").(*ir.IntegerAttr)
-	if !ok || !ok2 || len(seg.Ints) != 4 || seg.Ints[0] != 1 || seg.Ints[2] != 1 {
-		return ir.OpErrorf(op, "needs a dimension, values, optional indices, output values and optional output indices")
+	if !ok || !ok2 || len(seg.Ints) != 4 || seg.Ints[0] != 1 || seg.Ints[2] != 1 || linalg.ExtBody(op) == nil {
+		return ir.OpErrorf(op, "needs a dimension, values, optional indices, output values, optional output indices and a region")
 	}
-	hasIn, hasOut := seg.Ints[1] == 1, seg.Ints[3] == 1
-	vals := op.Operands[0]
-	vt, ok := vals.Type.(*ir.RankedTensorType)
-	n, dim := len(vt.Dims), int(da.Value)
-	if !ok || dim < 0 || dim >= n {
+	if seg.Ints[1] == 1 && seg.Ints[3] == 0 {
+		return ir.OpErrorf(op, "has input indices but no output indices")
+	}
+	if int(seg.Ints[2]+seg.Ints[3]) != len(op.Results) {
+		return ir.OpErrorf(op, "needs one result per output")
+	}
+	vt, ok := op.Operands[0].Type.(*ir.RankedTensorType)
+	if !ok || da.Value < 0 || int(da.Value) >= len(vt.Dims) {
 		return ir.OpErrorf(op, "has a dimension outside its input's rank")
 	}
-	next := 1
-	var ids *ir.Value
-	if hasIn {
-		ids, next = op.Operands[next], next+1
-	}
-	outV := op.Operands[next]
-	var outI *ir.Value
-	if hasOut {
-		outI = op.Operands[next+1]
-	}
-	operands := []*ir.Value{vals}
-	if hasOut {
-		if ids == nil {
-			ie := ir.ElementTypeOf(outI.Type)
-			e := linalg.EmptyLike(b, vals, ie)
-			ids = linalg.BuildGeneric(b, nil, []*ir.Value{e}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
-				return []*ir.Value{convert(bb, index(bb, dim), ie)}
-			}).Result(0)
+	for _, v := range op.Operands {
+		if t, ok := v.Type.(*ir.RankedTensorType); !ok || len(t.Dims) != len(vt.Dims) {
+			return ir.OpErrorf(op, "needs ranked operands of one rank")
 		}
-		operands = append(operands, ids)
 	}
-	var err error
-	s := linalg.BuildSort(b, operands, dim, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
-		c, e := extComparator(bb, op, a[0], a[1])
-		if e != nil {
-			err = e
-			return bb.Constant(ir.IntAttr(0, ir.I1))
-		}
-		return c
-	})
-	if err != nil {
-		return err
-	}
-	var outs []*ir.Value
-	for i, o := range []*ir.Value{outV, outI}[:len(operands)] {
-		oe := ir.ElementTypeOf(o.Type)
-		g := linalg.BuildGeneric(b, []*ir.Value{s.Result(i)}, []*ir.Value{o}, []*ir.AffineMap{linalg.Identity(n), linalg.Identity(n)}, parallel(n),
-			func(bb *ir.Builder, a []*ir.Value) []*ir.Value { return []*ir.Value{convert(bb, a[0], oe)} })
-		outs = append(outs, g.Result(0))
-	}
-	if len(outs) != len(op.Results) {
-		return ir.OpErrorf(op, "has %d results for %d outputs", len(op.Results), len(outs))
-	}
-	r.replace(op, outs)
 	return nil
 }

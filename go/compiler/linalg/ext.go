@@ -22,22 +22,29 @@ const (
 	// yields an i1 that is true when lhs must come before rhs. gree sorts
 	// stably.
 	SortName = "iree_linalg_ext.sort"
+	// TopKV2Name is iree_linalg_ext.topk_v2 as IREE defines it: operands
+	// values, optional input indices, output values and optional output
+	// indices (operandSegmentSizes [1, 0|1, 1, 0|1]); attributes dimension
+	// and is_sorted; results are the outputs. The region orders two values
+	// (true: the first comes first).
+	TopKV2Name = "iree_linalg_ext.topk_v2"
 	// ExtYieldName is the terminator of their regions.
 	ExtYieldName = "iree_linalg_ext.yield"
 )
 
 // IsExtOp reports a core op that is not a generic and owns a dispatch.
 func IsExtOp(op *ir.Operation) bool {
-	return op != nil && (op.Name == ScatterName || op.Name == SortName)
+	return op != nil && (op.Name == ScatterName || op.Name == SortName || op.Name == TopKV2Name)
 }
 
 // ExtInits returns the destination operands (outs) of an ext op, one per
-// result: the original of a scatter, the operands of a sort.
+// result: the original of a scatter, the operands of a sort, the outputs
+// of a topk_v2.
 func ExtInits(op *ir.Operation) []*ir.Value {
 	switch op.Name {
 	case ScatterName:
 		return op.Operands[len(op.Operands)-1:]
-	case SortName:
+	case SortName, TopKV2Name:
 		return op.Operands[len(op.Operands)-len(op.Results):]
 	}
 	return nil

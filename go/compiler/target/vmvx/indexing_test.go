@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"sort"
 	"strings"
 	"testing"
 
@@ -189,4 +190,58 @@ func TestScatterKernelMatchesInterpreter(t *testing.T) {
 	}
 	bind, pcs, grid := bindDynamic(t, d, [][]byte{f32Bytes(x), i32Data(idx), f32Bytes(u)}, map[int][]int64{0: {8, 5}, 1: {N, 2}, 2: {N, 5}}, 4*8*5)
 	diff(t, d.Kernel, grid, pcs, bind)
+}
+
+// The topk_v2 kernel (IREE's insertion with a bubble sort per element)
+// runs identically in the interpreter and vmvx; its outputs are each
+// row's 5 largest values in order, with indices pointing at them.
+func TestTopKV2KernelMatchesInterpreter(t *testing.T) {
+	d := lowerOne(t, `func.func @f(%x: tensor<4x37xf32>, %v0: tensor<4x5xf32>, %i0: tensor<4x5xi32>) -> (tensor<4x5xf32>, tensor<4x5xi32>) {
+  %0:2 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%x : tensor<4x37xf32>) outs(%v0, %i0 : tensor<4x5xf32>, tensor<4x5xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<4x5xf32>, tensor<4x5xi32>
+  return %0#0, %0#1 : tensor<4x5xf32>, tensor<4x5xi32>
+}`)
+	const R, N, K = 4, 37, 5
+	r := rand.New(rand.NewSource(8))
+	x := make([]float32, R*N)
+	for i := range x {
+		x[i] = float32(r.Intn(15)) - 7 // many ties
+	}
+	v0 := make([]float32, R*K)
+	for i := range v0 {
+		v0[i] = float32(math.Inf(-1))
+	}
+	bind, pcs, grid := bindDynamic(t, d, [][]byte{f32Bytes(x), f32Bytes(v0), i32Data(make([]int32, R*K))}, nil, 4*R*K)
+	if grid != [3]int64{R, 1, 1} {
+		t.Fatalf("grid %v, want one workgroup per row", grid)
+	}
+	out := diff(t, d.Kernel, grid, pcs, bind)
+	var vals []float32
+	var idx []int32
+	for i, v := range d.Bindings {
+		if v.Owner() != d.Region {
+			continue
+		}
+		for e := 0; e < R*K; e++ {
+			w := binary.LittleEndian.Uint32(out[i][4*e:])
+			if v.Index() == 0 {
+				vals = append(vals, math.Float32frombits(w))
+			} else {
+				idx = append(idx, int32(w))
+			}
+		}
+	}
+	for row := 0; row < R; row++ {
+		want := append([]float32(nil), x[row*N:(row+1)*N]...)
+		sort.Slice(want, func(a, b int) bool { return want[a] > want[b] })
+		for k := 0; k < K; k++ {
+			got, at := vals[row*K+k], idx[row*K+k]
+			if got != want[k] || at < 0 || at >= N || x[row*N+int(at)] != got {
+				t.Fatalf("row %d, k %d: got %v at %d, want %v", row, k, got, at, want[k])
+			}
+		}
+	}
 }
