@@ -49,7 +49,7 @@ def compile_jax(fn, *args, debug_info=False, text=None):
 def check(fn, *args, debug_info=False, reduction=False, text=None, rtol=RTOL):
     """Runs fn through JAX and through gree and compares every output."""
     module = compile_jax(fn, *args, debug_info=debug_info, text=text)
-    got = module.main(*args)
+    got = module.main(*jax.tree_util.tree_leaves(args))  # pytrees flatten as in JAX
     got = list(got) if isinstance(got, tuple) else [got]
     want = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
     assert len(got) == len(want), f"{len(got)} results, JAX has {len(want)}"
@@ -634,3 +634,79 @@ def test_shape_polymorphic_export():
         got = module.main(x, w)
         for i, (g, want) in enumerate(zip(got, jax.jit(f)(x, w))):
             np.testing.assert_allclose(g.to_host(), np.asarray(want), rtol=RTOL, atol=RTOL, err_msg=f"result {i}")
+
+
+def test_x64_programs():
+    """With jax_enable_x64: f64 math (1e-12 relative) and i64 integers."""
+    old = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    try:
+        x, w = _rng.standard_normal((4, 6)), _rng.standard_normal((6, 3))
+        i = _rng.integers(-(2**40), 2**40, (5,))
+        idx = np.array([3, 0, 2], np.int64)
+
+        def f(x, w, i, idx):
+            return (jnp.tanh(x @ w), jnp.exp(x).sum(0), lax.erf(x), i * 3 + (i >> 5), i // 7, i.astype(jnp.float64),
+                    x[idx], jnp.cumsum(x, 1), jnp.argsort(i), x.astype(jnp.float32), jnp.log1p(jnp.abs(x)),
+                    jnp.arctan2(x, 1.5))
+
+        got = compile_jax(f, x, w, i, idx).main(x, w, i, idx)
+        for k, (g, want) in enumerate(zip(got, f(x, w, i, idx))):
+            g, want = g.to_host(), np.asarray(want)
+            assert g.dtype == want.dtype, f"result {k}: {g.dtype} vs {want.dtype}"
+            if want.dtype == np.float64:
+                np.testing.assert_allclose(g, want, rtol=1e-12, atol=1e-12 * np.abs(want).max(), err_msg=f"result {k}")
+            elif want.dtype == np.float32:
+                np.testing.assert_allclose(g, want, rtol=RTOL, err_msg=f"result {k}")
+            else:
+                np.testing.assert_array_equal(g, want, err_msg=f"result {k}")
+    finally:
+        jax.config.update("jax_enable_x64", old)
+
+
+def test_small_transformer():
+    """A one-layer causal transformer over token ids (embedding gather,
+    layer norm, fused QKV, masked softmax attention, GELU MLP, tied output
+    projection), with its parameters as a pytree."""
+    d, heads, t, vocab = 32, 4, 8, 50
+    p = dict(emb=rn(vocab, d, scale=0.1), wqkv=rn(d, 3 * d, scale=0.2), wo=rn(d, d, scale=0.2),
+             w1=rn(d, 4 * d, scale=0.2), w2=rn(4 * d, d, scale=0.2), g1=rn(d), b1=rn(d), g2=rn(d), b2=rn(d),
+             pos=rn(t, d, scale=0.1))
+
+    def ln(x, g, b):
+        m = x.mean(-1, keepdims=True)
+        return (x - m) * lax.rsqrt(jnp.var(x, -1, keepdims=True) + 1e-6) * g + b
+
+    def f(tok, p):
+        x = p["emb"][tok] + p["pos"]
+        q, k, v = jnp.split(ln(x, p["g1"], p["b1"]) @ p["wqkv"], 3, -1)
+        q, k, v = (z.reshape(2, t, heads, d // heads).transpose(0, 2, 1, 3) for z in (q, k, v))
+        s = jnp.where(jnp.tril(jnp.ones((t, t), bool)), q @ k.transpose(0, 1, 3, 2) / np.sqrt(d // heads), -1e9)
+        a = (jax.nn.softmax(s, -1) @ v).transpose(0, 2, 1, 3).reshape(2, t, d)
+        x = x + a @ p["wo"]
+        x = x + jax.nn.gelu(ln(x, p["g2"], p["b2"]) @ p["w1"]) @ p["w2"]
+        logits = x @ p["emb"].T
+        return jax.nn.log_softmax(logits, -1), jnp.argmax(logits, -1)
+
+    check(f, _rng.integers(0, vocab, (2, t)).astype(np.int32), p, reduction=True)
+
+
+def test_cnn_training_step():
+    """One SGD step of a small CNN classifier: conv, max and average
+    pooling, dense, log-softmax cross-entropy and their gradients."""
+    p = dict(c1=rn(3, 3, 1, 8, scale=0.3), c2=rn(3, 3, 8, 16, scale=0.2), d=rn(7 * 7 * 16, 10, scale=0.05))
+
+    def step(x, p, y):
+        def loss(p):
+            dn = ("NHWC", "HWIO", "NHWC")
+            h = jax.nn.relu(lax.conv_general_dilated(x, p["c1"], (1, 1), "SAME", dimension_numbers=dn))
+            h = lax.reduce_window(h, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+            h = jax.nn.relu(lax.conv_general_dilated(h, p["c2"], (1, 1), "SAME", dimension_numbers=dn))
+            h = lax.reduce_window(h, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4
+            logits = h.reshape(x.shape[0], -1) @ p["d"]
+            return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), y[:, None], 1))
+
+        l, g = jax.value_and_grad(loss)(p)
+        return l, jax.tree_util.tree_map(lambda a, b: a - 0.1 * b, p, g)
+
+    check(step, rn(4, 28, 28, 1), p, np.array([1, 3, 5, 7], np.int32), reduction=True)
