@@ -346,12 +346,18 @@ func.func @neg(%x: tensor<256xi8>) -> tensor<256xi8> {
   %oz = "tosa.const"() <{values = dense<-20> : tensor<1xi8>}> : () -> tensor<1xi8>
   %r = tosa.negate %x, %iz, %oz : (tensor<256xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<256xi8>
   return %r : tensor<256xi8>
+}
+func.func @neg0(%x: tensor<256xi8>) -> tensor<256xi8> {
+  %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %r = tosa.negate %x, %z, %z : (tensor<256xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<256xi8>
+  return %r : tensor<256xi8>
 }"""
     m = _module(src)
     want = np.einsum("nhc,ncw->nhw", a.astype(np.int64) + 3, b.astype(np.int64) - 11).astype(np.int32)
     np.testing.assert_array_equal(m.mm(a, b).to_host(), want)
     np.testing.assert_array_equal(m.mm_old(a, b).to_host(), want)
     np.testing.assert_array_equal(m.neg(x).to_host(), np.clip(-(x.astype(np.int64) - 7) - 20, -128, 127).astype(np.int8))
+    np.testing.assert_array_equal(m.neg0(x).to_host(), np.clip(-x.astype(np.int64), -128, 127).astype(np.int8))
 
 
 def test_int16_conv_i48_accumulator_then_rescale():

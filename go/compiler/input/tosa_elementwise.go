@@ -165,7 +165,8 @@ func (r *rewriter) tosaMul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorT
 }
 
 // tosaNegate: floats negate; integers compute output_zp - (x - input_zp)
-// in 32 bits (64 for i32 with zero points) clipped to the type.
+// in 32 bits (64 for i32 with zero points) clipped to the type; i32
+// without zero points wraps as the spec's 32-bit accumulator does.
 func (r *rewriter) tosaNegate(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
 	elem := rt.Elem
 	izp, err := tosaZP(op, 1, "input1_zp", "input_zp")
@@ -181,7 +182,9 @@ func (r *rewriter) tosaNegate(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 		if ir.IsFloat(elem) {
 			return un(bb, "arith.negf", x)
 		}
-		if izp == 0 && ozp == 0 {
+		if izp == 0 && ozp == 0 && width(elem) >= 32 {
+			// The 32-bit accumulator wraps; narrower types clip below
+			// (-(-128) is 127 in i8, as the spec's apply_clip gives).
 			return iop(bb, "arith.subi", cInt(bb, 0, elem), x)
 		}
 		acc := ir.Type(ir.I32)
