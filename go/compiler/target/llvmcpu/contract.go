@@ -190,12 +190,22 @@ func (mo *module) blockedContract(generic string) string {
 func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, iLo, iHi, jLo, jHi, next string) {
 	vl := mo.vl
 	V := vecOf("float", vl)
+	// Columns outer, rows inner: one block of B's columns (K × vecs·vl)
+	// stays in cache while every row block of the tile uses it.
 	w("%s.entry:", p)
+	w("  br label %%%s.j.head", p)
+	w("%s.j.head:", p)
+	w("  %%%s.j = phi i64 [ %s, %%%s.entry ], [ %%%s.j.next, %%%s.i.exit ]", p, jLo, p, p, p)
+	w("  %%%s.j.more = icmp slt i64 %%%s.j, %s", p, p, jHi)
+	w("  br i1 %%%s.j.more, label %%%s.j.body, label %%%s", p, p, next)
+	w("%s.j.body:", p)
+	w("  %%%s.bj = add i64 %%bo, %%%s.j", p, p)
+	w("  %%%s.bp = getelementptr inbounds float, ptr %%B, i64 %%%s.bj", p, p)
 	w("  br label %%%s.i.head", p)
 	w("%s.i.head:", p)
-	w("  %%%s.i = phi i64 [ %s, %%%s.entry ], [ %%%s.i.next, %%%s.j.exit ]", p, iLo, p, p, p)
+	w("  %%%s.i = phi i64 [ %s, %%%s.j.body ], [ %%%s.i.next, %%%s.p.exit ]", p, iLo, p, p, p)
 	w("  %%%s.i.more = icmp slt i64 %%%s.i, %s", p, p, iHi)
-	w("  br i1 %%%s.i.more, label %%%s.i.body, label %%%s", p, p, next)
+	w("  br i1 %%%s.i.more, label %%%s.i.body, label %%%s.i.exit", p, p, p)
 	w("%s.i.body:", p)
 	for r := 0; r < rows; r++ {
 		w("  %%%s.ir%d = add i64 %%%s.i, %d", p, r, p, r)
@@ -204,16 +214,6 @@ func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, i
 		w("  %%%s.ap%d = getelementptr inbounds float, ptr %%A, i64 %%%s.ao%d", p, r, p, r)
 		w("  %%%s.cr%d = mul i64 %%%s.ir%d, %%crs", p, r, p, r)
 		w("  %%%s.co%d = add i64 %%co, %%%s.cr%d", p, r, p, r)
-	}
-	w("  br label %%%s.j.head", p)
-	w("%s.j.head:", p)
-	w("  %%%s.j = phi i64 [ %s, %%%s.i.body ], [ %%%s.j.next, %%%s.p.exit ]", p, jLo, p, p, p)
-	w("  %%%s.j.more = icmp slt i64 %%%s.j, %s", p, p, jHi)
-	w("  br i1 %%%s.j.more, label %%%s.j.body, label %%%s.j.exit", p, p, p)
-	w("%s.j.body:", p)
-	w("  %%%s.bj = add i64 %%bo, %%%s.j", p, p)
-	w("  %%%s.bp = getelementptr inbounds float, ptr %%B, i64 %%%s.bj", p, p)
-	for r := 0; r < rows; r++ {
 		w("  %%%s.cj%d = add i64 %%%s.co%d, %%%s.j", p, r, p, r, p)
 		w("  %%%s.cp%d = getelementptr inbounds float, ptr %%C, i64 %%%s.cj%d", p, r, p, r)
 		for c := 0; c < vecs; c++ {
@@ -223,10 +223,10 @@ func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, i
 	}
 	w("  br label %%%s.p.head", p)
 	w("%s.p.head:", p)
-	w("  %%%s.p = phi i64 [ 0, %%%s.j.body ], [ %%%s.p.next, %%%s.p.body ]", p, p, p, p)
+	w("  %%%s.p = phi i64 [ 0, %%%s.i.body ], [ %%%s.p.next, %%%s.p.body ]", p, p, p, p)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < vecs; c++ {
-			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.j.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, V, p, r, c, p, p, r, c, p)
+			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.i.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, V, p, r, c, p, p, r, c, p)
 		}
 	}
 	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%K", p, p)
@@ -256,9 +256,9 @@ func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, i
 			w("  store %s %%%s.acc_%d_%d, ptr %%%s.cq%d_%d, align 4", V, p, r, c, p, r, c)
 		}
 	}
-	w("  %%%s.j.next = add i64 %%%s.j, %d", p, p, vecs*vl)
-	w("  br label %%%s.j.head", p)
-	w("%s.j.exit:", p)
 	w("  %%%s.i.next = add i64 %%%s.i, %d", p, p, rows)
 	w("  br label %%%s.i.head", p)
+	w("%s.i.exit:", p)
+	w("  %%%s.j.next = add i64 %%%s.j, %d", p, p, vecs*vl)
+	w("  br label %%%s.j.head", p)
 }
