@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""f32 matmul 1024^3 on gree's llvm-cpu target (local-task) against numpy
+(OpenBLAS) in the same run, with vmvx alongside for reference.
+
+  bench/llvmcpu_matmul.py [--bin DIR] [--repetitions N] [--size N]
+
+gree is timed with iree-benchmark-module (real time, median of the
+repetitions, plus the process CPU time it reports); numpy with
+time.perf_counter over the same number of calls after a warm-up. The ratio
+printed is numpy time / gree time (throughput ratio, higher is better).
+"""
+import argparse
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def matmul_src(n):
+    return f"""func.func @matmul(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{n}x{n}xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>) outs(%f : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  return %m : tensor<{n}x{n}xf32>
+}}
+"""
+
+
+def tool(name, bin_dir):
+    p = os.path.join(bin_dir, name) if bin_dir else shutil.which(name)
+    if not p or not os.path.exists(p):
+        sys.exit(f"cannot find {name}; run `make build` or pass --bin")
+    return p
+
+
+def gree_ms(backend, args, work):
+    mlir = os.path.join(work, "matmul.mlir")
+    vmfb = os.path.join(work, f"matmul_{backend}.vmfb")
+    open(mlir, "w").write(matmul_src(args.size))
+    r = subprocess.run([tool("iree-compile", args.bin), f"--iree-hal-target-backends={backend}", mlir, "-o", vmfb], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"iree-compile for {backend} failed:\n{r.stderr}")
+    n = args.size
+    a, b = os.path.join(work, "a.npy"), os.path.join(work, "b.npy")
+    cmd = [tool("iree-benchmark-module", args.bin), f"--module={vmfb}", "--device=local-task",
+           f"--benchmark_repetitions={args.repetitions}", f"--input=@{a}", f"--input=@{b}"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    m = re.search(r"_median\s+([\d.]+) ms\s+([\d.]+) ms", out) or re.search(r"real_time\s+([\d.]+) ms\s+([\d.]+) ms", out)
+    return float(m.group(1)), float(m.group(2))
+
+
+def numpy_ms(fn, reps):
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return times[len(times) // 2] * 1e3
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.environ.get("GREE_BIN_DIR"))
+    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--size", type=int, default=1024)
+    args = ap.parse_args()
+    n = args.size
+    print(f"machine: {platform.machine()} {os.cpu_count()} cores, {platform.processor() or platform.platform()}; numpy {np.__version__}")
+    flops = 2 * n ** 3
+    with tempfile.TemporaryDirectory() as work:
+        rng = np.random.default_rng(0)
+        a = rng.random((n, n), dtype=np.float32)
+        b = rng.random((n, n), dtype=np.float32)
+        np.save(os.path.join(work, "a.npy"), a)
+        np.save(os.path.join(work, "b.npy"), b)
+        results = {}
+        for backend in ("llvm-cpu", "vmvx"):
+            results[backend] = gree_ms(backend, args, work)
+        np_mm = numpy_ms(lambda: a @ b, max(args.repetitions, 10))
+        print(f"numpy: {np_mm:.2f} ms ({flops / np_mm / 1e6:.1f} GFLOP/s)")
+        for backend, (real, cpu) in results.items():
+            print(f"gree {backend:8}: {real:.2f} ms real, {cpu:.2f} ms CPU ({flops / real / 1e6:.1f} GFLOP/s); "
+                  f"throughput ratio gree/numpy = {np_mm / real:.2f}")
+
+
+if __name__ == "__main__":
+    main()
