@@ -62,14 +62,27 @@ func quantAxisMap(o *onnxOp, p *ir.Value, n int) (*ir.AffineMap, error) {
 		m.Results = []ir.AffineExpr{cstExpr(0)}
 		return m, nil
 	}
-	if len(pt.Dims) != 1 {
-		return nil, o.errorf("with blocked quantization is not supported by gree yet")
-	}
 	ax, err := o.normAxis(o.attrInt("axis", 1), n)
 	if err != nil {
 		return nil, err
 	}
-	m.Results = []ir.AffineExpr{dimExpr(ax)}
+	if len(pt.Dims) == 1 {
+		m.Results = []ir.AffineExpr{dimExpr(ax)}
+		return m, nil
+	}
+	// Blocked: the parameter has the input's rank; block_size consecutive
+	// elements along the axis share one entry.
+	bs := o.attrInt("block_size", 0)
+	if len(pt.Dims) != n || bs <= 0 {
+		return nil, o.errorf("has a %d-D scale or zero point without a block_size", len(pt.Dims))
+	}
+	for i := 0; i < n; i++ {
+		if i == ax {
+			m.Results = append(m.Results, ir.AffineBinary(ir.AffineFloorDiv, dimExpr(i), cstExpr(bs)))
+		} else {
+			m.Results = append(m.Results, dimExpr(i))
+		}
+	}
 	return m, nil
 }
 
@@ -80,9 +93,12 @@ func onnxQuantize(o *onnxOp) ([]*ir.Value, error) {
 	}
 	x, scale, zp, rt := o.in(0), o.in(1), o.in(2), o.rts[0]
 	n := len(rt.Dims)
-	if ir.IsFloat(rt.Elem) {
+	toFloat := ir.IsFloat(rt.Elem)
+	limit := map[string]float64{"f8E4M3FN": 448, "f8E4M3FNUZ": 240, "f8E5M2": 57344, "f8E5M2FNUZ": 57344}[rt.Elem.String()]
+	if toFloat && limit == 0 {
 		return nil, o.errorf("to %s is not supported by gree yet", rt.Elem)
 	}
+	saturate := o.attrInt("saturate", 1) != 0
 	sm, err := quantAxisMap(o, scale, n)
 	if err != nil {
 		return nil, err
@@ -97,14 +113,29 @@ func onnxQuantize(o *onnxOp) ([]*ir.Value, error) {
 	}
 	uns := o.runs[0]
 	w := width(rt.Elem)
-	lo, hi := float64(minInt(rt.Elem)), float64(maxInt(rt.Elem))
-	if uns {
-		lo, hi = 0, math.Ldexp(1, w)-1
+	var lo, hi float64
+	if !toFloat {
+		lo, hi = float64(minInt(rt.Elem)), float64(maxInt(rt.Elem))
+		if uns {
+			lo, hi = 0, math.Ldexp(1, w)-1
+		}
 	}
 	y := mapGenericMaps(o.b, ins, maps, rt, func(s sc, a []*ir.Value) *ir.Value {
 		f := sc{s.b, ir.F32}
 		xv := castScalar(s.b, a[0], ir.F32, false, false)
 		sv := castScalar(s.b, a[1], ir.F32, false, false)
+		if toFloat {
+			// 8-bit float results: x / scale + zero point, saturated
+			// unless saturate = 0.
+			q := f.op("arith.divf", xv, sv)
+			if zp != nil {
+				q = f.add(q, castScalar(s.b, a[2], ir.F32, false, false))
+			}
+			if saturate {
+				q = f.op("arith.minimumf", f.op("arith.maximumf", q, f.c(-limit)), f.c(limit))
+			}
+			return castScalar(s.b, q, rt.Elem, false, false)
+		}
 		q := f.op("math.roundeven", f.op("arith.divf", xv, sv))
 		if zp != nil {
 			q = f.add(q, castScalar(s.b, a[2], ir.F32, uns, false))

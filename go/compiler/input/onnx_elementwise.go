@@ -2,6 +2,7 @@ package input
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
 )
@@ -84,7 +85,7 @@ func castScalar(bb *ir.Builder, x *ir.Value, to ir.Type, fromUnsigned, toUnsigne
 		}
 		return cmpOp(bb, "arith.cmpi", 1, x, scalarConst(bb, 0, from))
 	case ir.IsFloat(from) && ir.IsFloat(to):
-		if (width(from) == 8 || width(to) == 8) && !ir.TypesEqual(from, ir.F32) && !ir.TypesEqual(to, ir.F32) {
+		if (isSmallFloat(from) || isSmallFloat(to)) && !ir.TypesEqual(from, ir.F32) && !ir.TypesEqual(to, ir.F32) {
 			// 8-bit floats convert through f32.
 			x = convert(bb, x, ir.F32)
 		}
@@ -180,6 +181,16 @@ func (o *onnxOp) unaryFloat(s sc, x *ir.Value) (*ir.Value, bool) {
 		return s.mul(x, s.op("math.tanh", sp)), true
 	}
 	return nil, false
+}
+
+// isSmallFloat reports the 8-, 6- and 4-bit float types.
+func isSmallFloat(t ir.Type) bool {
+	ft, ok := t.(*ir.FloatType)
+	if !ok {
+		return false
+	}
+	n := ft.String()
+	return strings.HasPrefix(n, "f8") || strings.HasPrefix(n, "f6") || strings.HasPrefix(n, "f4")
 }
 
 func lower(s string) string {
@@ -404,8 +415,18 @@ func onnxCast(o *onnxOp) ([]*ir.Value, error) {
 	}
 	x := o.in(0)
 	rt := o.rts[0]
+	// Casts to 8-bit floats saturate by default: finite limits for
+	// out-of-range values and infinities (NaN stays NaN).
+	limit := map[string]float64{"f8E4M3FN": 448, "f8E4M3FNUZ": 240, "f8E5M2": 57344, "f8E5M2FNUZ": 57344}[rt.Elem.String()]
+	saturate := limit > 0 && o.attrInt("saturate", 1) != 0 && ir.IsFloat(tt(x).Elem)
 	v := mapGeneric(o.b, []*ir.Value{x}, rt, func(bb *ir.Builder, args []*ir.Value) *ir.Value {
-		return castScalar(bb, args[0], rt.Elem, o.isUnsigned(x), o.runs[0])
+		a := args[0]
+		if saturate {
+			f := sc{bb, ir.F32}
+			a = castScalar(bb, a, ir.F32, false, false)
+			a = f.op("arith.minimumf", f.op("arith.maximumf", a, f.c(-limit)), f.c(limit))
+		}
+		return castScalar(bb, a, rt.Elem, o.isUnsigned(x), o.runs[0])
 	})
 	return []*ir.Value{v}, nil
 }

@@ -321,6 +321,9 @@ func scalarConst(b *ir.Builder, v float64, t ir.Type) *ir.Value {
 
 func maxInt(t ir.Type) int64 {
 	w := width(t)
+	if w <= 0 {
+		return 0
+	}
 	if w >= 64 {
 		return math.MaxInt64
 	}
@@ -329,6 +332,9 @@ func maxInt(t ir.Type) int64 {
 
 func minInt(t ir.Type) int64 {
 	w := width(t)
+	if w <= 0 {
+		return 0
+	}
 	if w >= 64 {
 		return math.MinInt64
 	}
