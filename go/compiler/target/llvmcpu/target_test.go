@@ -1,0 +1,163 @@
+package llvmcpu_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
+	rt "github.com/gree-ml/gree/go/runtime/hal/local/llvmcpu"
+	schema "github.com/gree-ml/gree/go/schemas/llvmcpu"
+	"github.com/gree-ml/gree/go/status"
+)
+
+func TestHostMachineAndRequiredFeatures(t *testing.T) {
+	m := needLLVM(t)
+	if m.CPU == "" || m.Triple == "" {
+		t.Fatalf("host machine %+v", m)
+	}
+	data, err := llvmcpu.Emit([]*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain)}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := schema.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.CPU != m.CPU || x.Triple != m.Triple || x.Entries[0].Symbol != "gree_entry_0" {
+		t.Errorf("header %+v", x)
+	}
+	// The host's features are recorded, and the host has them.
+	if strings.Contains(m.Features, "+avx2") && !contains(x.Required, "avx2") {
+		t.Errorf("host has avx2, required features %v lack it", x.Required)
+	}
+	// generic x86-64 needs no extension at all.
+	g, err := llvmcpu.ResolveMachine(llvmcpu.Options{CPU: "generic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err = llvmcpu.Emit([]*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain)}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gx, _ := schema.Decode(data)
+	if len(gx.Required) != 0 && strings.HasPrefix(g.Triple, "x86_64") {
+		t.Errorf("generic x86-64 requires %v", gx.Required)
+	}
+	// A named CPU implies its features.
+	h, _ := llvmcpu.ResolveMachine(llvmcpu.Options{CPU: "haswell"})
+	data, err = llvmcpu.Emit([]*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain)}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hx, _ := schema.Decode(data)
+	if strings.HasPrefix(h.Triple, "x86_64") && (!contains(hx.Required, "avx2") || !contains(hx.Required, "fma")) {
+		t.Errorf("haswell requires %v, want avx2 and fma among them", hx.Required)
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestMissingCPUFeatureIsRefused(t *testing.T) {
+	m := needLLVM(t)
+	data, err := llvmcpu.Emit([]*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain)}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := schema.Decode(data)
+	x.Required = append(x.Required, "gree-test-feature")
+	data, err = schema.Encode(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rt.Load(data)
+	if status.CodeOf(err) != status.FailedPrecondition || !strings.Contains(err.Error(), "gree-test-feature") {
+		t.Fatalf("Load = %v, want FAILED_PRECONDITION naming the missing feature", err)
+	}
+}
+
+// aarch64 returns a machine for 64-bit Arm Linux.
+func aarch64(t *testing.T) llvmcpu.Machine {
+	needLLVM(t)
+	m, err := llvmcpu.ResolveMachine(llvmcpu.Options{Triple: "aarch64-unknown-linux-gnu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestOtherArchitectureIsRefused(t *testing.T) {
+	m := aarch64(t)
+	if m.CPU != "generic" {
+		t.Errorf("cross-compiled CPU %q, want generic", m.CPU)
+	}
+	data, err := llvmcpu.Emit([]*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain)}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(m.Triple, hostArchPrefix()) {
+		t.Skip("the host is aarch64")
+	}
+	if _, err := rt.Load(data); status.CodeOf(err) != status.FailedPrecondition || !strings.Contains(err.Error(), "aarch64") {
+		t.Fatalf("Load = %v, want FAILED_PRECONDITION naming aarch64", err)
+	}
+}
+
+func hostArchPrefix() string {
+	out, _ := exec.Command("uname", "-m").Output()
+	return strings.TrimSpace(string(out))
+}
+
+// TestAArch64Disassembly builds an element-wise kernel and a matmul for
+// aarch64 and checks the shared object with llvm-objdump: an AArch64 ELF
+// whose code uses NEON fused multiply-adds.
+func TestAArch64Disassembly(t *testing.T) {
+	m := aarch64(t)
+	objdump, err := exec.LookPath("llvm-objdump-19")
+	if err != nil {
+		if objdump, err = exec.LookPath("llvm-objdump"); err != nil {
+			t.Skip("llvm-objdump-19 not installed (apt-get install llvm-19)")
+		}
+	}
+	ks := []*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain), contractKernel([3]kir.Scalar{kir.F32, kir.F32, kir.F32}, 64, 64, 64, [6]int64{64, 1, 64, 1, 64, 1}, 0, 0)}
+	ks[1].Name = "mm"
+	data, err := llvmcpu.Emit(ks, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := schema.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Arch() != "aarch64" || !contains(x.Required, "neon") {
+		t.Errorf("header triple %q, required %v", x.Triple, x.Required)
+	}
+	so := filepath.Join(t.TempDir(), "k.so")
+	if err := os.WriteFile(so, x.Object, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(objdump, "-d", "-T", so).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", objdump, err, out)
+	}
+	s := string(out)
+	for _, want := range []string{"file format elf64-littleaarch64", "gree_entry_0", "gree_entry_1", "fmla\tv", "ret"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("disassembly lacks %q", want)
+		}
+	}
+	if bytes.Contains(out, []byte("vfmadd")) {
+		t.Errorf("x86 instructions in an aarch64 object")
+	}
+}
