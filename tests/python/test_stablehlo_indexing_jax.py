@@ -72,6 +72,8 @@ CASES = {
     "argsort_desc": (lambda x: jnp.argsort(-x, axis=1, stable=True), (TIES,)),
     "sort_keyed": (lambda k, v: lax.sort((k, v), dimension=1, num_keys=1), (TIES, _f32(2, 8))),
     "sort_uint8": (lambda x: jnp.sort(x, axis=0), (RNG.integers(0, 255, (17, 2)).astype(np.uint8),)),
+    "sort_f16": (lambda x: jnp.sort(x), (_f32(40).astype(np.float16),)),
+    "sort_f8": (lambda x: jnp.sort(x), ((_f32(40) * 3).astype(jnp.float8_e4m3fn),)),
     "top_k": (lambda x: lax.top_k(x, 3), (_f32(4, 9),)),
     "top_k_ties": (lambda x: lax.top_k(x, 4), (TIES,)),
     # Library functions built on them (index_vector_dim left at its default, multi-key sorts).

@@ -142,6 +142,11 @@ func hloCompareScalar(bb *ir.Builder, o *ir.Operation, a, c *ir.Value) (*ir.Valu
 // float total order: negative values have their magnitude bits flipped.
 func totalOrderKey(bb *ir.Builder, x *ir.Value) *ir.Value {
 	w := width(x.Type)
+	if w != 16 && w != 32 && w != 64 {
+		// 8-bit floats: their f32 values have the same order.
+		x = bb.Create("arith.extf", []*ir.Value{x}, []ir.Type{ir.F32}).Result(0)
+		w = 32
+	}
 	it := ir.Int(w)
 	i := bb.Create("arith.bitcast", []*ir.Value{x}, []ir.Type{it}).Result(0)
 	sign := iop(bb, "arith.shrsi", i, bb.Constant(ir.IntAttr(int64(w-1), it)))
