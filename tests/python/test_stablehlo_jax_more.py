@@ -144,6 +144,17 @@ def test_complex_matmul():
     check(f, rn(2, 3, 4), rn(2, 4, 2), rtol=5e-5, atol=1e-5)
 
 
+def test_complex_values_in_control_flow():
+    def f(x):
+        z = x.astype(jnp.complex64) * (0.5 - 0.25j)
+        z = lax.fori_loop(0, 3, lambda i, w: w * (1 + 0.5j) + i, z)
+        z = lax.cond(x[0] > 0, lambda w: w * 1j, lambda w: jnp.conj(w), z)
+        return z.real, z.imag
+
+    check(f, rn(5))
+    check(f, -np.abs(rn(5)))
+
+
 @pytest.mark.parametrize("n", [8, 12, 7])
 def test_fft_family(n):
     def f(x, y):

@@ -69,6 +69,9 @@ func (r *rewriter) replacePairs(op *ir.Operation, vals []*ir.Value) {
 
 // complexOp converts an op on complex values.
 func (r *rewriter) complexOp(b *ir.Builder, op *ir.Operation) error {
+	if op.Block() == nil { // a region terminator already replaced
+		return nil
+	}
 	for _, v := range op.Operands {
 		if _, _, ok := complexTensor(v.Type); ok && !r.pairs[v] {
 			return ir.OpErrorf(op, "takes a complex value that gree cannot carry (complex function arguments and block arguments are not supported yet)")
@@ -76,6 +79,12 @@ func (r *rewriter) complexOp(b *ir.Builder, op *ir.Operation) error {
 	}
 	name := trimHLO(op.Name)
 	switch op.Name {
+	case "stablehlo.while":
+		return r.hloWhile(b, op)
+	case "stablehlo.if":
+		return r.hloIf(b, op)
+	case "stablehlo.case":
+		return r.hloCase(b, op)
 	case "util.unfoldable_constant", "arith.constant", "stablehlo.constant":
 		return r.complexConstant(b, op)
 	case "util.optimization_barrier", "stablehlo.optimization_barrier":

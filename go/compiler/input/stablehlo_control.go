@@ -43,12 +43,34 @@ func hostScalar(b *ir.Builder, v *ir.Value) *ir.Value {
 	return b.Create("tensor.extract", []*ir.Value{v}, []ir.Type{ir.ElementTypeOf(v.Type)}).Result(0)
 }
 
+// resultTypes returns op's result types, complex tensors as the pair
+// tensors that carry them.
 func resultTypes(op *ir.Operation) []ir.Type {
 	var ts []ir.Type
 	for _, v := range op.Results {
-		ts = append(ts, v.Type)
+		ts = append(ts, carrierType(v.Type))
 	}
 	return ts
+}
+
+// carrierType is the type that carries a value of type t after conversion.
+func carrierType(t ir.Type) ir.Type {
+	if ct, _, ok := complexTensor(t); ok {
+		return pairType(ct)
+	}
+	return t
+}
+
+// retypeArgs gives the complex block arguments of reg their pair types.
+func (r *rewriter) retypeArgs(reg *ir.Region) {
+	for _, blk := range reg.Blocks {
+		for _, a := range blk.Args {
+			if ct, _, ok := complexTensor(a.Type); ok {
+				a.Type = pairType(ct)
+				r.markPair(a)
+			}
+		}
+	}
 }
 
 // hloWhile converts stablehlo.while (cond region returning tensor<i1>,
@@ -60,6 +82,8 @@ func (r *rewriter) hloWhile(b *ir.Builder, op *ir.Operation) error {
 	w := b.CreateWithRegions("scf.while", op.Operands, resultTypes(op), 2)
 	moveRegion(op.Regions[0], w.Regions[0])
 	moveRegion(op.Regions[1], w.Regions[1])
+	r.retypeArgs(w.Regions[0])
+	r.retypeArgs(w.Regions[1])
 	if err := retargetReturn(op, w.Regions[0], func(bb *ir.Builder, vals []*ir.Value) {
 		args := w.Regions[0].Blocks[0].Args
 		bb.Create("scf.condition", append([]*ir.Value{hostScalar(bb, vals[0])}, args...), nil)
@@ -71,7 +95,7 @@ func (r *rewriter) hloWhile(b *ir.Builder, op *ir.Operation) error {
 	}); err != nil {
 		return err
 	}
-	r.replace(op, w.Results)
+	r.replacePairs(op, w.Results)
 	return nil
 }
 
@@ -84,7 +108,7 @@ func (r *rewriter) hloIf(b *ir.Builder, op *ir.Operation) error {
 	if res == nil {
 		return ir.OpErrorf(op, "has a branch that does not end in stablehlo.return")
 	}
-	r.replace(op, res.Results)
+	r.replacePairs(op, res.Results)
 	return nil
 }
 
@@ -159,6 +183,6 @@ func (r *rewriter) hloCase(b *ir.Builder, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	r.replace(op, s.Results)
+	r.replacePairs(op, s.Results)
 	return nil
 }
