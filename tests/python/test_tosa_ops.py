@@ -375,3 +375,29 @@ func.func @cf(%x: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
     p, q = m.cf(f)
     np.testing.assert_array_equal(p.to_host(), np.clip(f, 1, 4))  # NaN propagates
     np.testing.assert_array_equal(q.to_host(), np.where(np.isnan(f), 1.0, np.clip(f, 1, 4)).astype(np.float32))
+
+
+def test_variables_keep_state_across_calls():
+    src = """
+module {
+  tosa.variable @acc = dense<[1.5, -2.0, 0.25]> : tensor<3xf32>
+  tosa.variable @count : tensor<i32>
+  func.func @step(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<i32>) {
+    %a = tosa.variable_read @acc : tensor<3xf32>
+    %s = tosa.add %a, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    tosa.variable_write @acc, %s : tensor<3xf32>
+    %c = tosa.variable_read @count : tensor<i32>
+    %one = "tosa.const"() <{values = dense<1> : tensor<i32>}> : () -> tensor<i32>
+    %n = tosa.add %c, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.variable_write @count, %n : tensor<i32>
+    return %s, %n : tensor<3xf32>, tensor<i32>
+  }
+}"""
+    m = _module(src)
+    acc = np.array([1.5, -2.0, 0.25], np.float32)
+    for i in range(1, 4):
+        x = np.array([i, -0.5 * i, 2.0], np.float32)
+        s, n = m.step(x)
+        acc = acc + x
+        np.testing.assert_array_equal(s.to_host(), acc)
+        assert int(n.to_host()) == i

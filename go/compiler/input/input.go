@@ -13,6 +13,9 @@ func Run(m *ir.Module) error {
 		return err
 	}
 	stripShardingAnnotations(m)
+	if err := tosaVariables(m); err != nil {
+		return err
+	}
 	var err error
 	m.Op.Walk(func(op *ir.Operation) bool {
 		if err != nil {

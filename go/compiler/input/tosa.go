@@ -28,6 +28,8 @@ func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
 		return r.tosaIf(b, op)
 	case "while_loop":
 		return r.tosaWhile(b, op)
+	case "variable_read", "variable_write":
+		return r.tosaVariableAccess(b, op)
 	}
 	if len(op.Results) != 1 {
 		return ir.OpErrorf(op, "is not supported by gree yet")

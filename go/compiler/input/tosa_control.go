@@ -119,3 +119,66 @@ func (r *rewriter) tosaWhile(b *ir.Builder, op *ir.Operation) error {
 	r.replace(op, s.Results)
 	return nil
 }
+
+// tosaVariables turns the module-level tosa.variable ops of m into
+// private mutable util.globals (zero-initialized when they have no
+// initial value).
+func tosaVariables(m *ir.Module) error {
+	var vars []*ir.Operation
+	for _, reg := range m.Op.Regions {
+		for _, blk := range reg.Blocks {
+			for _, op := range blk.Ops {
+				if op.Name == "tosa.variable" {
+					vars = append(vars, op)
+				}
+			}
+		}
+	}
+	for _, op := range vars {
+		if err := tosaVariable(op); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tosaVariable(op *ir.Operation) error {
+	ta, ok := op.Attr("type").(*ir.TypeAttr)
+	name, ok2 := op.Attr("sym_name").(*ir.StringAttr)
+	if !ok || !ok2 {
+		return ir.OpErrorf(op, "needs a name and a type")
+	}
+	rt, ok := ta.Type.(*ir.RankedTensorType)
+	if !ok || !ir.HasStaticShape(rt) {
+		return ir.OpErrorf(op, "with a dynamic or unranked type %s is not supported by gree", ta.Type)
+	}
+	init := op.Attr("initial_value")
+	if init == nil {
+		init = &ir.DenseElementsAttr{Type: rt, Splat: true, Ints: []int64{0}, Floats: []float64{0}}
+	}
+	attrs := []ir.NamedAttr{ir.Named("sym_name", name), ir.Named("sym_visibility", ir.Str("private")),
+		ir.Named("is_mutable", ir.Unit), ir.Named("type", ta), ir.Named("initial_value", init)}
+	g := ir.NewOperation(&ir.OperationState{Name: "util.global", Loc: op.Loc, Attrs: attrs})
+	blk := op.Block()
+	blk.Insert(blk.IndexOf(op), g)
+	op.Erase()
+	return nil
+}
+
+// tosaVariableAccess lowers variable_read / variable_write to
+// util.global.load / util.global.store.
+func (r *rewriter) tosaVariableAccess(b *ir.Builder, op *ir.Operation) error {
+	name, ok := op.Attr("name").(*ir.StringAttr)
+	if !ok {
+		return ir.OpErrorf(op, "needs a variable name")
+	}
+	ref := ir.Named("global", ir.SymRef(name.Value))
+	if op.Name == "tosa.variable_read" {
+		l := b.Create("util.global.load", nil, []ir.Type{op.Results[0].Type}, ref)
+		r.replace(op, l.Results)
+		return nil
+	}
+	b.Create("util.global.store", op.Operands, nil, ref)
+	op.Erase()
+	return nil
+}

@@ -15,6 +15,9 @@ import (
 //	tosa.cond_if %c (%a = %x, …)? : tensor<i1> (T, …)? -> (U, …) { then } else { else }
 //	tosa.while_loop (%a = %x, …) : (T, …) -> (U, …) { cond } do { body }
 //	tosa.yield %v, … : T, …
+//	tosa.variable @v (= dense<…>)? : T     (sym_name, type, initial_value)
+//	tosa.variable_read @v : T              (name)
+//	tosa.variable_write @v, %x : T         (name)
 var tosaOps = []string{
 	"abs", "add", "apply_scale", "argmax", "arithmetic_right_shift", "avg_pool2d", "bitwise_and",
 	"bitwise_not", "bitwise_or", "bitwise_xor", "cast", "ceil", "clamp", "clz", "concat", "const",
@@ -36,6 +39,9 @@ func init() {
 	registerOwn("tosa.cond_if", parseTosaCondIf)
 	registerOwn("tosa.while_loop", parseTosaWhile)
 	registerOwn("tosa.yield", parseReturnOp)
+	registerOwn("tosa.variable", parseTosaVariable)
+	registerOwn("tosa.variable_read", parseTosaVariableRead)
+	registerOwn("tosa.variable_write", parseTosaVariableWrite)
 }
 
 var tosaEnum = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
@@ -182,5 +188,50 @@ func parseTosaWhile(p *OpParser, st *ir.OperationState) error {
 	r.keyword("do")
 	r.region(nil)
 	r.attrDict()
+	return r.err
+}
+
+// parseTosaVariable: @name (= typed-value | : T (= value)?) {attrs}?
+func parseTosaVariable(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	st.AddAttr("sym_name", ir.Str(r.symbol()))
+	if r.ok() && p.Optional("=") {
+		pos := p.CurrentPos()
+		v := r.attr()
+		ta, ok := v.(ir.TypedAttr)
+		if r.ok() && !ok {
+			return p.ErrorfAt(pos, "'tosa.variable' needs a typed initial value")
+		}
+		if ok {
+			st.AddAttr("initial_value", v)
+			st.AddAttr("type", ir.TypeAttrOf(ta.AttrType()))
+		}
+	} else {
+		st.AddAttr("type", ir.TypeAttrOf(r.colonType()))
+		if r.ok() && p.Optional("=") {
+			st.AddAttr("initial_value", r.attr())
+		}
+	}
+	r.attrDict()
+	return r.err
+}
+
+// parseTosaVariableRead: @name {attrs}? : T
+func parseTosaVariableRead(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	st.AddAttr("name", ir.Str(r.symbol()))
+	r.attrDict()
+	st.ResultTypes = []ir.Type{r.colonType()}
+	return r.err
+}
+
+// parseTosaVariableWrite: @name, %v {attrs}? : T
+func parseTosaVariableWrite(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	st.AddAttr("name", ir.Str(r.symbol()))
+	r.expect(",")
+	v := r.operand()
+	r.attrDict()
+	r.resolve([]Operand{v}, r.colonType())
 	return r.err
 }

@@ -29,3 +29,11 @@ func.func @ops(%x: tensor<2x4xi32>, %c: tensor<i1>) -> tensor<2x4xi8> {
   }
   return %i : tensor<2x4xi8>
 }
+
+tosa.variable @v = dense<[1, 2]> : tensor<2xi32>
+tosa.variable @w : tensor<3xf32>
+func.func @vars(%x: tensor<2xi32>) -> tensor<2xi32> {
+  %r = tosa.variable_read @v : tensor<2xi32>
+  tosa.variable_write @v, %x : tensor<2xi32>
+  return %r : tensor<2xi32>
+}
