@@ -86,9 +86,13 @@ func (c *onnxConv) convert(op *ir.Operation) error {
 	if h == nil {
 		return o.errorf("is not supported by gree")
 	}
-	vals, err := h(o)
-	if err != nil {
-		return err
+	vals, folded := o.fold()
+	if !folded {
+		o.refine()
+		var err error
+		if vals, err = h(o); err != nil {
+			return err
+		}
 	}
 	if len(vals) < len(op.Results) {
 		return o.errorf("has %d results; gree computes only %d of them", len(op.Results), len(vals))
