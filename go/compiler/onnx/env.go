@@ -99,6 +99,9 @@ func (gi *graphImporter) analyze() error {
 				}
 			}
 			outs = gi.imp.inferNode(n, ins)
+			if n.GetOpType() == "If" && normalizeDomain(n.GetDomain()) == "" {
+				outs = gi.inferIf(n, outs)
+			}
 		}
 		for i, name := range n.GetOutput() {
 			if name == "" {
@@ -203,4 +206,66 @@ func int32Tensor(dims []int64, vals []int64) *tensor {
 		t.data[4*i], t.data[4*i+1], t.data[4*i+2], t.data[4*i+3] = byte(u), byte(u>>8), byte(u>>16), byte(u>>24)
 	}
 	return t
+}
+
+// inferIf completes the If's result types from its branches as ONNX's
+// inference does: each branch's outputs typed by inference over its nodes,
+// then the union of the two (dimensions that differ become dynamic, ranks
+// that differ leave the rank unknown).
+func (gi *graphImporter) inferIf(n *onnxpb.NodeProto, outs []*info) []*info {
+	then := gi.branchTypes(findAttr(n, "then_branch").GetG())
+	els := gi.branchTypes(findAttr(n, "else_branch").GetG())
+	if then == nil || els == nil || len(then) != len(els) {
+		return outs
+	}
+	res := make([]*info, len(then))
+	for i := range then {
+		a, b := then[i], els[i]
+		switch {
+		case a == nil || b == nil || !a.isTensor() || !b.isTensor():
+			continue
+		case !a.ranked || !b.ranked || len(a.dims) != len(b.dims):
+			res[i] = &info{t: &vtype{kind: kindTensor, elem: a.elem, dims: []int64{}}}
+		default:
+			dims := make([]int64, len(a.dims))
+			for k := range dims {
+				dims[k] = a.dims[k]
+				if a.dims[k] != b.dims[k] {
+					dims[k] = unknownDim
+				}
+			}
+			res[i] = &info{t: tensorType(a.elem, dims)}
+		}
+	}
+	return res
+}
+
+// branchTypes infers the output types of a subgraph (nil entries: unknown).
+func (gi *graphImporter) branchTypes(g *onnxpb.GraphProto) []*vtype {
+	if g == nil {
+		return nil
+	}
+	sub, err := newGraphImporter(gi.imp, g, gi)
+	if err != nil {
+		return nil
+	}
+	for _, t := range g.GetInitializer() {
+		if dt, err := decodeTensor(t); err == nil {
+			sub.env.set(t.GetName(), constInfo(dt))
+		}
+	}
+	opts := gi.imp.opts
+	gi.imp.opts.FoldShapes = false // analysis only: no folding decisions
+	err = sub.analyze()
+	gi.imp.opts = opts
+	if err != nil {
+		return nil
+	}
+	res := make([]*vtype, len(g.GetOutput()))
+	for i, o := range g.GetOutput() {
+		if t := sub.typeFor(o.GetName()); t.kind != kindNone {
+			res[i] = t
+		}
+	}
+	return res
 }

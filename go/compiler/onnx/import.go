@@ -298,7 +298,10 @@ func (gi *graphImporter) constant(t *tensor, name string) error {
 func (gi *graphImporter) typeFor(name string) *vtype {
 	inferred := gi.env.get(name).typ()
 	if d, ok := gi.declared[name]; ok {
-		return mergeTypes(d, inferred)
+		if t := mergeTypes(d, inferred); t != nil {
+			return t
+		}
+		return &vtype{kind: kindNone}
 	}
 	if tp, ok := gi.inits[name]; ok {
 		return tensorType(tp.GetDataType(), tp.GetDims())

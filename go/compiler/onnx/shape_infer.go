@@ -188,7 +188,7 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return inferPad(n, in, opset)
 	case "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
 		"ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin":
-		return inferReduce(n, in, opset)
+		return inferReduce(n, in, opset, imp.opts.FoldShapes)
 	case "ConstantOfShape":
 		var shape []int64
 		if d, ok := partialData(in, 0); ok {

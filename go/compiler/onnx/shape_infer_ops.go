@@ -417,13 +417,16 @@ func inferSplit(n *onnxpb.NodeProto, in []*info, opset int64, extended bool) []*
 		if opset < 18 {
 			chunk = d / int64(nout)
 		}
-		for i := 0; i < nout; i++ {
-			c := chunk
-			if rem := d - int64(i)*chunk; rem < chunk {
-				c = max(rem, 0)
-			}
-			split = append(split, c)
+		// As ONNX: equal chunks and the rest in the last (unknown when
+		// negative).
+		for i := 0; i < nout-1; i++ {
+			split = append(split, chunk)
 		}
+		last := d - chunk*int64(nout-1)
+		if last < 0 {
+			last = unknownDim
+		}
+		split = append(split, last)
 	}
 	if len(split) != nout {
 		return nil
@@ -693,7 +696,7 @@ func inferPad(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 	return []*info{{t: tensorType(x.elem, dims)}}
 }
 
-func inferReduce(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
+func inferReduce(n *onnxpb.NodeProto, in []*info, opset int64, extended bool) []*info {
 	x := ranked(in, 0)
 	if x == nil {
 		return nil
@@ -712,7 +715,26 @@ func inferReduce(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 		}
 		a, given, known := axesOf(n, in, opset, from)
 		if !known {
-			// Unknown axes: ONNX knows the element type only.
+			// Unknown axes: ONNX knows the element type only. When folding
+			// (gree's own pipeline) the rank is known from keepdims or the
+			// number of axes, and the dimensions are dynamic.
+			if extended {
+				rank := len(x.dims)
+				if !keep {
+					if at := ranked(in, 1); at != nil && len(at.dims) == 1 && at.dims[0] >= 0 && at.dims[0] > 0 {
+						rank -= int(at.dims[0])
+					} else {
+						rank = -1
+					}
+				}
+				if rank >= 0 {
+					dims := make([]int64, rank)
+					for i := range dims {
+						dims[i] = unknownDim
+					}
+					return []*info{{t: tensorType(elem, dims)}}
+				}
+			}
 			return []*info{{t: &vtype{kind: kindTensor, elem: elem, dims: []int64{}}}}
 		}
 		if given {
