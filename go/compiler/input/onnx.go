@@ -93,7 +93,38 @@ func convertTorchFunc(m *ir.Module, fn *ir.Operation) error {
 			ops[i].Erase()
 		}
 	}
+	staticResults(fn)
 	return nil
+}
+
+// staticResults gives the function the result types its return computes
+// where folding made a dynamic result static.
+func staticResults(fn *ir.Operation) {
+	ta, ok := fn.Attr("function_type").(*ir.TypeAttr)
+	if !ok || len(fn.Regions) == 0 {
+		return
+	}
+	ft, ok := ta.Type.(*ir.FunctionType)
+	if !ok {
+		return
+	}
+	res := append([]ir.Type{}, ft.Results...)
+	changed := false
+	for _, blk := range fn.Regions[0].Blocks {
+		t := blk.Terminator()
+		if t == nil || t.Name != "func.return" || len(t.Operands) != len(res) {
+			continue
+		}
+		for i, v := range t.Operands {
+			if !ir.TypesEqual(v.Type, res[i]) {
+				res[i] = v.Type
+				changed = true
+			}
+		}
+	}
+	if changed {
+		fn.SetAttr("function_type", ir.TypeAttrOf(ir.Function(ft.Inputs, res)))
+	}
 }
 
 // signature converts the function type and entry block arguments.
