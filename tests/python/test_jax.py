@@ -710,3 +710,19 @@ def test_cnn_training_step():
         return l, jax.tree_util.tree_map(lambda a, b: a - 0.1 * b, p, g)
 
     check(step, rn(4, 28, 28, 1), p, np.array([1, 3, 5, 7], np.int32), reduction=True)
+
+
+def test_shard_map_collectives_on_one_device():
+    """shard_map over a one-device mesh: psum/pmean (all_reduce), all_gather
+    and a self ppermute over groups of one device are identities."""
+    from jax import shard_map
+    from jax.sharding import AxisType
+    from jax.sharding import PartitionSpec as P
+
+    mesh = jax.make_mesh((1,), ("a",), axis_types=(AxisType.Auto,))
+
+    def body(a):
+        return (lax.psum(a, "a") * 2 + lax.pmean(a, "a") + lax.all_gather(a, "a").sum(0)
+                + lax.ppermute(a, "a", perm=[(0, 0)]))
+
+    check(lambda x: shard_map(body, mesh=mesh, in_specs=P("a"), out_specs=P("a"))(x), rn(4, 6))
