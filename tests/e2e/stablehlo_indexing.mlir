@@ -97,3 +97,20 @@ func.func @select_and_scatter_max() {
   check.expect_eq_const(%r, dense<[[0.0, 0.5, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0, 0.0, 0.0], [-1.5, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 4.0]]> : tensor<4x6xf32>) : tensor<4x6xf32>
   return
 }
+
+func.func @scatter_two_inputs() {
+  %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %y = util.unfoldable_constant dense<[10, -20, 30, -40]> : tensor<4xi32>
+  %i = util.unfoldable_constant dense<[[3], [1], [3]]> : tensor<3x1xi32>
+  %u = util.unfoldable_constant dense<[0.5, -1.25, 2.0]> : tensor<3xf32>
+  %v = util.unfoldable_constant dense<[7, 5, -50]> : tensor<3xi32>
+  %r:2 = "stablehlo.scatter"(%x, %y, %i, %u, %v) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<i32>):
+    %s = stablehlo.add %a, %c : tensor<f32>
+    %m = stablehlo.maximum %b, %d : tensor<i32>
+    stablehlo.return %s, %m : tensor<f32>, tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xf32>, tensor<4xi32>, tensor<3x1xi32>, tensor<3xf32>, tensor<3xi32>) -> (tensor<4xf32>, tensor<4xi32>)
+  check.expect_eq_const(%r#0, dense<[1.0, 0.75, 3.0, 6.5]> : tensor<4xf32>) : tensor<4xf32>
+  check.expect_eq_const(%r#1, dense<[10, 5, 30, 7]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}

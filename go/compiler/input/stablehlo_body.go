@@ -153,3 +153,70 @@ func totalOrderKey(bb *ir.Builder, x *ir.Value) *ir.Value {
 	mag := iop(bb, "arith.andi", sign, bb.Constant(ir.IntAttr(int64(^uint64(0)>>(65-w)), it)))
 	return iop(bb, "arith.xori", i, mag)
 }
+
+// hloScalarResult translates only what return value k of a StableHLO
+// region needs (args[i] is nil for arguments that are not available): a
+// variadic region whose results are independent becomes one scalar body
+// per result. It fails when result k needs an unavailable argument.
+func hloScalarResult(bb *ir.Builder, blk *ir.Block, args []*ir.Value, k int) (*ir.Value, error) {
+	ret := blk.Terminator()
+	if ret == nil || ret.Name != "stablehlo.return" || k >= len(ret.Operands) {
+		return nil, ir.OpErrorf(blk.ParentOp(), "needs a region returning %d values", k+1)
+	}
+	needed := map[*ir.Operation]bool{}
+	var mark func(v *ir.Value) error
+	mark = func(v *ir.Value) error {
+		if v.IsBlockArgument() {
+			if v.ArgBlock() == blk && args[v.Index()] == nil {
+				return ir.OpErrorf(blk.ParentOp(), "computes result %d from another input's values, which gree does not support", k)
+			}
+			return nil
+		}
+		o := v.Owner()
+		if o == nil || o.Block() != blk || needed[o] {
+			return nil
+		}
+		needed[o] = true
+		for _, x := range o.Operands {
+			if err := mark(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := mark(ret.Operands[k]); err != nil {
+		return nil, err
+	}
+	m := ir.Mapping{}
+	for i, a := range blk.Args {
+		if args[i] != nil {
+			m[a] = args[i]
+		}
+	}
+	for _, o := range blk.Ops {
+		if !needed[o] {
+			continue
+		}
+		vals := make([]*ir.Value, len(o.Operands))
+		for i, v := range o.Operands {
+			x, ok := m[v]
+			if !ok {
+				return nil, ir.OpErrorf(o, "uses a value defined outside its region, which gree does not support here")
+			}
+			vals[i] = x
+		}
+		if len(o.Results) != 1 {
+			return nil, ir.OpErrorf(o, "in a scalar region is not supported by gree")
+		}
+		v, err := hloScalarOp(bb, o, vals)
+		if err != nil {
+			return nil, err
+		}
+		m[o.Results[0]] = v
+	}
+	v, ok := m[ret.Operands[k]]
+	if !ok {
+		return nil, ir.OpErrorf(ret, "returns a value defined outside its region, which gree does not support")
+	}
+	return v, nil
+}

@@ -11,12 +11,12 @@ import (
 // file:line:col that name the op, never panics.
 func TestIndexingOpErrors(t *testing.T) {
 	cases := []struct{ name, body, want string }{
-		{"variadic scatter", `
+		{"variadic scatter mixing inputs", `
   %0:2 = "stablehlo.scatter"(%x, %x, %i, %u, %u) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
     stablehlo.return %b, %d : tensor<f32>, tensor<f32>
   }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)`,
-			"t.mlir:2:3: error: 'stablehlo.scatter' op with 2 inputs is not supported by gree yet"},
+			"t.mlir:2:3: error: 'stablehlo.scatter' op computes result 0 from another input's values, which gree does not support"},
 		{"scatter dimension numbers", `
   %0 = "stablehlo.scatter"(%x, %i, %u) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):

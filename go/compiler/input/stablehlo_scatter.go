@@ -13,22 +13,41 @@ import (
 // scatter_dims_to_operand_dims entries and then the batch coordinates of
 // input_batching_dims.
 func (r *rewriter) hloScatter(b *ir.Builder, op *ir.Operation) error {
-	if len(op.Operands) != 3 || len(op.Results) != 1 {
-		return ir.OpErrorf(op, "with %d inputs is not supported by gree yet (one input, indices and updates)", len(op.Results))
+	n := len(op.Results)
+	blk := regionBlock(op)
+	if n == 0 || len(op.Operands) != 2*n+1 || blk == nil || len(blk.Args) != 2*n {
+		return ir.OpErrorf(op, "needs N inputs, indices, N updates and an update computation of 2N arguments")
 	}
-	operand, indices, updates := op.Operands[0], op.Operands[1], op.Operands[2]
+	// Several inputs scatter one by one: each result's computation must
+	// use only its own (input, update) pair.
+	results := make([]*ir.Value, n)
+	for k := 0; k < n; k++ {
+		body := func(bb *ir.Builder, o, u *ir.Value) (*ir.Value, error) {
+			args := make([]*ir.Value, 2*n)
+			args[k], args[n+k] = o, u
+			return hloScalarResult(bb, blk, args, k)
+		}
+		v, err := r.hloScatterOne(b, op, op.Operands[k], op.Operands[n], op.Operands[n+1+k], body)
+		if err != nil {
+			return err
+		}
+		results[k] = v
+	}
+	r.replace(op, results)
+	return nil
+}
+
+// hloScatterOne builds the core scatter of one input of op.
+func (r *rewriter) hloScatterOne(b *ir.Builder, op *ir.Operation, operand, indices, updates *ir.Value,
+	body func(bb *ir.Builder, o, u *ir.Value) (*ir.Value, error)) (*ir.Value, error) {
 	ot, ok1 := operand.Type.(*ir.RankedTensorType)
 	it, ok2 := indices.Type.(*ir.RankedTensorType)
 	ut, ok3 := updates.Type.(*ir.RankedTensorType)
 	if !ok1 || !ok2 || !ok3 {
-		return ir.OpErrorf(op, "needs ranked tensor operands")
+		return nil, ir.OpErrorf(op, "needs ranked tensor operands")
 	}
 	if !ir.IsIntOrIndex(it.Elem) {
-		return ir.OpErrorf(op, "needs integer scatter indices")
-	}
-	blk := regionBlock(op)
-	if blk == nil || len(blk.Args) != 2 {
-		return ir.OpErrorf(op, "needs an update computation with two arguments")
+		return nil, ir.OpErrorf(op, "needs integer scatter indices")
 	}
 	dn := dimNumbers(attrText(op, "scatter_dimension_numbers"))
 	uwd, iwd := dn["update_window_dims"], dn["inserted_window_dims"]
@@ -58,11 +77,11 @@ func (r *rewriter) hloScatter(b *ir.Builder, op *ir.Operation) error {
 	nsd := len(sdod)
 	if len(windowed) != len(uwd) || len(usd) != len(isd) || len(ibd) != len(sibd) || ivd > len(it.Dims) ||
 		(ivd == len(it.Dims) && nsd > 1) {
-		return ir.OpErrorf(op, "has scatter_dimension_numbers that do not match its operand ranks")
+		return nil, ir.OpErrorf(op, "has scatter_dimension_numbers that do not match its operand ranks")
 	}
 	for _, d := range append(append(append([]int{}, sdod...), ibd...), iwd...) {
 		if d < 0 || d >= ro {
-			return ir.OpErrorf(op, "has scatter_dimension_numbers outside the operand's rank")
+			return nil, ir.OpErrorf(op, "has scatter_dimension_numbers outside the operand's rank")
 		}
 	}
 	unique := false
@@ -77,21 +96,17 @@ func (r *rewriter) hloScatter(b *ir.Builder, op *ir.Operation) error {
 	}
 	var err error
 	s := linalg.BuildScatter(b, updates, indices, operand, dimMap, len(usd), unique, func(bb *ir.Builder, u, o *ir.Value) *ir.Value {
-		ys, e := hloScalarBody(bb, blk, []*ir.Value{o, u})
-		if e != nil || len(ys) != 1 {
-			if e == nil {
-				e = ir.OpErrorf(op, "needs an update computation that returns one value")
-			}
+		y, e := body(bb, o, u)
+		if e != nil {
 			err = e
 			return o
 		}
-		return ys[0]
+		return y
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.replace(op, s.Results)
-	return nil
+	return s.Result(0), nil
 }
 
 // scatterUpdates rearranges updates to [update scatter dims…, window]
