@@ -401,3 +401,26 @@ module {
         acc = acc + x
         np.testing.assert_array_equal(s.to_host(), acc)
         assert int(n.to_host()) == i
+
+
+def test_fft2d_and_rfft2d_match_numpy():
+    re = RNG.standard_normal((2, 4, 6)).astype(np.float32)
+    im = RNG.standard_normal((2, 4, 6)).astype(np.float32)
+    src = """
+func.func @rfft(%x: tensor<2x4x6xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>) {
+  %re, %im = tosa.rfft2d %x : (tensor<2x4x6xf32>) -> (tensor<2x4x4xf32>, tensor<2x4x4xf32>)
+  return %re, %im : tensor<2x4x4xf32>, tensor<2x4x4xf32>
+}
+func.func @fft(%a: tensor<2x4x6xf32>, %b: tensor<2x4x6xf32>) -> (tensor<2x4x6xf32>, tensor<2x4x6xf32>) {
+  %re, %im = tosa.fft2d %a, %b {inverse = false} : (tensor<2x4x6xf32>, tensor<2x4x6xf32>) -> (tensor<2x4x6xf32>, tensor<2x4x6xf32>)
+  return %re, %im : tensor<2x4x6xf32>, tensor<2x4x6xf32>
+}
+func.func @ifft(%a: tensor<2x4x6xf32>, %b: tensor<2x4x6xf32>) -> (tensor<2x4x6xf32>, tensor<2x4x6xf32>) {
+  %re, %im = tosa.fft2d %a, %b {inverse = true} : (tensor<2x4x6xf32>, tensor<2x4x6xf32>) -> (tensor<2x4x6xf32>, tensor<2x4x6xf32>)
+  return %re, %im : tensor<2x4x6xf32>, tensor<2x4x6xf32>
+}"""
+    m = _module(src)
+    z = re.astype(np.float64) + 1j * im.astype(np.float64)
+    for got, want in [(m.rfft(re), np.fft.rfft2(re.astype(np.float64))), (m.fft(re, im), np.fft.fft2(z)), (m.ifft(re, im), np.fft.ifft2(z) * 24)]:
+        _close(got[0].to_host(), want.real, 40)
+        _close(got[1].to_host(), want.imag, 40)

@@ -30,6 +30,8 @@ func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
 		return r.tosaWhile(b, op)
 	case "variable_read", "variable_write":
 		return r.tosaVariableAccess(b, op)
+	case "fft2d", "rfft2d":
+		return r.tosaFFT(b, op, name == "rfft2d")
 	}
 	if len(op.Results) != 1 {
 		return ir.OpErrorf(op, "is not supported by gree yet")
