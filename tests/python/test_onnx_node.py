@@ -1,0 +1,319 @@
+"""ONNX (issue 6): iree-import-onnx, .onnx input to the compiler, and a fixed
+CI subset of the ONNX backend node tests (shipped in the onnx pip package).
+
+The node tests run through tests/onnx/run_node_tests.py's runner: compile
+model.onnx with iree_go.compiler.compile_file (the .onnx is imported in
+process), run on local-task, compare each output with the expected one at a
+tolerance for its element type. The full suite, with a summary by failure
+class: `python tests/onnx/run_node_tests.py` (see docs/conformance.md).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx", reason="the onnx package (which ships the node tests) is not installed")
+
+import iree_go.compiler as ireec  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "onnx"))
+import run_node_tests  # noqa: E402
+
+NODE_ROOT = run_node_tests.node_test_root()
+
+# Node tests that pass on vmvx/local-task (a selection over the op families;
+# the whole set takes a few seconds).
+CI_SUBSET = [
+    "test_abs", "test_acos", "test_acos_example", "test_acosh", "test_acosh_example", "test_add",
+    "test_add_bcast", "test_add_int16", "test_add_int8", "test_add_uint16", "test_and2d",
+    "test_and3d", "test_and4d", "test_and_bcast3v1d", "test_and_bcast3v2d", "test_and_bcast4v2d",
+    "test_and_bcast4v3d", "test_and_bcast4v4d", "test_argmax_default_axis_example",
+    "test_argmax_default_axis_example_select_last_index", "test_argmax_keepdims_example",
+    "test_argmax_keepdims_example_select_last_index", "test_argmax_negative_axis_keepdims_example",
+    "test_argmin_default_axis_example", "test_argmin_default_axis_example_select_last_index",
+    "test_argmin_keepdims_example", "test_argmin_keepdims_example_select_last_index",
+    "test_argmin_negative_axis_keepdims_example", "test_asin", "test_asin_example", "test_asinh",
+    "test_asinh_example", "test_atan", "test_atan_example", "test_atanh", "test_atanh_example",
+    "test_attention_3d", "test_attention_3d_attn_mask", "test_attention_3d_attn_mask_expanded",
+    "test_attention_3d_causal", "test_attention_3d_diff_heads_sizes",
+    "test_attention_3d_diff_heads_sizes_attn_mask", "test_averagepool_1d_default",
+    "test_averagepool_2d_ceil", "test_averagepool_2d_ceil_last_window_starts_on_pad",
+    "test_averagepool_2d_default", "test_averagepool_2d_dilations", "test_basic_conv_with_padding",
+    "test_basic_conv_without_padding", "test_batchnorm_epsilon", "test_batchnorm_example",
+    "test_bitshift_left_uint16", "test_bitshift_left_uint32", "test_bitshift_left_uint64",
+    "test_bitshift_left_uint8", "test_bitshift_right_uint16", "test_bitwise_and_i16_3d",
+    "test_bitwise_and_i32_2d", "test_bitwise_and_ui64_bcast_3v1d",
+    "test_bitwise_and_ui8_bcast_4v3d", "test_bitwise_not_2d", "test_cast_BFLOAT16_to_FLOAT",
+    "test_cast_DOUBLE_to_FLOAT", "test_cast_DOUBLE_to_FLOAT16", "test_cast_FLOAT16_to_DOUBLE",
+    "test_cast_FLOAT16_to_FLOAT", "test_castlike_BFLOAT16_to_FLOAT",
+    "test_castlike_BFLOAT16_to_FLOAT_expanded", "test_castlike_DOUBLE_to_FLOAT",
+    "test_castlike_DOUBLE_to_FLOAT16", "test_castlike_FLOAT16_to_DOUBLE",
+    "test_castlike_FLOAT16_to_FLOAT", "test_causal_conv_with_state_b1_c1_degenerate_expanded",
+    "test_ceil", "test_ceil_example", "test_celu", "test_celu_expanded", "test_clip",
+    "test_clip_default_inbounds", "test_clip_default_inbounds_expanded",
+    "test_clip_default_int8_inbounds", "test_clip_default_int8_max", "test_clip_default_int8_min",
+    "test_concat_1d_axis_0", "test_concat_1d_axis_negative_1", "test_concat_2d_axis_0",
+    "test_concat_2d_axis_1", "test_concat_2d_axis_negative_1", "test_constant",
+    "test_constant_pad", "test_constantofshape_float_ones", "test_constantofshape_int_shape_zero",
+    "test_constantofshape_int_zeros", "test_conv_with_autopad_same",
+    "test_conv_with_strides_and_asymmetric_padding", "test_conv_with_strides_no_padding",
+    "test_conv_with_strides_padding", "test_convinteger_with_padding",
+    "test_convinteger_without_padding", "test_convtranspose", "test_convtranspose_1d",
+    "test_convtranspose_3d", "test_convtranspose_autopad_same", "test_convtranspose_dilations",
+    "test_cos", "test_cos_example", "test_cosh", "test_cosh_example", "test_cumsum_1d",
+    "test_cumsum_1d_exclusive", "test_cumsum_1d_int32_exclusive", "test_cumsum_1d_reverse",
+    "test_cumsum_1d_reverse_exclusive", "test_depthtospace_crd_mode_example",
+    "test_depthtospace_example", "test_dequantizelinear", "test_dequantizelinear_axis",
+    "test_dequantizelinear_blocked", "test_dequantizelinear_e5m2", "test_dequantizelinear_int16",
+    "test_div", "test_div_bcast", "test_div_example", "test_div_int16", "test_div_int32_trunc",
+    "test_dynamicquantizelinear_expanded", "test_edge_pad", "test_einsum_batch_diagonal",
+    "test_einsum_batch_matmul", "test_einsum_inner_prod", "test_einsum_scalar", "test_einsum_sum",
+    "test_elu", "test_elu_default", "test_elu_default_expanded_ver18", "test_elu_example",
+    "test_elu_example_expanded_ver18", "test_equal", "test_equal_bcast", "test_equal_int16",
+    "test_equal_int8", "test_equal_uint16", "test_erf", "test_exp", "test_exp_example",
+    "test_expand_dim_changed", "test_expand_dim_unchanged",
+    "test_eyelike_populate_off_main_diagonal", "test_eyelike_with_dtype",
+    "test_eyelike_without_dtype", "test_flatten_axis0", "test_flatten_axis1", "test_flatten_axis2",
+    "test_flatten_axis3", "test_flatten_default_axis",
+    "test_flexattention_causal_mask_expanded_ver26",
+    "test_flexattention_diff_head_sizes_expanded_ver26",
+    "test_flexattention_double_expanded_ver26", "test_flexattention_expanded_ver26",
+    "test_flexattention_fp16_expanded_ver26", "test_floor", "test_floor_example", "test_gather_0",
+    "test_gather_1", "test_gather_2d_indices", "test_gather_elements_0", "test_gather_elements_1",
+    "test_gathernd_example_float32", "test_gathernd_example_int32",
+    "test_gathernd_example_int32_batch_dim1", "test_gelu_default_1",
+    "test_gelu_default_1_expanded", "test_gelu_default_2", "test_gelu_tanh_1", "test_gelu_tanh_2",
+    "test_gemm_all_attributes", "test_gemm_alpha", "test_gemm_beta",
+    "test_gemm_default_matrix_bias", "test_gemm_default_no_bias", "test_globalaveragepool",
+    "test_globalaveragepool_precomputed", "test_globalmaxpool", "test_globalmaxpool_precomputed",
+    "test_greater", "test_greater_bcast", "test_greater_equal", "test_greater_equal_bcast",
+    "test_greater_equal_bcast_expanded", "test_greater_equal_int16",
+    "test_group_normalization_epsilon", "test_group_normalization_epsilon_expanded",
+    "test_group_normalization_example", "test_hardmax_axis_0", "test_hardmax_axis_1",
+    "test_hardmax_axis_2", "test_hardmax_default_axis", "test_hardmax_example", "test_hardsigmoid",
+    "test_hardsigmoid_default", "test_hardsigmoid_default_expanded_ver18",
+    "test_hardsigmoid_example", "test_hardsigmoid_example_expanded_ver18", "test_hardswish",
+    "test_hardswish_expanded", "test_identity", "test_if", "test_instancenorm_epsilon",
+    "test_instancenorm_example", "test_isinf", "test_isinf_float16", "test_isinf_negative",
+    "test_isinf_positive", "test_isnan", "test_isnan_float16", "test_layer_normalization_2d_axis0",
+    "test_layer_normalization_2d_axis0_expanded",
+    "test_layer_normalization_2d_axis0_expanded_ver18", "test_layer_normalization_2d_axis1",
+    "test_layer_normalization_2d_axis1_expanded_ver18",
+    "test_layer_normalization_2d_axis_negative_1", "test_leakyrelu", "test_leakyrelu_default",
+    "test_leakyrelu_default_expanded", "test_leakyrelu_example", "test_less", "test_less_bcast",
+    "test_less_equal", "test_less_equal_bcast", "test_less_equal_bcast_expanded",
+    "test_less_equal_int16", "test_log", "test_log_example", "test_logsoftmax_axis_0",
+    "test_logsoftmax_axis_0_expanded", "test_logsoftmax_axis_0_expanded_ver18",
+    "test_logsoftmax_axis_1", "test_logsoftmax_axis_1_expanded_ver18", "test_logsoftmax_axis_2",
+    "test_lppool_1d_default", "test_lppool_2d_default", "test_lppool_2d_dilations",
+    "test_lppool_2d_pads", "test_lppool_2d_same_lower", "test_lrn", "test_lrn_default",
+    "test_matmul_1d_1d", "test_matmul_1d_3d", "test_matmul_2d", "test_matmul_3d", "test_matmul_4d",
+    "test_matmulinteger", "test_max_example", "test_max_float16", "test_max_float32",
+    "test_max_float64", "test_max_int16", "test_maxpool_1d_default", "test_maxpool_2d_ceil",
+    "test_maxpool_2d_ceil_output_size_reduce_by_one", "test_maxpool_2d_default",
+    "test_maxpool_2d_dilations", "test_mean_example", "test_mean_one_input",
+    "test_mean_two_inputs", "test_min_example", "test_min_float16", "test_min_float32",
+    "test_min_float64", "test_min_int16", "test_mish", "test_mish_expanded", "test_mod_broadcast",
+    "test_mod_int64_fmod", "test_mod_mixed_sign_float16", "test_mod_mixed_sign_float32",
+    "test_mod_mixed_sign_float64", "test_mul", "test_mul_bcast", "test_mul_example",
+    "test_mul_int16", "test_mul_int8", "test_mvn", "test_mvn_expanded", "test_mvn_expanded_ver18",
+    "test_neg", "test_neg_example", "test_nllloss_NC_expanded", "test_not_2d", "test_not_3d",
+    "test_not_4d", "test_onehot_negative_indices", "test_onehot_with_axis",
+    "test_onehot_with_negative_axis", "test_onehot_without_axis", "test_or2d", "test_or3d",
+    "test_or4d", "test_or_bcast3v1d", "test_or_bcast3v2d", "test_or_bcast4v2d",
+    "test_or_bcast4v3d", "test_or_bcast4v4d", "test_pow", "test_pow_bcast_array",
+    "test_pow_bcast_scalar", "test_pow_example", "test_pow_types_float32_int32",
+    "test_prelu_broadcast", "test_prelu_broadcast_expanded", "test_prelu_example",
+    "test_quantizelinear", "test_quantizelinear_axis", "test_quantizelinear_blocked_asymmetric",
+    "test_quantizelinear_blocked_symmetric", "test_quantizelinear_e5m2",
+    "test_range_bfloat16_type_positive_delta", "test_range_float16_type_positive_delta",
+    "test_range_float_type_positive_delta", "test_range_int32_type_negative_delta",
+    "test_reciprocal", "test_reciprocal_example", "test_reduce_l1_default_axes_keepdims_example",
+    "test_reduce_l1_default_axes_keepdims_example_expanded", "test_reduce_l1_empty_set",
+    "test_reduce_l1_keep_dims_example", "test_reduce_l1_negative_axes_keep_dims_example",
+    "test_reduce_l2_default_axes_keepdims_example", "test_reflect_pad", "test_relu",
+    "test_relu_expanded_ver18", "test_reshape_allowzero_reordered", "test_reshape_extended_dims",
+    "test_reshape_negative_dim", "test_reshape_negative_extended_dims", "test_reshape_one_dim",
+    "test_resize_downsample_scales_cubic",
+    "test_resize_downsample_scales_cubic_A_n0p5_exclude_outside",
+    "test_resize_downsample_scales_cubic_align_corners", "test_resize_downsample_scales_linear",
+    "test_resize_downsample_scales_linear_align_corners",
+    "test_rms_normalization_2d_axis0_expanded", "test_rotary_embedding_3d_input_expanded",
+    "test_round", "test_scatter_elements_with_axis",
+    "test_scatter_elements_with_duplicate_indices", "test_scatter_elements_with_negative_indices",
+    "test_scatter_elements_with_reduction_max", "test_scatter_elements_with_reduction_min",
+    "test_scatternd", "test_scatternd_add", "test_scatternd_max", "test_scatternd_min",
+    "test_scatternd_multiply", "test_selu", "test_selu_default",
+    "test_selu_default_expanded_ver18", "test_selu_example", "test_selu_example_expanded_ver18",
+    "test_shape", "test_shape_clip_end", "test_shape_clip_start", "test_shape_end_1",
+    "test_shape_end_negative_1", "test_shrink_hard_expanded_ver18",
+    "test_shrink_soft_expanded_ver18", "test_sigmoid", "test_sigmoid_example", "test_sign",
+    "test_sin", "test_sin_example", "test_sinh", "test_sinh_example", "test_size",
+    "test_size_example", "test_slice", "test_slice_default_axes", "test_slice_default_steps",
+    "test_slice_end_out_of_bounds", "test_slice_neg", "test_softmax_axis_0",
+    "test_softmax_axis_0_expanded", "test_softmax_axis_0_expanded_ver18", "test_softmax_axis_1",
+    "test_softmax_axis_1_expanded_ver18", "test_softmax_axis_2", "test_softplus",
+    "test_softplus_example", "test_softplus_example_expanded_ver18",
+    "test_softplus_expanded_ver18", "test_softsign", "test_softsign_example",
+    "test_softsign_example_expanded_ver18", "test_softsign_expanded_ver18", "test_spacetodepth",
+    "test_spacetodepth_example", "test_split_1d_uneven_split_opset18",
+    "test_split_2d_uneven_split_opset18", "test_split_equal_parts_1d_opset13",
+    "test_split_equal_parts_1d_opset18", "test_split_equal_parts_2d", "test_sqrt",
+    "test_sqrt_example", "test_squeeze", "test_squeeze_negative_axes", "test_sub",
+    "test_sub_bcast", "test_sub_example", "test_sub_int16", "test_sub_int8", "test_sum_example",
+    "test_sum_one_input", "test_sum_two_inputs", "test_swish_expanded", "test_tan",
+    "test_tan_example", "test_tanh", "test_tanh_example", "test_thresholdedrelu",
+    "test_thresholdedrelu_default", "test_thresholdedrelu_default_expanded_ver18",
+    "test_thresholdedrelu_example", "test_thresholdedrelu_example_expanded_ver18", "test_tile",
+    "test_tile_precomputed", "test_top_k", "test_top_k_negative_axis", "test_top_k_same_values",
+    "test_top_k_same_values_2d", "test_top_k_same_values_largest",
+    "test_transpose_all_permutations_0", "test_transpose_all_permutations_1",
+    "test_transpose_all_permutations_2", "test_transpose_all_permutations_3",
+    "test_transpose_all_permutations_4", "test_tril", "test_tril_neg", "test_tril_one_row_neg",
+    "test_tril_out_neg", "test_tril_out_pos", "test_triu", "test_triu_neg", "test_triu_one_row",
+    "test_triu_out_neg_out", "test_triu_out_pos", "test_unsqueeze_axis_0", "test_unsqueeze_axis_1",
+    "test_unsqueeze_axis_2", "test_unsqueeze_negative_axes", "test_unsqueeze_three_axes",
+    "test_upsample_nearest", "test_where_example", "test_where_long_example", "test_wrap_pad",
+    "test_xor2d", "test_xor3d", "test_xor4d", "test_xor_bcast3v1d", "test_xor_bcast3v2d",
+    "test_xor_bcast4v2d", "test_xor_bcast4v3d", "test_xor_bcast4v4d",]
+
+
+@pytest.mark.parametrize("name", CI_SUBSET)
+def test_node(name):
+    d = os.path.join(NODE_ROOT, name)
+    if not os.path.isdir(d):
+        pytest.skip(f"{name} is not in this onnx version's node tests")
+    cls, detail = run_node_tests.run_one(d, "vmvx", "local-task")
+    assert cls == "pass", f"{name}: {cls}: {detail}"
+
+
+# ---- iree-import-onnx -----------------------------------------------------------
+
+# What IREE's importer prints for test_conv_with_strides_padding (gree's output,
+# checked byte for byte against iree-base-compiler 3.13's iree-import-onnx).
+CONV_MLIR = """module {
+  func.func @test_conv_with_strides_padding(%arg0: !torch.vtensor<[1,1,7,5],f32>, %arg1: !torch.vtensor<[1,1,3,3],f32>) -> !torch.vtensor<[1,1,4,3],f32> attributes {torch.onnx_meta.ir_version = 10 : si64, torch.onnx_meta.opset_version = 22 : si64, torch.onnx_meta.producer_name = "backend-test", torch.onnx_meta.producer_version = ""} {
+    %none = torch.constant.none
+    %0 = torch.operator "onnx.Conv"(%arg0, %arg1) {torch.onnx.kernel_shape = [3 : si64, 3 : si64], torch.onnx.pads = [1 : si64, 1 : si64, 1 : si64, 1 : si64], torch.onnx.strides = [2 : si64, 2 : si64]} : (!torch.vtensor<[1,1,7,5],f32>, !torch.vtensor<[1,1,3,3],f32>) -> !torch.vtensor<[1,1,4,3],f32> 
+    return %0 : !torch.vtensor<[1,1,4,3],f32>
+  }
+}
+
+"""
+
+
+@pytest.fixture(scope="module")
+def import_onnx(bin_dir):
+    exe = shutil.which("iree-import-onnx", path=bin_dir)
+    if exe is None:
+        pytest.skip(f"iree-import-onnx is not installed in {bin_dir}")
+    return exe
+
+
+def test_import_onnx_matches_iree(import_onnx, tmp_path):
+    model = os.path.join(NODE_ROOT, "test_conv_with_strides_padding", "model.onnx")
+    out = tmp_path / "conv.mlir"
+    r = subprocess.run([import_onnx, model, "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text() == CONV_MLIR
+    r = subprocess.run([import_onnx, model], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout == CONV_MLIR
+
+
+def test_import_onnx_help_and_usage_errors(import_onnx):
+    r = subprocess.run([import_onnx, "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and "--opset-version" in r.stdout and "--data-dir" in r.stdout
+    r = subprocess.run([import_onnx], capture_output=True, text=True)
+    assert r.returncode == 2 and "the following arguments are required: input_file" in r.stderr
+    r = subprocess.run([import_onnx, "/nonexistent/model.onnx"], capture_output=True, text=True)
+    assert r.returncode == 1 and "could not open ONNX model '/nonexistent/model.onnx'" in r.stderr
+
+
+def _small_model(graph_name="torch-jit-export", opset=17):
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3) / 4, "w")
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"]), helper.make_node("Relu", ["y"], ["z"])],
+        graph_name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 2])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [4, 3])],
+        initializer=[w],
+    )
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def test_import_names_function_after_graph_and_uses_external_data(import_onnx, tmp_path):
+    m = _small_model()
+    path = tmp_path / "m.onnx"
+    onnx.save(m, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
+              location="weights.bin", size_threshold=0)
+    r = subprocess.run([import_onnx, str(path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert 'func.func @"torch-jit-export"(%arg0: !torch.vtensor<[4,2],f32>) -> !torch.vtensor<[4,3],f32>' in r.stdout
+    assert "dense_resource<w> : tensor<2x3xf32>" in r.stdout
+    assert "w: \"0x08000000" in r.stdout
+    # The weights live beside the model; elsewhere they need --data-dir.
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    shutil.move(str(path), other / "m.onnx")
+    r = subprocess.run([import_onnx, str(other / "m.onnx")], capture_output=True, text=True)
+    assert r.returncode == 1 and "--data-dir" in r.stderr
+    r = subprocess.run([import_onnx, str(other / "m.onnx"), "--data-dir", str(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_import_opset_version(import_onnx, tmp_path):
+    path = tmp_path / "m.onnx"
+    onnx.save(_small_model(opset=14), str(path))
+    r = subprocess.run([import_onnx, str(path), "--opset-version", "17"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "torch.onnx_meta.opset_version = 17 : si64" in r.stdout
+    onnx.save(_small_model(opset=12), str(path))  # MatMul and Relu changed at 13/14
+    r = subprocess.run([import_onnx, str(path), "--opset-version=17"], capture_output=True, text=True)
+    assert r.returncode == 1 and "changed at opset" in r.stderr and "version converter" in r.stderr
+
+
+# ---- .onnx input to the compiler ----------------------------------------------
+
+
+def test_compile_onnx_file_and_bytes_runs(tmp_path):
+    import iree_go.runtime as ireert
+
+    path = tmp_path / "m.onnx"
+    m = _small_model()
+    onnx.save(m, str(path))
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(4, 2)
+    w = np.arange(6, dtype=np.float64).reshape(2, 3) / 4
+    want = np.maximum(x.astype(np.float64) @ w, 0)
+    for vmfb in (ireec.compile_file(str(path), target_backends=["vmvx"]),
+                 ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])):
+        ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+        ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+        got = np.asarray(ctx.modules.module["torch-jit-export"](x).to_host())
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def test_compile_bad_onnx_fails_cleanly(tmp_path, bin_dir):
+    good = _small_model().SerializeToString()
+    cases = {
+        "truncated.onnx": (good[: len(good) // 2], "not a valid ONNX model"),
+        "garbage.onnx": (b"\x0a\xff\xff\xff\xff\x0f\x01\x02", "not a valid ONNX model"),
+        "empty.onnx": (b"", "empty file"),
+    }
+    for name, (data, want) in cases.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        with pytest.raises(ireec.CompilerToolError) as e:
+            ireec.compile_file(str(p), target_backends=["vmvx"])
+        assert want in str(e.value) and name in str(e.value)
+        exe = shutil.which("iree-compile", path=bin_dir)
+        if exe:
+            r = subprocess.run([exe, "--iree-hal-target-backends=vmvx", str(p), "-o", str(tmp_path / "x.vmfb")],
+                               capture_output=True, text=True)
+            assert r.returncode == 1 and want in r.stderr and "panic" not in r.stderr
