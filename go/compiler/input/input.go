@@ -9,6 +9,9 @@ import (
 
 // Run converts m in place to the core tensor program.
 func Run(m *ir.Module) error {
+	if err := prepareModule(m); err != nil {
+		return err
+	}
 	if err := inlineComplexCalls(m); err != nil {
 		return err
 	}

@@ -57,6 +57,17 @@ func parseUtilGlobalOp(p *OpParser, st *ir.OperationState) error {
 		if ta, ok := v.(ir.TypedAttr); ok {
 			st.AddAttr("initial_value", v)
 			st.AddAttr("type", ir.TypeAttrOf(ta.AttrType()))
+		} else if r.ok() && p.IsNext(":") {
+			// "= #util.byte_pattern<N> : T": every byte of the value is N.
+			t := r.colonType()
+			if d := bytePatternValue(v, t); d != nil {
+				st.AddAttr("initial_value", d)
+				st.AddAttr("type", ir.TypeAttrOf(t))
+				return r.err
+			}
+			if r.ok() {
+				return p.ErrorfAt(pos, "'util.global' initial value '%s' is not supported by gree", v)
+			}
 		} else if r.ok() {
 			return p.ErrorfAt(pos, "'util.global' needs ': type' before an untyped initial value '%s'", v)
 		}
