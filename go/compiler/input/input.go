@@ -12,9 +12,6 @@ func Run(m *ir.Module) error {
 	if err := prepareModule(m); err != nil {
 		return err
 	}
-	if err := inlineComplexCalls(m); err != nil {
-		return err
-	}
 	stripShardingAnnotations(m)
 	if err := tosaVariables(m); err != nil {
 		return err
