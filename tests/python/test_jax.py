@@ -726,3 +726,9 @@ def test_shard_map_collectives_on_one_device():
                 + lax.ppermute(a, "a", perm=[(0, 0)]))
 
     check(lambda x: shard_map(body, mesh=mesh, in_specs=P("a"), out_specs=P("a"))(x), rn(4, 6))
+
+
+def test_approx_top_k():
+    """lax.approx_max_k/approx_min_k (@ApproxTopK): the exact top-k, as XLA's
+    CPU fallback computes it."""
+    check(lambda x: (lax.approx_max_k(x, 4), lax.approx_min_k(x, 3)), rn(3, 20))

@@ -13,13 +13,16 @@ import "github.com/gree-ml/gree/go/compiler/ir"
 // reject. Other custom calls (@SPMDFullToShardShape, …) change values and
 // stay errors. The custom call @shape_assertion (jax.export's checks of
 // symbolic dimensions) has no results and is dropped, as IREE drops it.
+// lax.approx_max_k's @ApproxTopK becomes an exact top-k (jax_topk.go).
 func stripShardingAnnotations(m *ir.Module) {
 	var drop []*ir.Operation
+	var comparators []string
 	m.Op.Walk(func(op *ir.Operation) bool {
 		switch {
 		case op.Name == "sdy.mesh":
 			drop = append(drop, op)
 		case op.Name == "func.func" || op.Name == "util.func":
+			comparators = append(comparators, rewriteApproxTopK(m, op)...)
 			stripInFunc(op)
 			return false
 		}
@@ -28,6 +31,7 @@ func stripShardingAnnotations(m *ir.Module) {
 	for _, op := range drop {
 		op.Erase()
 	}
+	eraseUnusedFuncs(m, comparators)
 }
 
 func stripInFunc(fn *ir.Operation) {
