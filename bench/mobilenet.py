@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""MobileNetV2 (ONNX, batch 1, f32) on the CPU: gree vs onnxruntime vs IREE,
+all measured in this one run, with ratios printed.
+
+  bench/mobilenet.py [--bin DIR] [--iree-python PY] [--threads N]
+                     [--repetitions N] [--backends llvm-cpu,vmvx] [--model M.onnx]
+
+- The model is torchvision's mobilenet_v2 with random weights, exported by
+  tests/onnx/export_mobilenet_v2.py (needs a Python with torch/torchvision;
+  Debian's python3-torchvision through /usr/bin/python3), unless --model.
+- gree: `iree-compile model.onnx` (timed: compile time), then
+  `iree-benchmark-module --device=local-task` (median real time).
+- onnxruntime: InferenceSession with intra_op_num_threads = --threads
+  (default: the core count, as local-task uses), inter-op 1, median of
+  --repetitions runs after warm-up.
+- IREE: its PyPI packages iree-base-compiler / iree-base-runtime in a
+  separate venv (--iree-python, default bench/.iree-venv/bin/python,
+  created on first use with pip): iree-import-onnx + iree-compile for
+  llvm-cpu with --iree-llvmcpu-target-cpu=host (timed), then its
+  iree-benchmark-module on local-task with --task_topology_max_group_count.
+Every engine gets the same random input; outputs are compared with
+onnxruntime's (relative L2) so a fast wrong answer does not count.
+"""
+import argparse
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def tool(name, bin_dir):
+    p = os.path.join(bin_dir, name) if bin_dir else shutil.which(name)
+    if not p or not os.path.exists(p):
+        sys.exit(f"cannot find {name}; run `make build` and pass --bin build, or install gree")
+    return p
+
+
+def torch_python():
+    for py in (os.environ.get("GREE_TORCH_PYTHON"), "/usr/bin/python3", sys.executable):
+        if py and os.path.exists(py) and subprocess.run(
+                [py, "-c", "import torch, torchvision"], capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+def iree_venv_python(path):
+    if path:
+        return path
+    venv = os.path.join(HERE, ".iree-venv")
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py):
+        print(f"creating {venv} with iree-base-compiler and iree-base-runtime (once)", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([py, "-m", "pip", "install", "-q", "iree-base-compiler", "iree-base-runtime",
+                        "onnx", "numpy"], check=True)
+    return py
+
+
+def bench_tool_ms(cmd):
+    """Median real time in ms from an iree-benchmark-module run."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stdout}\n{r.stderr}")
+    units = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+    for line in r.stdout.splitlines():
+        m = re.match(r"\S+_median\s+([0-9.]+)\s+(ns|us|ms|s)\s", line)
+        if m:
+            return float(m.group(1)) * units[m.group(2)]
+    times = [float(m.group(1)) * units[m.group(2)] for m in
+             re.finditer(r"^BM_\S+\s+([0-9.]+)\s+(ns|us|ms|s)\s", r.stdout, re.M)]
+    if not times:
+        raise RuntimeError("no timings in:\n" + r.stdout)
+    return float(np.median(times))
+
+
+def timed(cmd):
+    t = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-3000:]}")
+    return dt
+
+
+def rel_l2(a, b):
+    return float(np.linalg.norm(a.astype(np.float64) - b) / np.linalg.norm(b))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=None, help="directory with gree's tools (default: PATH)")
+    ap.add_argument("--iree-python", default=None)
+    ap.add_argument("--no-iree", action="store_true", help="skip IREE's packages")
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--repetitions", type=int, default=10)
+    ap.add_argument("--backends", default="llvm-cpu")
+    ap.add_argument("--model", default=None)
+    args = ap.parse_args()
+    import onnxruntime as ort
+
+    work = tempfile.mkdtemp(prefix="gree-bench-mnv2-")
+    model = args.model
+    if not model:
+        py = torch_python()
+        if not py:
+            sys.exit("no Python with torch and torchvision: apt-get install python3-torchvision, or pass --model")
+        model = os.path.join(work, "mobilenet_v2.onnx")
+        subprocess.run([py, os.path.join(ROOT, "tests", "onnx", "export_mobilenet_v2.py"), model], check=True,
+                       capture_output=True)
+    import onnx
+
+    graph = onnx.load(model, load_external_data=False).graph.name
+    x = np.random.default_rng(0).standard_normal((1, 3, 224, 224), dtype=np.float32)
+    xin = os.path.join(work, "x.npy")
+    np.save(xin, x)
+
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
+          f"threads: {args.threads}; repetitions: {args.repetitions}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = args.threads
+    so.inter_op_num_threads = 1
+    sess = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+    feed = {sess.get_inputs()[0].name: x}
+    want = sess.run(None, feed)[0]
+    for _ in range(3):
+        sess.run(None, feed)
+    ts = []
+    for _ in range(args.repetitions):
+        t = time.perf_counter()
+        sess.run(None, feed)
+        ts.append((time.perf_counter() - t) * 1e3)
+    ort_ms = float(np.median(ts))
+    rows = [("onnxruntime", ort_ms, None, 0.0)]
+
+    for be in args.backends.split(","):
+        vmfb = os.path.join(work, f"gree_{be}.vmfb")
+        ct = timed([tool("iree-compile", args.bin), f"--iree-hal-target-backends={be}", model, "-o", vmfb])
+        out = os.path.join(work, f"gree_{be}.npy")
+        subprocess.run([tool("iree-run-module", args.bin), "--device=local-task", f"--module={vmfb}",
+                        f"--function={graph}", f"--input=@{xin}", f"--output=@{out}"], check=True,
+                       capture_output=True)
+        ms = bench_tool_ms([tool("iree-benchmark-module", args.bin), "--device=local-task", f"--module={vmfb}",
+                            f"--function={graph}", f"--input=@{xin}",
+                            f"--benchmark_repetitions={args.repetitions}"])
+        rows.append((f"gree {be}", ms, ct, rel_l2(np.load(out), want)))
+
+    if not args.no_iree:
+        ipy = iree_venv_python(args.iree_python)
+        ibin = os.path.dirname(ipy)
+        mlir = os.path.join(work, "iree.mlir")
+        vmfb = os.path.join(work, "iree.vmfb")
+        it = timed([os.path.join(ibin, "iree-import-onnx"), model, "-o", mlir])
+        ct = timed([os.path.join(ibin, "iree-compile"), "--iree-hal-target-backends=llvm-cpu",
+                    "--iree-llvmcpu-target-cpu=host", mlir, "-o", vmfb])
+        out = os.path.join(work, "iree.npy")
+        subprocess.run([os.path.join(ibin, "iree-run-module"), "--device=local-task", f"--module={vmfb}",
+                        f"--function={graph}", f"--input=@{xin}", f"--output=@{out}"], check=True,
+                       capture_output=True)
+        ms = bench_tool_ms([os.path.join(ibin, "iree-benchmark-module"), "--device=local-task",
+                            f"--module={vmfb}", f"--function={graph}", f"--input=@{xin}",
+                            f"--task_topology_max_group_count={args.threads}",
+                            f"--benchmark_repetitions={args.repetitions}"])
+        rows.append(("IREE llvm-cpu", ms, ct, rel_l2(np.load(out), want)))
+        print(f"(IREE's iree-import-onnx took {it:.2f} s more)")
+
+    print(f"{'engine':<16}{'latency ms':>12}{'× ort':>9}{'compile s':>11}{'rel L2 vs ort':>15}")
+    iree_ct = next((r[2] for r in rows if r[0] == "IREE llvm-cpu"), None)
+    for name, ms, ct, err in rows:
+        cts = "" if ct is None else f"{ct:.2f}"
+        print(f"{name:<16}{ms:>12.2f}{ms / ort_ms:>8.2f}×{cts:>11}{err:>15.2e}")
+    for name, ms, ct, err in rows:
+        if name.startswith("gree") and iree_ct:
+            print(f"{name}: compile time {ct / iree_ct:.2f}× IREE's iree-compile; latency {ms / ort_ms:.2f}× onnxruntime")
+
+
+if __name__ == "__main__":
+    main()
