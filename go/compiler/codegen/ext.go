@@ -6,7 +6,7 @@ import (
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
-// extOp returns the scatter, sort or topk_v2 that a dispatch region holds alone
+// extOp returns the scatter, sort, topk_v2 or scan that a dispatch region holds alone
 // (flow.FormExtDispatches), or nil.
 func extOp(body *ir.Block) *ir.Operation {
 	for _, op := range body.Ops {
@@ -17,7 +17,7 @@ func extOp(body *ir.Block) *ir.Operation {
 	return nil
 }
 
-// lowerExt lowers a region holding one scatter, sort or topk_v2.
+// lowerExt lowers a region holding one scatter, sort, topk_v2 or scan.
 func lowerExt(region, op *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 	body := region.Regions[0].Blocks[0]
 	ret := body.Terminator()
@@ -40,6 +40,8 @@ func lowerExt(region, op *ir.Operation, name string, st Strategy) (*Dispatch, er
 		err = g.lowerSort(op, results)
 	case linalg.TopKV2Name:
 		err = g.lowerTopKV2(op, results)
+	case linalg.ScanName:
+		err = g.lowerScan(op, results)
 	}
 	if err != nil {
 		return nil, err

@@ -5,8 +5,8 @@ import (
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
-// linalgExt converts IREE's iree_linalg_ext ops: scatter, sort and
-// topk_v2 are core ops already (they are checked here), gather and
+// linalgExt converts IREE's iree_linalg_ext ops: scatter, sort, topk_v2
+// and scan are core ops already (they are checked here), gather and
 // arg_compare become generics, and topk becomes a sort.
 func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 	nIn, nOut := extSegments(op)
@@ -36,6 +36,8 @@ func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 		return r.extTopK(b, op, nIn)
 	case linalg.TopKV2Name:
 		return checkTopKV2(op)
+	case linalg.ScanName:
+		return checkScan(op, nIn, nOut)
 	}
 	return ir.OpErrorf(op, "is not supported by gree yet")
 }
@@ -156,4 +158,20 @@ func extComparator(bb *ir.Builder, op *ir.Operation, a, c *ir.Value) (*ir.Value,
 		bb.Clone(o, m)
 	}
 	return nil, ir.OpErrorf(op, "has a region without %s", linalg.ExtYieldName)
+}
+
+// checkScan checks an iree_linalg_ext.scan, which stays a core op.
+func checkScan(op *ir.Operation, nIn, nOut int) error {
+	da, ok := op.Attr("dimension").(*ir.IntegerAttr)
+	_, ok2 := op.Attr("inclusive").(*ir.BoolAttr)
+	if !ok || !ok2 || nIn != 1 || nOut != 2 || len(op.Results) != 2 || linalg.ExtBody(op) == nil {
+		return ir.OpErrorf(op, "needs a dimension, inclusive, one input, an output, an accumulator and a region")
+	}
+	it, ok := op.Operands[0].Type.(*ir.RankedTensorType)
+	at, ok2 := op.Operands[2].Type.(*ir.RankedTensorType)
+	if !ok || !ok2 || da.Value < 0 || int(da.Value) >= len(it.Dims) || len(at.Dims) != len(it.Dims)-1 {
+		return ir.OpErrorf(op, "has a dimension or accumulator rank that does not fit its input")
+	}
+	op.RemoveAttr("operandSegmentSizes")
+	return nil
 }

@@ -28,23 +28,27 @@ const (
 	// and is_sorted; results are the outputs. The region orders two values
 	// (true: the first comes first).
 	TopKV2Name = "iree_linalg_ext.topk_v2"
+	// ScanName is iree_linalg_ext.scan: operands input, output and
+	// accumulator (the outputs, one result each); attributes dimension and
+	// inclusive. The region combines (previous output, input element).
+	ScanName = "iree_linalg_ext.scan"
 	// ExtYieldName is the terminator of their regions.
 	ExtYieldName = "iree_linalg_ext.yield"
 )
 
 // IsExtOp reports a core op that is not a generic and owns a dispatch.
 func IsExtOp(op *ir.Operation) bool {
-	return op != nil && (op.Name == ScatterName || op.Name == SortName || op.Name == TopKV2Name)
+	return op != nil && (op.Name == ScatterName || op.Name == SortName || op.Name == TopKV2Name || op.Name == ScanName)
 }
 
 // ExtInits returns the destination operands (outs) of an ext op, one per
 // result: the original of a scatter, the operands of a sort, the outputs
-// of a topk_v2.
+// of a topk_v2 or a scan.
 func ExtInits(op *ir.Operation) []*ir.Value {
 	switch op.Name {
 	case ScatterName:
 		return op.Operands[len(op.Operands)-1:]
-	case SortName, TopKV2Name:
+	case SortName, TopKV2Name, ScanName:
 		return op.Operands[len(op.Operands)-len(op.Results):]
 	}
 	return nil

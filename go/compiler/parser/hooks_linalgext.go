@@ -15,13 +15,14 @@ import (
 //	iree_linalg_ext.topk_v2 {attrs}? dimension(0) is_sorted? ins(%v (, %i)? : …) outs(%ov (, %oi)? : …) { region } (-> …)?
 //	iree_linalg_ext.arg_compare {attrs}? dimension(0) ins(%v (, %i)? : …) outs(%ov, %oi : …)
 //	    (index_base(%b : index))? { region } (-> …)?
+//	iree_linalg_ext.scan {attrs}? dimension(0) inclusive(true) ins(%x : T) outs(%y, %acc : T, U) { region } (-> T, U)?
 //	iree_linalg_ext.yield %v, … : T, …
 //
 // Operands are ins, outs and (arg_compare) the index base, with
 // operandSegmentSizes = [#ins, #outs(, #base)] (topk_v2: [1, #input
 // indices, 1, #output indices]).
 func init() {
-	for _, n := range []string{"scatter", "gather", "sort", "topk", "topk_v2", "arg_compare"} {
+	for _, n := range []string{"scatter", "gather", "sort", "topk", "topk_v2", "arg_compare", "scan"} {
 		registerOwn("iree_linalg_ext."+n, parseLinalgExtOp)
 	}
 	registerOwn("iree_linalg_ext.yield", parseLinalgYieldOp)
@@ -46,6 +47,15 @@ func parseLinalgExtOp(p *OpParser, st *ir.OperationState) error {
 	if r.optKeyword("dimension") {
 		r.expect("(")
 		st.AddAttr("dimension", ir.IntAttr(r.integer(), ir.I64))
+		r.expect(")")
+	}
+	if r.optKeyword("inclusive") {
+		r.expect("(")
+		kw := get(r, p.ParseKeyword)
+		if r.ok() && kw != "true" && kw != "false" {
+			return p.Errorf("expected 'true' or 'false' for inclusive, found '%s'", kw)
+		}
+		st.AddAttr("inclusive", &ir.BoolAttr{Value: kw == "true"})
 		r.expect(")")
 	}
 	if r.optKeyword("is_sorted") {

@@ -245,3 +245,45 @@ func TestTopKV2KernelMatchesInterpreter(t *testing.T) {
 		}
 	}
 }
+
+// The scan kernel (exclusive, along the outer dimension of a dynamic
+// input, integer multiply) runs identically in the interpreter and vmvx
+// and gives the running products.
+func TestScanKernelMatchesInterpreter(t *testing.T) {
+	d := lowerOne(t, `func.func @f(%x: tensor<?x6xi32>, %o: tensor<?x6xi32>, %a: tensor<6xi32>) -> (tensor<?x6xi32>, tensor<6xi32>) {
+  %0:2 = iree_linalg_ext.scan dimension(0) inclusive(false) ins(%x : tensor<?x6xi32>) outs(%o, %a : tensor<?x6xi32>, tensor<6xi32>) {
+  ^bb0(%p: i32, %q: i32):
+    %m = arith.muli %p, %q : i32
+    iree_linalg_ext.yield %m : i32
+  } -> tensor<?x6xi32>, tensor<6xi32>
+  return %0#0, %0#1 : tensor<?x6xi32>, tensor<6xi32>
+}`)
+	const R, C = 9, 6
+	r := rand.New(rand.NewSource(9))
+	x := make([]int32, R*C)
+	for i := range x {
+		x[i] = int32(r.Intn(5) - 2)
+	}
+	acc := []int32{1, 2, 3, -1, 5, 7}
+	bind, pcs, grid := bindDynamic(t, d, [][]byte{i32Data(x), make([]byte, 4*R*C), i32Data(acc)}, map[int][]int64{0: {R, C}, 1: {R, C}}, 4*R*C)
+	if grid != [3]int64{C, 1, 1} {
+		t.Fatalf("grid %v, want one workgroup per column", grid)
+	}
+	out := diff(t, d.Kernel, grid, pcs, bind)
+	for i, v := range d.Bindings {
+		if v.Owner() != d.Region || v.Index() != 0 {
+			continue
+		}
+		for c := 0; c < C; c++ {
+			want := acc[c]
+			for row := 0; row < R; row++ {
+				if row > 0 {
+					want *= x[(row-1)*C+c]
+				}
+				if got := int32(binary.LittleEndian.Uint32(out[i][4*(row*C+c):])); got != want {
+					t.Fatalf("(%d, %d): got %d want %d", row, c, got, want)
+				}
+			}
+		}
+	}
+}
