@@ -183,6 +183,15 @@ func (f *fn) convFloat(t kir.Type, from, to kir.Scalar, x string) string {
 	tf, tt := with(t, from), with(t, to)
 	r := f.t()
 	switch {
+	case from == kir.F16 && f.mo.softF16:
+		return f.convFloat(t, kir.F32, to, f.f16ToF32Soft(t, x))
+	case to == kir.F16 && f.mo.softF16:
+		if from == kir.F64 {
+			x = f.roundToOdd(t, x)
+		} else {
+			x = f.convFloat(t, from, kir.F32, x)
+		}
+		return f.f32ToF16Soft(t, x)
 	case from == kir.BF16:
 		i, w, s := f.t(), f.t(), f.t()
 		f.emitf("%s = bitcast %s %s to %s", i, ty(tf), x, ty(with(t, kir.I16)))
@@ -228,6 +237,62 @@ func (f *fn) roundToOdd(t kir.Type, x string) string {
 	res := f.t()
 	f.emitf("%s = bitcast %s %s to %s", res, ty(ti), out, ty(tf))
 	return res
+}
+
+// f16ToF32Soft extends f16 lanes to f32 with integer operations (x86
+// without F16C has no conversion instruction, and LLVM would call a
+// runtime-library function the shared object cannot link).
+func (f *fn) f16ToF32Soft(t kir.Type, x string) string {
+	th, ti, tf := with(t, kir.I16), with(t, kir.I32), with(t, kir.F32)
+	b1 := with(t, kir.I1)
+	h, u := f.t(), f.t()
+	f.emitf("%s = bitcast %s %s to %s", h, ty(with(t, kir.F16)), x, ty(th))
+	f.emitf("%s = zext %s %s to %s", u, ty(th), h, ty(ti))
+	sign := f.bin("shl", ti, f.bin("and", ti, u, ilit(ti, 0x8000)), ilit(ti, 16))
+	exp := f.bin("and", ti, f.bin("lshr", ti, u, ilit(ti, 10)), ilit(ti, 0x1f))
+	man := f.bin("and", ti, u, ilit(ti, 0x3ff))
+	normal := f.bin("or", ti, f.bin("shl", ti, f.bin("add", ti, exp, ilit(ti, 112)), ilit(ti, 23)), f.bin("shl", ti, man, ilit(ti, 13)))
+	special := f.bin("or", ti, ilit(ti, 0x7f800000), f.bin("shl", ti, man, ilit(ti, 13)))
+	mf, sub := f.t(), f.t()
+	f.emitf("%s = uitofp %s %s to %s", mf, ty(ti), man, ty(tf))
+	f.emitf("%s = fmul %s %s, %s", sub, ty(tf), mf, cst(tf, floatLit(kir.F32, 0x1p-24)))
+	subi := f.t()
+	f.emitf("%s = bitcast %s %s to %s", subi, ty(tf), sub, ty(ti))
+	isZero := f.icmp("eq", ti, exp, ilit(ti, 0))
+	isMax := f.icmp("eq", ti, exp, ilit(ti, 31))
+	_ = b1
+	mag := f.sel(ti, isZero, subi, f.sel(ti, isMax, special, normal))
+	r := f.t()
+	f.emitf("%s = bitcast %s %s to %s", r, ty(ti), f.bin("or", ti, mag, sign), ty(tf))
+	return r
+}
+
+// f32ToF16Soft rounds f32 lanes to f16 (to nearest even) with integer
+// operations and one f32 addition for the subnormal range.
+func (f *fn) f32ToF16Soft(t kir.Type, x string) string {
+	ti, tf, th := with(t, kir.I32), with(t, kir.F32), with(t, kir.I16)
+	u := f.t()
+	f.emitf("%s = bitcast %s %s to %s", u, ty(tf), x, ty(ti))
+	sign := f.bin("and", ti, f.bin("lshr", ti, u, ilit(ti, 16)), ilit(ti, 0x8000))
+	a := f.bin("and", ti, u, ilit(ti, 0x7fffffff))
+	// NaN keeps its top mantissa bits and is made quiet; ±inf and values
+	// rounding past 65504 give ±inf.
+	nan := f.bin("or", ti, ilit(ti, 0x7e00), f.bin("and", ti, f.bin("lshr", ti, a, ilit(ti, 13)), ilit(ti, 0x3ff)))
+	isNaN := f.icmp("ugt", ti, a, ilit(ti, 0x7f800000))
+	isInf := f.icmp("uge", ti, a, ilit(ti, 0x477ff000))
+	isNormal := f.icmp("uge", ti, a, ilit(ti, 0x38800000))
+	lsb := f.bin("and", ti, f.bin("lshr", ti, a, ilit(ti, 13)), ilit(ti, 1))
+	normal := f.bin("lshr", ti, f.bin("add", ti, f.bin("add", ti, f.bin("sub", ti, a, ilit(ti, 0x38000000)), ilit(ti, 0xfff)), lsb), ilit(ti, 13))
+	af, sum, sumi := f.t(), f.t(), f.t()
+	f.emitf("%s = bitcast %s %s to %s", af, ty(ti), a, ty(tf))
+	f.emitf("%s = fadd %s %s, %s", sum, ty(tf), af, cst(tf, floatLit(kir.F32, 0.5)))
+	f.emitf("%s = bitcast %s %s to %s", sumi, ty(tf), sum, ty(ti))
+	sub := f.bin("sub", ti, sumi, ilit(ti, 0x3f000000))
+	mag := f.sel(ti, isNaN, nan, f.sel(ti, isInf, ilit(ti, 0x7c00), f.sel(ti, isNormal, normal, sub)))
+	tr, r := f.t(), f.t()
+	f.emitf("%s = trunc %s %s to %s", tr, ty(ti), f.bin("or", ti, mag, sign), ty(th))
+	f.emitf("%s = bitcast %s %s to %s", r, ty(th), tr, ty(with(t, kir.F16)))
+	return r
 }
 
 // f32ToBF16 rounds f32 lanes to bf16, to nearest even; NaNs stay NaNs.

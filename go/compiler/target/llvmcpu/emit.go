@@ -19,6 +19,7 @@ type module struct {
 	order   []string
 	attrs   string
 	checkNo int
+	softF16 bool // convert f16 with integer operations (x86 without F16C)
 }
 
 // declare records a declaration or helper definition under name once.
@@ -123,6 +124,7 @@ func Emit(kernels []*kir.Kernel, m Machine) ([]byte, error) {
 func Translate(kernels []*kir.Kernel, m Machine) (string, *llvmcpu.Executable, error) {
 	mo := &module{m: m, decls: map[string]string{}, vl: vectorLanes(m)}
 	mo.attrs = functionAttrs(m)
+	mo.softF16 = archOf(m.Triple) == "x86_64" && !has(requiredFeatures(m), "f16c")
 	x := &llvmcpu.Executable{Triple: m.Triple, CPU: m.CPU, Features: m.Features, Required: requiredFeatures(m)}
 	for i, k := range kernels {
 		if err := kir.Verify(k); err != nil {

@@ -48,7 +48,12 @@ func build(t *testing.T, m llvmcpu.Machine, ks ...*kir.Kernel) *rt.Executable {
 // ulps > 0, float elements within that many units in the last place.
 func diff(t *testing.T, k *kir.Kernel, grid [3]int64, pcs []int64, inputs [][]byte, ulps int) [][]byte {
 	t.Helper()
-	m := needLLVM(t)
+	return diffOn(t, needLLVM(t), k, grid, pcs, inputs, ulps)
+}
+
+// diffOn is diff for code built for machine m (which must run here).
+func diffOn(t *testing.T, m llvmcpu.Machine, k *kir.Kernel, grid [3]int64, pcs []int64, inputs [][]byte, ulps int) [][]byte {
+	t.Helper()
 	want := clone(inputs)
 	if err := kir.Run(k, grid, pcs, want); err != nil {
 		t.Fatalf("kir.Run: %v\n%s", err, k)

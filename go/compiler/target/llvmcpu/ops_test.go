@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
 )
 
 var intBinaryKinds = []kir.Kind{kir.Add, kir.Sub, kir.Mul, kir.DivS, kir.DivU, kir.RemS, kir.RemU,
@@ -271,4 +272,40 @@ func TestRunTimeChecks(t *testing.T) {
 			t.Errorf("pcs %v: err %v (kir %v), want %s naming the kernel", tc.pcs, err, kerr, tc.code)
 		}
 	}
+}
+
+// TestGenericCPUHalfPrecision runs f16 kernels built for the generic
+// x86-64 CPU, where f16 conversions are integer code (no F16C).
+func TestGenericCPUHalfPrecision(t *testing.T) {
+	needLLVM(t)
+	m, err := llvmcpu.ResolveMachine(llvmcpu.Options{CPU: "generic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	n := 300
+	a, bb := randFloats(r, n, 4), randFloats(r, n, 70000)
+	copy(a, specials)
+	copy(bb[3:], specials)
+	for i := 100; i < 140; i++ { // f16 subnormals and rounding boundaries
+		a[i] = math.Ldexp(float64(i-120)+0.5, -24)
+		bb[i] = math.Ldexp(1+float64(i-100)/2048+1.0/4096, i-120)
+	}
+	k := elementwise("ew", kir.F16, kir.F16, 8, 256, chain)
+	diffOn(t, m, k, [3]int64{2, 1, 1}, []int64{int64(n)}, [][]byte{enc(kir.F16, a), enc(kir.F16, bb), make([]byte, 2*n)}, 0)
+	xs := append(randFloats(r, 64, 3), math.NaN(), math.Inf(-1), 1e-6, -3e-8)
+	xs = xs[:64]
+	diffOn(t, m, unaryFloats([]kir.Kind{kir.Exp, kir.Tanh, kir.Sqrt, kir.Floor}, kir.F16, 64), [3]int64{1, 1, 1}, nil, [][]byte{enc(kir.F16, xs), make([]byte, 2*64*4)}, 1)
+	// f64 → f16 and f32 → f16 conversions with every rounding case.
+	k2, b := kir.NewKernel("conv16")
+	k2.Bindings = []kir.Binding{{Elem: kir.F64, Access: kir.Read}, {Elem: kir.F16, Access: kir.Write}, {Elem: kir.F16, Access: kir.Write}, {Elem: kir.F64, Access: kir.Write}}
+	b.For(b.Idx(0), b.Idx(int64(n)), b.Idx(4), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+		x := b.Load(0, kir.V(kir.F64, 4), i)
+		h := b.Emit(kir.FPTrunc, kir.V(kir.F16, 4), x)
+		b.Store(1, i, h)
+		b.Store(2, i, b.Emit(kir.FPTrunc, kir.V(kir.F16, 4), b.Emit(kir.FPTrunc, kir.V(kir.F32, 4), x)))
+		b.Store(3, i, b.Emit(kir.FPExt, kir.V(kir.F64, 4), h))
+		return nil
+	})
+	diffOn(t, m, k2, [3]int64{1, 1, 1}, nil, [][]byte{enc(kir.F64, bb), make([]byte, 2*n), make([]byte, 2*n), make([]byte, 8*n)}, 0)
 }
