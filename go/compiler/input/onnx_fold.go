@@ -629,7 +629,10 @@ func foldFloatBinary(kind string, a, b float64, fmod bool) float64 {
 // inputs: broadcasting element-wise ops, and shape-valued constant inputs
 // of Reshape, Expand and ConstantOfShape.
 func (o *onnxOp) refine() {
-	if len(o.rts) == 0 || o.rts[0] == nil || ir.HasStaticShape(o.rts[0]) {
+	if len(o.rts) == 0 || o.rts[0] == nil {
+		return
+	}
+	if ir.HasStaticShape(o.rts[0]) && !elementwiseKinds[o.kind] {
 		return
 	}
 	rt := o.rts[0]
@@ -678,6 +681,15 @@ func (o *onnxOp) refine() {
 		}
 		dims = bcastDims(shapes...)
 	}
+	if dims == nil {
+		return
+	}
+	if elementwiseKinds[o.kind] {
+		// The broadcast of the inputs is the result shape, whatever the
+		// importer's shape inference said.
+		o.rts[0] = ir.Tensor(dims, rt.Elem)
+		return
+	}
 	if len(dims) != len(rt.Dims) {
 		return
 	}
@@ -700,7 +712,7 @@ func init() {
 		"Softsign", "Mish", "Neg", "Abs", "Sign", "Not", "IsNaN", "IsInf", "BitwiseNot",
 		"Add", "Sub", "Mul", "Div", "Pow", "Mod", "PRelu", "And", "Or", "Xor",
 		"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-		"Max", "Min", "Sum", "Mean", "Where", "Cast", "CastLike", "Identity"} {
+		"Max", "Min", "Sum", "Mean", "Where", "Cast", "Identity"} {
 		elementwiseKinds[k] = true
 	}
 }

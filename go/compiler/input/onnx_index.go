@@ -11,7 +11,7 @@ import (
 // update order, so later duplicates win as ONNX's reference does).
 
 func init() {
-	onnxReg(onnxCumSum, "CumSum")
+	onnxReg(onnxCumSum, "CumSum", "CumProd")
 	onnxReg(onnxTopK, "TopK")
 	onnxReg(onnxGatherND, "GatherND")
 	onnxReg(onnxScatterElements, "ScatterElements", "Scatter")
@@ -65,12 +65,28 @@ func onnxCumSum(o *onnxOp) ([]*ir.Value, error) {
 	om.Results = om.Results[:n]
 	its := make([]linalg.Iterator, n+1)
 	its[n] = linalg.Reduction
-	g := linalg.BuildGeneric(o.b, []*ir.Value{x}, []*ir.Value{filled(o.b, rt, 0)}, []*ir.AffineMap{xm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+	g := linalg.BuildGeneric(o.b, []*ir.Value{x}, []*ir.Value{filled(o.b, rt, o.scanInit())}, []*ir.AffineMap{xm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
 		s := sc{bb, rt.Elem}
 		take := takeCum(bb, index(bb, n), index(bb, ax), excl, rev)
-		return []*ir.Value{s.sel(take, s.add(args[1], args[0]), args[1])}
+		return []*ir.Value{s.sel(take, o.scanStep(s, args[1], args[0]), args[1])}
 	})
 	return []*ir.Value{g.Result(0)}, nil
+}
+
+// scanInit and scanStep are the identity and the combination of CumSum
+// (sum) and CumProd (product).
+func (o *onnxOp) scanInit() float64 {
+	if o.kind == "CumProd" {
+		return 1
+	}
+	return 0
+}
+
+func (o *onnxOp) scanStep(s sc, acc, v *ir.Value) *ir.Value {
+	if o.kind == "CumProd" {
+		return s.mul(acc, v)
+	}
+	return s.add(acc, v)
 }
 
 // takeCum says whether element j along the scan axis counts for
@@ -103,7 +119,7 @@ func (o *onnxOp) cumSumDynamic(excl, rev bool) ([]*ir.Value, error) {
 	om.Results = om.Results[:n]
 	its := make([]linalg.Iterator, n+1)
 	its[n] = linalg.Reduction
-	g := linalg.BuildGeneric(o.b, []*ir.Value{win}, []*ir.Value{filled(o.b, rt, 0)}, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+	g := linalg.BuildGeneric(o.b, []*ir.Value{win}, []*ir.Value{filled(o.b, rt, o.scanInit())}, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
 		s := sc{bb, rt.Elem}
 		ax := extractIndex(bb, axv, 0)
 		ax = bb.Create("arith.select", []*ir.Value{cmp(bb, predSLT, ax, cIdx(bb, 0)), iop(bb, "arith.addi", ax, cIdx(bb, int64(n))), ax}, []ir.Type{ir.Index}).Result(0)
@@ -121,7 +137,7 @@ func (o *onnxOp) cumSumDynamic(excl, rev bool) ([]*ir.Value, error) {
 		}
 		ok := iop(bb, "arith.andi", validB, takeB)
 		v := extractAt(bb, x, ix)
-		return []*ir.Value{s.sel(ok, s.add(args[1], v), args[1])}
+		return []*ir.Value{s.sel(ok, o.scanStep(s, args[1], v), args[1])}
 	})
 	return []*ir.Value{g.Result(0)}, nil
 }

@@ -370,6 +370,17 @@ func (o *onnxOp) static() error {
 			return o.errorf("with dynamic result shapes is not supported by gree yet")
 		}
 	}
+	if elementwiseKinds[o.kind] && o.rts[0] != nil {
+		var shapes [][]int64
+		for _, v := range o.ins {
+			if v != nil && tt(v) != nil {
+				shapes = append(shapes, tt(v).Dims)
+			}
+		}
+		if b := bcastDims(shapes...); b == nil || !ir.TypesEqual(ir.Tensor(b, ir.I1), ir.Tensor(o.rts[0].Dims, ir.I1)) {
+			return o.errorf("has inputs whose shapes do not broadcast to the result shape %v", o.rts[0].Dims)
+		}
+	}
 	return nil
 }
 

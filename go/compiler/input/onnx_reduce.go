@@ -109,6 +109,22 @@ func onnxReduce(o *onnxOp) ([]*ir.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The result shape follows from the axes and keepdims (the importer's
+	// shape inference cannot know run-time axes).
+	var dims []int64
+	keep := o.attrInt("keepdims", 1) != 0
+	for i, d := range xt.Dims {
+		switch {
+		case !red[i]:
+			dims = append(dims, d)
+		case keep:
+			dims = append(dims, 1)
+		}
+	}
+	if !noop {
+		rt = ir.Tensor(dims, rt.Elem)
+		o.rts[0] = rt
+	}
 	elem := rt.Elem
 	uns := o.isUnsigned(x) || isBool(elem)
 	if noop {
