@@ -6,8 +6,9 @@ import (
 )
 
 // linalgExt converts IREE's iree_linalg_ext ops: scatter, sort, topk_v2
-// and scan are core ops already (they are checked here), gather and
-// arg_compare become generics, and topk becomes a sort.
+// and scan are core ops already (they are checked here), gather,
+// arg_compare and map_load become generics, topk a sort, and map_store a
+// scatter.
 func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 	nIn, nOut := extSegments(op)
 	switch op.Name {
@@ -38,6 +39,10 @@ func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 		return checkTopKV2(op)
 	case linalg.ScanName:
 		return checkScan(op, nIn, nOut)
+	case "iree_linalg_ext.map_load":
+		return r.extMapLoad(b, op)
+	case "iree_linalg_ext.map_store":
+		return r.extMapStore(b, op)
 	}
 	return ir.OpErrorf(op, "is not supported by gree yet")
 }

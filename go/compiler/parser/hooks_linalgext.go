@@ -93,3 +93,88 @@ func parseLinalgExtOp(p *OpParser, st *ir.OperationState) error {
 	st.AddAttr("operandSegmentSizes", segmentSizes(sizes...))
 	return r.err
 }
+
+func init() {
+	registerOwn("iree_linalg_ext.map_load", parseMapLoadStore)
+	registerOwn("iree_linalg_ext.map_store", parseMapLoadStore)
+	registerOwn("affine.linearize_index", parseLinearizeIndex)
+	registerOwn("affine.delinearize_index", parseDelinearizeIndex)
+}
+
+// parseMapLoadStore: {attrs}? %src into %out { region } : T into U (-> V)?
+// (the region's block arguments are written with their index types).
+func parseMapLoadStore(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	r.attrDict()
+	src := r.operand()
+	r.keyword("into")
+	out := r.operand()
+	if r.ok() {
+		r.region(nil)
+	}
+	st1 := r.colonType()
+	r.keyword("into")
+	st2 := r.typ()
+	r.resolve([]Operand{src, out}, st1, st2)
+	st.ResultTypes = r.arrowTypes()
+	return r.err
+}
+
+// basis parses "(b, …)" where each entry is an index value or an integer;
+// it returns the values and the static entries (DynamicIndex for values).
+func (r *reader) basis() ([]Operand, *ir.DenseArrayAttr) {
+	var ops []Operand
+	static := []int64{}
+	r.expect("(")
+	for r.ok() && !r.p.Optional(")") {
+		if len(static) > 0 {
+			r.expect(",")
+		}
+		if r.p.IsNextOperand() {
+			ops = append(ops, r.operand())
+			static = append(static, DynamicIndex)
+		} else {
+			static = append(static, r.integer())
+		}
+	}
+	return ops, ir.I64Array(static...)
+}
+
+// parseLinearizeIndex: (disjoint)? [%i, …] by (b, …) {attrs}? : index
+func parseLinearizeIndex(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	if r.optKeyword("disjoint") {
+		st.AddAttr("disjoint", ir.Unit)
+	}
+	r.expect("[")
+	var idx []Operand
+	for r.ok() && !p.Optional("]") {
+		if len(idx) > 0 {
+			r.expect(",")
+		}
+		idx = append(idx, r.operand())
+	}
+	r.keyword("by")
+	dyn, static := r.basis()
+	st.AddAttr("static_basis", static)
+	r.attrDict()
+	st.ResultTypes = []ir.Type{r.colonType()}
+	r.resolveIndex(idx)
+	r.resolveIndex(dyn)
+	st.AddAttr("operandSegmentSizes", segmentSizes(len(idx), len(dyn)))
+	return r.err
+}
+
+// parseDelinearizeIndex: %x into (b, …) {attrs}? : index, …
+func parseDelinearizeIndex(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	x := r.operand()
+	r.keyword("into")
+	dyn, static := r.basis()
+	st.AddAttr("static_basis", static)
+	r.attrDict()
+	st.ResultTypes = r.colonTypes()
+	r.resolveIndex([]Operand{x})
+	r.resolveIndex(dyn)
+	return r.err
+}
