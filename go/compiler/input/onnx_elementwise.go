@@ -96,6 +96,11 @@ func castScalar(bb *ir.Builder, x *ir.Value, to ir.Type, fromUnsigned, toUnsigne
 		}
 		return bb.Create("arith.sitofp", []*ir.Value{x}, []ir.Type{to}).Result(0)
 	case ir.IsFloat(from):
+		if toUnsigned && width(to) < 64 {
+			// Narrow unsigned results wrap around (as numpy's astype).
+			w := bb.Create("arith.fptosi", []*ir.Value{x}, []ir.Type{ir.I64}).Result(0)
+			return bb.Create("arith.trunci", []*ir.Value{w}, []ir.Type{to}).Result(0)
+		}
 		if toUnsigned {
 			return bb.Create("arith.fptoui", []*ir.Value{x}, []ir.Type{to}).Result(0)
 		}
@@ -414,7 +419,9 @@ func onnxCast(o *onnxOp) ([]*ir.Value, error) {
 		return nil, err
 	}
 	x := o.in(0)
-	rt := o.rts[0]
+	// Casts keep the input's shape (CastLike's second input gives only
+	// the type).
+	rt := ir.Tensor(tt(x).Dims, o.rts[0].Elem)
 	// Casts to 8-bit floats saturate by default: finite limits for
 	// out-of-range values and infinities (NaN stays NaN).
 	limit := map[string]float64{"f8E4M3FN": 448, "f8E4M3FNUZ": 240, "f8E5M2": 57344, "f8E5M2FNUZ": 57344}[rt.Elem.String()]
@@ -475,6 +482,21 @@ func onnxClip(o *onnxOp) ([]*ir.Value, error) {
 // onnxIdentity passes its input through (Dropout in inference mode also
 // returns an all-true mask when asked).
 func onnxIdentity(o *onnxOp) ([]*ir.Value, error) {
+	if o.kind == "Dropout" {
+		// Inference only: training_mode must be absent or constant false
+		// (or the ratio constant 0).
+		training := o.attrInt("is_test", 1) == 0 && o.c.opset < 7
+		if o.in(2) != nil {
+			v, ok := o.constInts(2)
+			training = !ok || len(v) != 1 || v[0] != 0
+		}
+		if r, ok := o.constFloats(1); training && ok && len(r) == 1 && r[0] == 0 {
+			training = false
+		}
+		if training {
+			return nil, o.errorf("in training mode (random dropping) is not supported by gree")
+		}
+	}
 	out := []*ir.Value{o.in(0)}
 	if len(o.rts) > 1 && o.rts[1] != nil {
 		if err := o.static(); err != nil {

@@ -490,16 +490,33 @@ func (o *onnxOp) inferAxes(rank int) (map[int]bool, bool, error) {
 		return red, false, nil
 	}
 	red := map[int]bool{}
+	k := int64(-1) // the number of axes, when the axes tensor's length is static
+	if at != nil && len(at.Dims) == 1 && at.Dims[0] >= 0 {
+		k = at.Dims[0]
+	}
 	if o.attrInt("keepdims", 1) != 0 {
 		if len(rt.Dims) != rank {
-			return nil, false, o.errorf("has a result rank that does not match keepdims")
+			return nil, false, o.errorf("with non-constant axes has a result rank that does not match keepdims")
 		}
+		changed := int64(0)
 		for i := 0; i < rank; i++ {
 			if rt.Dims[i] == 1 {
 				red[i] = true
 			}
+			if rt.Dims[i] != xt.Dims[i] {
+				changed++
+				if rt.Dims[i] != 1 {
+					return nil, false, o.errorf("with non-constant axes has a result shape that no reduction gives")
+				}
+			}
+		}
+		if k >= 0 && changed > k {
+			return nil, false, o.errorf("with non-constant axes has a result shape that %d axes cannot give", k)
 		}
 		return red, false, nil
+	}
+	if k < 0 || int64(rank-len(rt.Dims)) != k {
+		return nil, false, o.errorf("with non-constant axes whose dimensions the shapes do not determine is not supported by gree")
 	}
 	var found []map[int]bool
 	var walk func(i, j int, cur map[int]bool)
