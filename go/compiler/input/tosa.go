@@ -22,7 +22,15 @@ func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
 	case "const", "const_shape":
 		return r.tosaConst(b, op)
 	case "identity":
-		r.replace(op, op.Operands[:len(op.Results)])
+		if len(op.Operands) != len(op.Results) {
+			return ir.OpErrorf(op, "needs as many operands as results")
+		}
+		for i, v := range op.Operands {
+			if !ir.TypesEqual(v.Type, op.Results[i].Type) {
+				return ir.OpErrorf(op, "changes type %s to %s", v.Type, op.Results[i].Type)
+			}
+		}
+		r.replace(op, op.Operands)
 		return nil
 	case "cond_if":
 		return r.tosaIf(b, op)
@@ -43,10 +51,27 @@ func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
 	// i48 (the accumulator of 16-bit convolutions) is computed as i64, as
 	// IREE does; consumers see the i64 values.
 	rt = widen48(rt).(*ir.RankedTensorType)
-	for _, v := range op.Operands {
-		if _, ok := v.Type.(*ir.UnrankedTensorType); ok {
+	for i, v := range op.Operands {
+		switch t := v.Type.(type) {
+		case *ir.RankedTensorType:
+		case *ir.UnrankedTensorType:
 			return ir.OpErrorf(op, "with unranked tensor operands is not supported by gree")
+		case *ir.OpaqueType:
+			if !strings.HasPrefix(t.Text, "!tosa.shape") {
+				return ir.OpErrorf(op, "has operand #%d of type %s (expected a tensor or !tosa.shape)", i, t)
+			}
+		default:
+			return ir.OpErrorf(op, "has operand #%d of type %s (expected a tensor or !tosa.shape)", i, t)
 		}
+	}
+	if n, ok := tosaMinOperands[name]; ok && len(op.Operands) < n {
+		return ir.OpErrorf(op, "expects at least %d operands (found %d)", n, len(op.Operands))
+	}
+	if len(op.Operands) == 0 {
+		return ir.OpErrorf(op, "expects operands")
+	}
+	if _, ok := op.Operands[0].Type.(*ir.RankedTensorType); !ok {
+		return ir.OpErrorf(op, "needs a ranked tensor as its first operand")
 	}
 	if done, err := r.tosaElementwise(b, op, name, rt); done || err != nil {
 		return err
@@ -183,7 +208,7 @@ func tosaList(op *ir.Operation, name string, i int) ([]int64, error) {
 // tosaAxis reads the axis attribute and checks it against rank.
 func tosaAxis(op *ir.Operation, rank int) (int, error) {
 	a, ok := op.Attr("axis").(*ir.IntegerAttr)
-	if !ok || a.Value < 0 || int(a.Value) >= max(rank, 1) {
+	if !ok || a.Value < 0 || int(a.Value) >= rank {
 		return 0, ir.OpErrorf(op, "needs an 'axis' within the input rank %d", rank)
 	}
 	return int(a.Value), nil
@@ -338,4 +363,16 @@ func widen48(t ir.Type) ir.Type {
 		}
 	}
 	return t
+}
+
+// tosaMinOperands is the number of operands each op needs at least (the
+// older form's; TOSA 1.0 adds zero points and shapes after them).
+var tosaMinOperands = map[string]int{
+	"select": 3, "mul": 2, "maximum": 2, "minimum": 2, "arithmetic_right_shift": 2, "gather": 2,
+	"scatter": 3, "matmul": 2, "fully_connected": 3, "conv2d": 3, "conv3d": 3, "depthwise_conv2d": 3,
+	"transpose_conv2d": 3, "table": 2, "pad": 2, "add": 2, "sub": 2, "intdiv": 2, "div": 2, "pow": 2,
+	"equal": 2, "greater": 2, "greater_equal": 2, "logical_and": 2, "logical_or": 2, "logical_xor": 2,
+	"bitwise_and": 2, "bitwise_or": 2, "bitwise_xor": 2, "logical_left_shift": 2, "logical_right_shift": 2,
+	"concat": 1, "reshape": 1, "transpose": 1, "slice": 1, "tile": 1, "reverse": 1, "cast": 1, "clamp": 1,
+	"rescale": 1, "negate": 1, "avg_pool2d": 1, "max_pool2d": 1, "resize": 1, "argmax": 1,
 }

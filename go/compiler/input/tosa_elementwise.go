@@ -36,6 +36,16 @@ func (r *rewriter) tosaElementwise(b *ir.Builder, op *ir.Operation, name string,
 	if isF {
 		kind = 0
 	}
+	switch name {
+	case "equal", "greater", "greater_equal", "cast", "mul", "select":
+	default:
+		if _, ok := tosaSimple[name]; ok || name == "reciprocal" || name == "sigmoid" || name == "negate" || name == "clamp" ||
+			name == "maximum" || name == "minimum" || name == "logical_not" || name == "bitwise_not" || name == "arithmetic_right_shift" {
+			if !ir.TypesEqual(in0, elem) {
+				return true, ir.OpErrorf(op, "needs the result element type %s to match its input's (%s)", elem, in0)
+			}
+		}
+	}
 	if ops, ok := tosaSimple[name]; ok && name != "reciprocal" {
 		scalar := ops[kind]
 		if scalar == "" {

@@ -27,6 +27,11 @@ func (r *rewriter) tosaReduce(b *ir.Builder, op *ir.Operation, name string, rt *
 	if !ir.HasStaticShape(it) || !ir.HasStaticShape(rt) {
 		return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
 	}
+	for i, d := range it.Dims {
+		if len(rt.Dims) != n || (i == axis && rt.Dims[i] != 1) || (i != axis && rt.Dims[i] != d) || !ir.TypesEqual(rt.Elem, it.Elem) {
+			return true, ir.OpErrorf(op, "needs a %s result with size 1 along axis %d (found %s)", it.Elem, axis, rt)
+		}
+	}
 	elem := it.Elem
 	isF := ir.IsFloat(elem)
 	ignore := tosaString(op, "nan_mode") == "IGNORE"
@@ -123,8 +128,8 @@ func (r *rewriter) tosaArgmax(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 	if err != nil {
 		return err
 	}
-	if !ir.HasStaticShape(it) || len(rt.Dims) != n-1 {
-		return ir.OpErrorf(op, "needs a static input and a result of rank %d", n-1)
+	if !ir.HasStaticShape(it) || len(rt.Dims) != n-1 || ir.IsFloat(rt.Elem) || isBool(rt.Elem) {
+		return ir.OpErrorf(op, "needs a static input and an integer result of rank %d", n-1)
 	}
 	elem := it.Elem
 	isF := ir.IsFloat(elem)

@@ -23,6 +23,12 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 		return true, ir.OpErrorf(op, "needs a ranked tensor input")
 	}
 	n := len(rt.Dims)
+	switch name {
+	case "transpose", "slice", "tile", "pad", "reverse", "concat":
+		if len(it.Dims) != n || !ir.TypesEqual(it.Elem, rt.Elem) {
+			return true, ir.OpErrorf(op, "needs a result of its input's rank and element type (found %s from %s)", rt, it)
+		}
+	}
 	out := func() *ir.Value { return b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0) }
 	copyBody := func(bb *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }
 	mapped := func(m *ir.AffineMap) (bool, error) {
@@ -73,12 +79,20 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 		if err != nil {
 			return true, err
 		}
+		if !ir.TypesEqual(it, rt) {
+			return true, ir.OpErrorf(op, "needs a result of its input's type")
+		}
 		m := linalg.Identity(n)
 		m.Results[axis] = ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: axis}, &ir.AffineConstantExpr{Value: -1}), &ir.AffineConstantExpr{Value: rt.Dims[axis] - 1})
 		return mapped(m)
 	case "tile":
 		if !ir.HasStaticShape(it) {
 			return true, ir.OpErrorf(op, "with a dynamic input shape is not supported by gree yet")
+		}
+		for i := range rt.Dims {
+			if it.Dims[i] == 0 || rt.Dims[i]%it.Dims[i] != 0 {
+				return true, ir.OpErrorf(op, "has a result shape %v that is not a tiling of %v", rt.Dims, it.Dims)
+			}
 		}
 		g := linalg.BuildGeneric(b, nil, []*ir.Value{out()}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
 			ix := []*ir.Value{in}
@@ -93,6 +107,22 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 		axis, err := tosaAxis(op, n)
 		if err != nil {
 			return true, err
+		}
+		sum := int64(0)
+		for _, v := range op.Operands {
+			vt, ok := v.Type.(*ir.RankedTensorType)
+			if !ok || len(vt.Dims) != n || !ir.TypesEqual(vt.Elem, rt.Elem) {
+				return true, ir.OpErrorf(op, "needs inputs of the result's rank and element type")
+			}
+			for i, d := range vt.Dims {
+				if i != axis && d != rt.Dims[i] {
+					return true, ir.OpErrorf(op, "has inputs whose sizes differ off the axis")
+				}
+			}
+			sum += vt.Dims[axis]
+		}
+		if sum != rt.Dims[axis] {
+			return true, ir.OpErrorf(op, "has inputs summing to %d along axis %d, not %d", sum, axis, rt.Dims[axis])
 		}
 		c := b.Create("tensor.concat", op.Operands, []ir.Type{rt}, ir.Named("dim", ir.IntAttr(int64(axis), ir.I64)))
 		r.replace(op, c.Results)
