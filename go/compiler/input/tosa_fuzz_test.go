@@ -30,7 +30,8 @@ func TestTosaMalformedNeverPanics(t *testing.T) {
 		"%q": "tensor<1x4x4x2xi8>", "%u": "tensor<1xi8>",
 	}
 	lists := [][]string{{}, {"%a"}, {"%s"}, {"%z"}, {"%a", "%s"}, {"%i", "%i"}, {"%a", "%a", "%a"}, {"%q", "%q", "%u"},
-		{"%q", "%u", "%u", "%u", "%u"}, {"%z", "%s", "%s", "%s"}, {"%a", "%z"}, {"%q", "%a", "%z", "%u", "%u"}}
+		{"%q", "%u", "%u", "%u", "%u"}, {"%z", "%s", "%s", "%s"}, {"%a", "%z"}, {"%q", "%a", "%z", "%u", "%u"},
+		{"%q", "%s", "%u"}, {"%q", "%q", "%s"}, {"%a", "%s", "%s"}, {"%q", "%q", "%q", "%s", "%s"}, {"%i", "%s", "%s", "%s", "%s"}}
 	results := []string{"tensor<2x3xf32>", "tensor<1x4x4x2xi32>", "tensor<i1>", "tensor<3x2xi8>", "tensor<2x3xf32>, tensor<2x3xf32>"}
 	attrs := []string{"", "{axis = 5 : i32}", "{axis = 0 : i32, shift = 40 : i8, perms = array<i32: 1, 0>, pad = array<i64: -1, 0>}",
 		"{kernel = array<i64: 9, 9>, stride = array<i64: 0, 0>, scale = array<i64: 0, 0, 0, 0>, mode = BILINEAR}",
