@@ -73,6 +73,20 @@ func (e *env) get(name string) *info {
 
 func (e *env) set(name string, i *info) { e.m[name] = i }
 
+// dataPropSince is, for each op with an ONNX data propagation function,
+// the first opset whose version of the op has it (onnx 1.22). ONNX's shape
+// inference propagates values only through these; gree's own pipeline
+// (FoldShapes) propagates through every op it can compute.
+var dataPropSince = map[string]int64{
+	"Add": 14, "Sub": 14, "Mul": 14, "Cast": 13, "Concat": 13, "Size": 13, "Slice": 13,
+	"Squeeze": 13, "Unsqueeze": 13, "Gather": 1, "Shape": 1, "Constant": 1,
+}
+
+func onnxPropagates(n *onnxpb.NodeProto, opset int64) bool {
+	since, ok := dataPropSince[n.GetOpType()]
+	return ok && normalizeDomain(n.GetDomain()) == "" && opset >= since
+}
+
 // foldable are the ops whose integer results the importer can compute
 // (data propagation) and, with FoldShapes, replace by constants.
 var foldable = map[string]bool{
@@ -101,6 +115,13 @@ func (gi *graphImporter) analyze() error {
 			outs = gi.imp.inferNode(n, ins)
 			if n.GetOpType() == "If" && normalizeDomain(n.GetDomain()) == "" {
 				outs = gi.inferIf(n, outs)
+			}
+			if !gi.imp.opts.FoldShapes && !onnxPropagates(n, gi.imp.opsets[""]) {
+				for _, o := range outs {
+					if o != nil && o.val == nil {
+						o.data = nil
+					}
+				}
 			}
 		}
 		for i, name := range n.GetOutput() {

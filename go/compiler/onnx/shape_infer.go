@@ -121,7 +121,7 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		}
 		return []*info{{t: tensorType(t.elem, []int64{prod(t.dims[:axis]), prod(t.dims[axis:])})}}
 	case "Reshape":
-		return inferReshape(n, in, opset)
+		return inferReshape(n, in, opset, imp.opts.FoldShapes)
 	case "Transpose":
 		t := ranked(in, 0)
 		if t == nil {

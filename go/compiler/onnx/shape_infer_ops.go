@@ -282,15 +282,21 @@ func inferMatMul(in []*info) []*info {
 	return []*info{{t: tensorType(elem, dims)}}
 }
 
-func inferReshape(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
+func inferReshape(n *onnxpb.NodeProto, in []*info, opset int64, extended bool) []*info {
 	x := ranked(in, 0)
 	var shape []int64
 	if opset < 5 {
 		shape, _ = attrInts(n, "shape")
-	} else if d, ok := partialData(in, 1); ok {
+	} else if d, ok := partialData(in, 1); ok && (opset >= 14 || extended || in[1].val != nil) {
+		// Reshape-14 and newer read propagated shape values; older ones
+		// only literal shapes (as ONNX).
 		shape = d
-	} else if t := ranked(in, 1); t != nil && len(t.dims) == 1 && t.dims[0] >= 0 && elemOf(in, 0) != 0 {
+	} else if t := ranked(in, 1); extended && t != nil && len(t.dims) == 1 && t.dims[0] >= 0 && elemOf(in, 0) != 0 {
+		// gree's pipeline: the rank is the shape's length.
 		return []*info{{t: tensorType(elemOf(in, 0), dimsOfData(make([]int64, t.dims[0])))}}
+	} else if elemOf(in, 0) != 0 {
+		// Unknown shape values: ONNX knows the element type only.
+		return []*info{{t: &vtype{kind: kindTensor, elem: elemOf(in, 0), dims: []int64{}}}}
 	}
 	if shape == nil || elemOf(in, 0) == 0 {
 		return nil
