@@ -37,11 +37,12 @@ type onnxConv struct {
 	r        *rewriter
 	opset    int64
 	unsigned map[*ir.Value]bool
+	loops    map[*ir.Block]int // Loop bodies (in scf.while) → number of loop values
 }
 
 // convertTorchFunc converts a torch-onnx function to core tensor ops.
 func convertTorchFunc(m *ir.Module, fn *ir.Operation) error {
-	c := &onnxConv{r: &rewriter{fn: fn}, opset: 17, unsigned: map[*ir.Value]bool{}}
+	c := &onnxConv{r: &rewriter{fn: fn}, opset: 17, unsigned: map[*ir.Value]bool{}, loops: map[*ir.Block]int{}}
 	if a, ok := fn.Attr("torch.onnx_meta.opset_version").(*ir.IntegerAttr); ok {
 		c.opset = a.Value
 	}

@@ -11,6 +11,7 @@ import (
 
 func init() {
 	onnxReg(onnxIf, "If")
+	onnxReg(onnxLoop, "Loop")
 	onnxReg(onnxQuantize, "QuantizeLinear")
 	onnxReg(onnxDequantize, "DequantizeLinear")
 }
@@ -176,4 +177,132 @@ func onnxDequantize(o *onnxOp) ([]*ir.Value, error) {
 		return castScalar(s.b, v, rt.Elem, false, false)
 	})
 	return []*ir.Value{y}, nil
+}
+
+// onnxLoop becomes scf.while over (iteration i64, condition i1, loop
+// values…, scan accumulators…). The body block moves into the loop; its
+// iteration and condition arguments become 0-d tensors built from the
+// scalars, and its terminator (converted last, see loopYield) inserts the
+// scan outputs at the iteration and yields the next state. Scan outputs
+// need a static shape (a known trip count).
+func onnxLoop(o *onnxOp) ([]*ir.Value, error) {
+	if len(o.op.Regions) != 1 || len(o.op.Regions[0].Blocks) != 1 {
+		return nil, o.errorf("needs one single-block body")
+	}
+	body := o.op.Regions[0].Blocks[0]
+	nv := len(o.ins) - 2
+	if nv < 0 || len(body.Args) != nv+2 {
+		return nil, o.errorf("has a body whose arguments do not match its inputs")
+	}
+	nscan := len(o.rts) - nv
+	b := o.b
+	i0 := b.Constant(ir.IntAttr(0, ir.I64))
+	cond := b.Constant(ir.IntAttr(1, ir.I1))
+	if c := o.in(1); c != nil {
+		cond = scalarOf(b, c)
+	}
+	var maxIter *ir.Value
+	if m := o.in(0); m != nil {
+		maxIter = scalarOf(b, m)
+	}
+	inits := []*ir.Value{i0, cond}
+	types := []ir.Type{ir.I64, ir.I1}
+	for k := 0; k < nv; k++ {
+		v := o.ins[2+k]
+		if v == nil || tt(v) == nil || o.rts[k] == nil || !ir.TypesEqual(v.Type, o.rts[k]) {
+			return nil, o.errorf("loop value %d changes type or shape across iterations, which gree does not support", k)
+		}
+		inits = append(inits, v)
+		types = append(types, v.Type)
+	}
+	for k := 0; k < nscan; k++ {
+		t := o.rts[nv+k]
+		if t == nil || !ir.HasStaticShape(t) {
+			return nil, o.errorf("scan output %d needs a static shape (a known trip count)", k)
+		}
+		inits = append(inits, empty(b, t))
+		types = append(types, t)
+	}
+	w := b.CreateWithRegions("scf.while", inits, types, 2)
+	// Before: continue while cond (and i < M).
+	before := ir.NewBlock(types...)
+	w.Regions[0].AddBlock(before)
+	bb := ir.AtEnd(before, o.op.Loc)
+	go1 := before.Args[1]
+	if maxIter != nil {
+		go1 = iop(bb, "arith.andi", go1, cmpOp(bb, "arith.cmpi", 2, before.Args[0], maxIter))
+	}
+	bb.Create("scf.condition", append([]*ir.Value{go1}, before.Args...), nil)
+	// After: the ONNX body.
+	after := ir.NewBlock(types...)
+	w.Regions[1].AddBlock(after)
+	ab := ir.AtEnd(after, o.op.Loc)
+	iterT := ab.Create("tensor.from_elements", []*ir.Value{after.Args[0]}, []ir.Type{ir.Tensor(nil, ir.I64)}).Result(0)
+	condT := ab.Create("tensor.from_elements", []*ir.Value{after.Args[1]}, []ir.Type{ir.Tensor(nil, ir.I1)}).Result(0)
+	ir.ReplaceAllUsesWith(o.c.r.fn, body.Args[0], iterT)
+	ir.ReplaceAllUsesWith(o.c.r.fn, body.Args[1], condT)
+	for k := 0; k < nv; k++ {
+		ir.ReplaceAllUsesWith(o.c.r.fn, body.Args[2+k], after.Args[2+k])
+	}
+	moved := append([]*ir.Operation{}, body.Ops...)
+	for _, op := range moved {
+		body.Remove(op)
+		after.Append(op)
+	}
+	o.op.Regions[0].Blocks = nil
+	o.c.loops[after] = nv
+	return w.Results[2:], nil
+}
+
+// loopYield converts the terminator of a Loop body (now in scf.while):
+// (cond, values…, scan outputs…) → scf.yield(i+1, cond, values…,
+// accumulators with the scan outputs inserted at row i).
+func (c *onnxConv) loopYield(b *ir.Builder, op *ir.Operation, nv int) error {
+	blk := op.Block()
+	ns := len(blk.Args) - 2 - nv
+	if len(op.Operands) != 1+nv+ns || ns < 0 {
+		return ir.OpErrorf(op, "does not match its loop's values and scan outputs")
+	}
+	i := blk.Args[0]
+	next := iop(b, "arith.addi", i, b.Constant(ir.IntAttr(1, ir.I64)))
+	out := []*ir.Value{next, scalarOf(b, op.Operands[0])}
+	for k := 0; k < nv; k++ {
+		v := op.Operands[1+k]
+		if !ir.TypesEqual(v.Type, blk.Args[2+k].Type) {
+			return ir.OpErrorf(op, "loop value %d changes type or shape (%s to %s), which gree does not support", k, blk.Args[2+k].Type, v.Type)
+		}
+		out = append(out, v)
+	}
+	ii := b.Create("arith.index_cast", []*ir.Value{i}, []ir.Type{ir.Index}).Result(0)
+	for k := 0; k < ns; k++ {
+		acc := blk.Args[2+nv+k]
+		at := tt(acc)
+		src := op.Operands[1+nv+k]
+		st := tt(src)
+		if st == nil || len(st.Dims) != len(at.Dims)-1 {
+			return ir.OpErrorf(op, "scan output %d does not match its accumulator %s", k, at)
+		}
+		offs := []mixed{{dyn: ii}}
+		sizes := []mixed{{static: 1}}
+		for _, d := range st.Dims {
+			offs = append(offs, mixed{static: 0})
+			sizes = append(sizes, mixed{static: d})
+		}
+		g := placeInto(b, empty(b, at), src, []*ir.Value{acc}, offs, ones(len(offs)), sizes,
+			func(bb *ir.Builder, args []*ir.Value, _ []*ir.Value) *ir.Value { return args[0] })
+		out = append(out, g.Result(0))
+	}
+	b.Create("scf.yield", out, nil)
+	op.Erase()
+	return nil
+}
+
+// scalarOf extracts the element of a 0-d or one-element tensor.
+func scalarOf(b *ir.Builder, v *ir.Value) *ir.Value {
+	t := tt(v)
+	var ix []*ir.Value
+	for range t.Dims {
+		ix = append(ix, b.Constant(ir.IntAttr(0, ir.Index)))
+	}
+	return b.Create("tensor.extract", append([]*ir.Value{v}, ix...), []ir.Type{t.Elem}).Result(0)
 }

@@ -53,8 +53,10 @@ func (c *onnxConv) convert(op *ir.Operation) error {
 		c.r.replace(op, op.Operands[:1])
 		return nil
 	case "torch.operator_terminator":
-		y := b.Create("scf.yield", op.Operands, nil)
-		_ = y
+		if nv, ok := c.loops[op.Block()]; ok {
+			return c.loopYield(b, op, nv)
+		}
+		b.Create("scf.yield", op.Operands, nil)
 		op.Erase()
 		return nil
 	case "torch.operator":
