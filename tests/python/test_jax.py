@@ -732,3 +732,28 @@ def test_approx_top_k():
     """lax.approx_max_k/approx_min_k (@ApproxTopK): the exact top-k, as XLA's
     CPU fallback computes it."""
     check(lambda x: (lax.approx_max_k(x, 4), lax.approx_min_k(x, 3)), rn(3, 20))
+
+
+def test_bf16_and_f16_networks():
+    """bf16/f16 matmuls and convolutions sum their products in f32 and round
+    once, as XLA does, so they match JAX bit for bit; element-wise ops round
+    after every op. (Reductions JAX writes through f32 may differ in the
+    last bf16 bit: XLA keeps its f32 intermediates.)"""
+    for dt in (jnp.bfloat16, jnp.float16):
+        x, w = rn(4, 16).astype(dt), (rn(16, 8) * 0.3).astype(dt)
+        img, k = rn(1, 6, 6, 4).astype(dt), (rn(3, 3, 4, 5) * 0.3).astype(dt)
+
+        def f(x, w, img, k):
+            y = x @ w
+            conv = lax.conv_general_dilated(img, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+            return y, jax.nn.gelu(y), jax.nn.softmax(y, -1), conv, jnp.exp(x), jnp.tanh(x) * x + 1
+
+        got = compile_jax(f, x, w, img, k).main(x, w, img, k)
+        for i, (g, want) in enumerate(zip(got, jax.jit(f)(x, w, img, k))):
+            g, want = g.to_host(), np.asarray(want)
+            assert g.dtype == want.dtype, f"{dt.__name__} result {i}: {g.dtype} vs {want.dtype}"
+            if i == 2:  # softmax: its sum goes through f32, one ulp of the format
+                ulp = 2.0**-7 if dt == jnp.bfloat16 else 2.0**-10
+                np.testing.assert_allclose(g.astype(np.float32), want.astype(np.float32), rtol=ulp, err_msg="softmax")
+            else:
+                np.testing.assert_array_equal(g, want, err_msg=f"{dt.__name__} result {i}")

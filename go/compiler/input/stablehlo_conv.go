@@ -116,15 +116,22 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 	km.Results[dn["kernel_output_feature_dimension"][0]] = &ir.AffineDimExpr{Pos: of}
 	coutPerGroup := rt.Dims[of] / groups
 	cinPerGroup := wt.Dims[dn["kernel_input_feature_dimension"][0]]
+	// 16- and 8-bit float products are summed in f32 and rounded once at
+	// the end, as XLA does.
+	accT := ir.Tensor(rt.Dims, rt.Elem)
+	if ft, ok := rt.Elem.(*ir.FloatType); ok && ft.Kind.Width() < 32 {
+		accT = ir.Tensor(rt.Dims, ir.F32)
+	}
+	acc := accT.Elem
 	var zero *ir.Value
-	ft, isF := rt.Elem.(*ir.FloatType)
+	ft, isF := acc.(*ir.FloatType)
 	if isF {
 		zero = b.Constant(ir.FloatAttrOf(0, ft))
 	} else {
-		zero = b.Constant(ir.IntAttr(0, rt.Elem))
+		zero = b.Constant(ir.IntAttr(0, acc))
 	}
-	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
-	filled := linalg.BuildGeneric(b, []*ir.Value{zero}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: O}, linalg.Identity(O)}, parallel(O), yieldArg(0, rt))
+	e := b.Create("tensor.empty", nil, []ir.Type{accT}).Result(0)
+	filled := linalg.BuildGeneric(b, []*ir.Value{zero}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: O}, linalg.Identity(O)}, parallel(O), yieldArg(0, accT))
 	om := linalg.Identity(n)
 	om.Results = om.Results[:O]
 	g := linalg.BuildGeneric(b, []*ir.Value{w}, filled.Results, []*ir.AffineMap{km, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
@@ -170,16 +177,21 @@ func (r *rewriter) hloConvolution(b *ir.Builder, op *ir.Operation, rt *ir.Ranked
 			ix[isp[j]] = cl
 		}
 		x := bb.Create("tensor.extract", append([]*ir.Value{in}, ix...), []ir.Type{it.Elem}).Result(0)
-		x = convert(bb, x, rt.Elem)
-		x = bb.Create("arith.select", []*ir.Value{inside, x, zero}, []ir.Type{rt.Elem}).Result(0)
-		wv := convert(bb, args[0], rt.Elem)
+		x = convert(bb, x, acc)
+		x = bb.Create("arith.select", []*ir.Value{inside, x, zero}, []ir.Type{acc}).Result(0)
+		wv := convert(bb, args[0], acc)
 		if isF {
-			p := bb.Create("arith.mulf", []*ir.Value{x, wv}, []ir.Type{rt.Elem}).Result(0)
-			return []*ir.Value{bb.Create("arith.addf", []*ir.Value{args[1], p}, []ir.Type{rt.Elem}).Result(0)}
+			p := bb.Create("arith.mulf", []*ir.Value{x, wv}, []ir.Type{acc}).Result(0)
+			return []*ir.Value{bb.Create("arith.addf", []*ir.Value{args[1], p}, []ir.Type{acc}).Result(0)}
 		}
 		p := iop(bb, "arith.muli", x, wv)
 		return []*ir.Value{iop(bb, "arith.addi", args[1], p)}
 	})
+	if !ir.TypesEqual(acc, rt.Elem) {
+		id := linalg.Identity(O)
+		g = linalg.BuildGeneric(b, g.Results, []*ir.Value{b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)}, []*ir.AffineMap{id, id}, parallel(O),
+			func(bb *ir.Builder, args []*ir.Value) []*ir.Value { return []*ir.Value{convert(bb, args[0], rt.Elem)} })
+	}
 	r.replace(op, g.Results)
 	return nil
 }

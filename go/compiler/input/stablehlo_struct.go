@@ -179,8 +179,14 @@ func (r *rewriter) hloDot(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorTy
 		rm.Results[rc[i]] = &ir.AffineDimExpr{Pos: nb + nl + nr + i}
 		its[nb+nl+nr+i] = linalg.Reduction
 	}
+	// Products of 16- and 8-bit floats are summed in f32 and rounded once
+	// at the end, as XLA does (summing in bf16 loses most of the digits).
+	acc := ir.Tensor(rt.Dims, rt.Elem)
+	if ft, ok := rt.Elem.(*ir.FloatType); ok && ft.Kind.Width() < 32 {
+		acc = ir.Tensor(rt.Dims, ir.F32)
+	}
 	var zero *ir.Value
-	if ft, ok := rt.Elem.(*ir.FloatType); ok {
+	if ft, ok := acc.Elem.(*ir.FloatType); ok {
 		zero = b.Constant(ir.FloatAttrOf(0, ft))
 	} else {
 		zero = b.Constant(ir.IntAttr(0, rt.Elem))
@@ -197,10 +203,16 @@ func (r *rewriter) hloDot(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorTy
 	for _, d := range rfree {
 		srcs = append(srcs, [2]int{1, d})
 	}
-	e := emptyFrom(b, rt, func(i int) *ir.Value { return linalg.Dim(b, op.Operands[srcs[i][0]], srcs[i][1]) })
+	size := func(i int) *ir.Value { return linalg.Dim(b, op.Operands[srcs[i][0]], srcs[i][1]) }
+	e := emptyFrom(b, acc, size)
 	k := len(rt.Dims)
-	fill := linalg.BuildGeneric(b, []*ir.Value{zero}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, rt))
+	fill := linalg.BuildGeneric(b, []*ir.Value{zero}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, acc))
 	g := linalg.BuildGeneric(b, op.Operands[:2], fill.Results, []*ir.AffineMap{lm, rm, om}, its, mulAdd)
+	if !ir.TypesEqual(acc.Elem, rt.Elem) {
+		id := linalg.Identity(k)
+		g = linalg.BuildGeneric(b, g.Results, []*ir.Value{linalg.EmptyLike(b, g.Result(0), rt.Elem)}, []*ir.AffineMap{id, id}, parallel(k),
+			func(bb *ir.Builder, args []*ir.Value) []*ir.Value { return []*ir.Value{convert(bb, args[0], rt.Elem)} })
+	}
 	r.replace(op, g.Results)
 	return nil
 }

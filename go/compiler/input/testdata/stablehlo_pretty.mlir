@@ -64,3 +64,8 @@ func.func public @concat_empty(%x: tensor<2xf32>, %e: tensor<0xf32>) -> tensor<2
   %0 = stablehlo.concatenate %x, %e, dim = 0 : (tensor<2xf32>, tensor<0xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+// bf16 products are summed in f32 and rounded to bf16 once (as XLA does).
+func.func public @dot_bf16(%x: tensor<2x8xbf16>, %w: tensor<8x3xbf16>) -> tensor<2x3xbf16> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x8xbf16>, tensor<8x3xbf16>) -> tensor<2x3xbf16>
+  return %0 : tensor<2x3xbf16>
+}
