@@ -111,19 +111,8 @@ func parseTosaOp(p *OpParser, st *ir.OperationState) error {
 	return p.ResolveOperands(st, ops, ins)
 }
 
-// tosaResultTypes parses "-> T" or "-> (T, …)".
-func tosaResultTypes(r *reader) []ir.Type {
-	if !r.ok() || !r.p.Optional("->") {
-		return nil
-	}
-	if r.p.IsNext("(") {
-		return r.types()
-	}
-	return []ir.Type{r.typ()}
-}
-
 // parseTosaCondIf: %c (%a = %x, …)? : tensor<i1> ((T, …))? -> (U, …)
-// { then } else { else } {attrs}?
+// { then } else { else } {attrs}?, or the older "%c -> (U, …) { … }".
 func parseTosaCondIf(p *OpParser, st *ir.OperationState) error {
 	r := &reader{p: p, st: st}
 	cond := r.operand()
@@ -132,20 +121,28 @@ func parseTosaCondIf(p *OpParser, st *ir.OperationState) error {
 	if r.ok() && p.IsNext("(") {
 		args, inits = r.assignmentList()
 	}
-	r.expect(":")
-	ct := r.typ()
+	var ct ir.Type = ir.Tensor(nil, ir.I1)
 	var inTypes []ir.Type
-	if r.ok() && p.IsNext("(") {
-		// "(T, …) -> U" reads as one function type.
-		ft, ok := r.typ().(*ir.FunctionType)
-		if r.ok() && !ok {
-			return p.Errorf("expected the input types and '->' results of 'tosa.cond_if'")
+	switch {
+	case !r.ok():
+	case p.IsNext("->"):
+		// Older form: "%c -> (U, …)", the condition typed tensor<i1>.
+		st.ResultTypes = r.arrowTypes()
+	default:
+		r.expect(":")
+		ct = r.typ()
+		if r.ok() && p.IsNext("(") {
+			// "(T, …) -> U" reads as one function type.
+			ft, ok := r.typ().(*ir.FunctionType)
+			if r.ok() && !ok {
+				return p.Errorf("expected the input types and '->' results of 'tosa.cond_if'")
+			}
+			if ok {
+				inTypes, st.ResultTypes = ft.Inputs, ft.Results
+			}
+		} else {
+			st.ResultTypes = r.arrowTypes()
 		}
-		if ok {
-			inTypes, st.ResultTypes = ft.Inputs, ft.Results
-		}
-	} else {
-		st.ResultTypes = tosaResultTypes(r)
 	}
 	if !r.ok() {
 		return r.err

@@ -37,3 +37,12 @@ func.func @vars(%x: tensor<2xi32>) -> tensor<2xi32> {
   tosa.variable_write @v, %x : tensor<2xi32>
   return %r : tensor<2xi32>
 }
+
+func.func @old_if(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i1>) -> tensor<f32> {
+  %0 = tosa.cond_if %c -> (tensor<f32>) {
+    tosa.yield %a : tensor<f32>
+  } else {
+    tosa.yield %b : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
