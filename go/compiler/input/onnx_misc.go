@@ -151,6 +151,8 @@ func onnxLpNorm(o *onnxOp) ([]*ir.Value, error) {
 		if p == 2 {
 			d = s.op("math.sqrt", d)
 		}
+		// A zero norm divides by one (as ONNX's reference does).
+		d = s.sel(s.cmp("eq", d, s.c(0), false), s.c(1), d)
 		return s.op("arith.divf", a[0], d)
 	})
 	return []*ir.Value{y}, nil

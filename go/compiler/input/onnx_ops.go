@@ -27,7 +27,7 @@ type onnxHandler func(o *onnxOp) ([]*ir.Value, error)
 var onnxHandlers = map[string]onnxHandler{}
 
 // convert converts one torch-dialect op.
-func (c *onnxConv) convert(op *ir.Operation) error {
+func (c *onnxConv) convert(op *ir.Operation) (err error) {
 	b := ir.NewBuilder(op.Loc)
 	b.SetInsertionPointBefore(op)
 	switch op.Name {
@@ -88,10 +88,15 @@ func (c *onnxConv) convert(op *ir.Operation) error {
 	if h == nil {
 		return o.errorf("is not supported by gree")
 	}
+	defer func() {
+		// A converter bug on unusual input still names the op.
+		if p := recover(); p != nil {
+			err = o.errorf("could not be converted (internal error, please report it with the input): %v", p)
+		}
+	}()
 	vals, folded := o.fold()
 	if !folded {
 		o.refine()
-		var err error
 		if vals, err = h(o); err != nil {
 			return err
 		}

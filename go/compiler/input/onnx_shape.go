@@ -150,6 +150,9 @@ func onnxSplit(o *onnxOp) ([]*ir.Value, error) {
 	var outs []*ir.Value
 	off := int64(0)
 	for _, rt := range o.rts {
+		if rt == nil || len(rt.Dims) != len(xt.Dims) {
+			return nil, o.errorf("has a result whose rank differs from its input's")
+		}
 		start := make([]int64, len(xt.Dims))
 		step := make([]int64, len(xt.Dims))
 		for i := range step {
