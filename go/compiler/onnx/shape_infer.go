@@ -41,8 +41,42 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 			o = append(o, m)
 		}
 		return o
-	case "LayerNormalization", "BatchNormalization":
+	case "RMSNormalization", "LpNormalization", "CumProd", "ScatterElements", "ScatterND", "Scatter":
 		return unaryLike(in)
+	case "LayerNormalization":
+		o := unaryLike(in)
+		t := ranked(in, 0)
+		if t == nil || len(o) != 1 {
+			return o
+		}
+		axis, ok := normAxis(attrInt(n, "axis", -1), len(t.dims))
+		if !ok {
+			return o
+		}
+		stat := append([]int64{}, t.dims...)
+		for i := axis; i < len(stat); i++ {
+			stat[i] = 1
+		}
+		se := int32(attrInt(n, "stash_type", int64(dtFloat)))
+		for len(o) < len(n.GetOutput()) && len(o) < 3 {
+			o = append(o, &info{t: tensorType(se, append([]int64{}, stat...))})
+		}
+		return o
+	case "BatchNormalization":
+		o := unaryLike(in)
+		if s := ranked(in, 1); s != nil && len(o) == 1 {
+			for len(o) < len(n.GetOutput()) && len(o) < 3 {
+				o = append(o, &info{t: tensorType(s.elem, append([]int64{}, s.dims...))})
+			}
+		}
+		return o
+	case "GridSample":
+		x, g := ranked(in, 0), ranked(in, 1)
+		if x == nil || g == nil || len(g.dims) != len(x.dims) || len(x.dims) < 3 {
+			return nil
+		}
+		dims := append([]int64{x.dims[0], x.dims[1]}, g.dims[1:len(g.dims)-1]...)
+		return []*info{{t: tensorType(x.elem, dims)}}
 	case "IsNaN", "IsInf", "Not":
 		return withElem(unaryLike(in), dtBool)
 	case "Add", "Sub", "Mul", "Div":
@@ -105,8 +139,17 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return []*info{{t: tensorType(t.elem, dims)}}
 	case "Gemm":
 		return inferGemm(n, in)
-	case "MatMul", "MatMulInteger", "QLinearMatMul":
+	case "MatMul", "MatMulInteger":
 		return inferMatMul(in)
+	case "QLinearMatMul":
+		if len(in) != 8 {
+			return nil
+		}
+		o := inferMatMul([]*info{in[0], in[3]})
+		if e := elemOf(in, 7); e != 0 {
+			o = withElem(o, e)
+		}
+		return o
 	case "Flatten":
 		t := ranked(in, 0)
 		if t == nil {
