@@ -24,7 +24,8 @@ func nodeTestRoot() string {
 
 // TestInferenceMatchesDeclaredOutputs: every node test declares the types of
 // its graph outputs. Forgetting those declarations, gree's shape inference
-// must infer the same shapes (where it infers a rank at all).
+// must infer the same shapes (where it infers a rank at all), with ONNX's
+// propagation rules and with gree's wider ones (FoldShapes).
 func TestInferenceMatchesDeclaredOutputs(t *testing.T) {
 	root := nodeTestRoot()
 	if root == "" {
@@ -35,58 +36,60 @@ func TestInferenceMatchesDeclaredOutputs(t *testing.T) {
 	checked, inferred := 0, 0
 	var bad []string
 	missing := map[string]int{}
-	for _, d := range dirs {
-		m, err := LoadModel(filepath.Join(d, "model.onnx"), "")
-		if err != nil {
-			continue
-		}
-		want := map[string]*vtype{}
-		for _, o := range m.GetGraph().GetOutput() {
-			vt, err := fromTypeProto(o.GetType())
-			if err != nil || !vt.isTensor() || !vt.static() {
+	for _, fold := range []bool{false, true} {
+		for _, d := range dirs {
+			m, err := LoadModel(filepath.Join(d, "model.onnx"), "")
+			if err != nil {
 				continue
 			}
-			want[o.GetName()] = vt
-			// Keep the element type, forget the shape.
-			o.GetType().GetTensorType().Shape = nil
-		}
-		m.GetGraph().ValueInfo = nil
-		imp := &importer{model: m, opsets: map[string]int64{}}
-		for _, o := range m.GetOpsetImport() {
-			imp.opsets[normalizeDomain(o.GetDomain())] = o.GetVersion()
-		}
-		gi, err := newGraphImporter(imp, m.GetGraph(), nil)
-		if err != nil {
-			continue
-		}
-		seed(gi, m.GetGraph())
-		if gi.analyze() != nil {
-			continue
-		}
-		for name, w := range want {
-			checked++
-			got := gi.env.get(name).typ()
-			if got == nil || !got.isTensor() || !got.ranked {
-				if os.Getenv("GREE_ONNX_MISSING") != "" {
-					for _, n := range m.GetGraph().GetNode() {
-						for _, o := range n.GetOutput() {
-							if o == name {
-								missing[n.GetOpType()]++
+			want := map[string]*vtype{}
+			for _, o := range m.GetGraph().GetOutput() {
+				vt, err := fromTypeProto(o.GetType())
+				if err != nil || !vt.isTensor() || !vt.static() {
+					continue
+				}
+				want[o.GetName()] = vt
+				// Keep the element type, forget the shape.
+				o.GetType().GetTensorType().Shape = nil
+			}
+			m.GetGraph().ValueInfo = nil
+			imp := &importer{model: m, opts: Options{FoldShapes: fold}, opsets: map[string]int64{}}
+			for _, o := range m.GetOpsetImport() {
+				imp.opsets[normalizeDomain(o.GetDomain())] = o.GetVersion()
+			}
+			gi, err := newGraphImporter(imp, m.GetGraph(), nil)
+			if err != nil {
+				continue
+			}
+			seed(gi, m.GetGraph())
+			if gi.analyze() != nil {
+				continue
+			}
+			for name, w := range want {
+				checked++
+				got := gi.env.get(name).typ()
+				if got == nil || !got.isTensor() || !got.ranked {
+					if os.Getenv("GREE_ONNX_MISSING") != "" {
+						for _, n := range m.GetGraph().GetNode() {
+							for _, o := range n.GetOutput() {
+								if o == name {
+									missing[n.GetOpType()]++
+								}
 							}
 						}
 					}
+					continue
 				}
-				continue
-			}
-			inferred++
-			if len(got.dims) != len(w.dims) {
-				bad = append(bad, filepath.Base(d)+": "+name+": rank")
-				continue
-			}
-			for i := range w.dims {
-				if got.dims[i] >= 0 && got.dims[i] != w.dims[i] {
-					bad = append(bad, filepath.Base(d)+": "+name+": dims")
-					break
+				inferred++
+				if len(got.dims) != len(w.dims) {
+					bad = append(bad, filepath.Base(d)+": "+name+": rank")
+					continue
+				}
+				for i := range w.dims {
+					if got.dims[i] >= 0 && got.dims[i] != w.dims[i] {
+						bad = append(bad, filepath.Base(d)+": "+name+": dims")
+						break
+					}
 				}
 			}
 		}

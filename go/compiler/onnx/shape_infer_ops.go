@@ -293,7 +293,11 @@ func inferReshape(n *onnxpb.NodeProto, in []*info, opset int64, extended bool) [
 		shape = d
 	} else if t := ranked(in, 1); extended && t != nil && len(t.dims) == 1 && t.dims[0] >= 0 && elemOf(in, 0) != 0 {
 		// gree's pipeline: the rank is the shape's length.
-		return []*info{{t: tensorType(elemOf(in, 0), dimsOfData(make([]int64, t.dims[0])))}}
+		dims := make([]int64, t.dims[0])
+		for i := range dims {
+			dims[i] = unknownDim
+		}
+		return []*info{{t: tensorType(elemOf(in, 0), dims)}}
 	} else if elemOf(in, 0) != 0 {
 		// Unknown shape values: ONNX knows the element type only.
 		return []*info{{t: &vtype{kind: kindTensor, elem: elemOf(in, 0), dims: []int64{}}}}
