@@ -195,7 +195,7 @@ func isSmallFloat(t ir.Type) bool {
 		return false
 	}
 	n := ft.String()
-	return strings.HasPrefix(n, "f8") || strings.HasPrefix(n, "f6") || strings.HasPrefix(n, "f4")
+	return strings.HasPrefix(n, "f8E") || strings.HasPrefix(n, "f6E") || strings.HasPrefix(n, "f4E")
 }
 
 func lower(s string) string {

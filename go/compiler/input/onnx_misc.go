@@ -308,3 +308,147 @@ func onnxNLLLoss(o *onnxOp) ([]*ir.Value, error) {
 	}
 	return res, nil
 }
+
+func init() {
+	onnxReg(onnxRotary, "RotaryEmbedding")
+	onnxReg(onnxBitCast, "BitCast")
+	onnxReg(onnxSwish, "Swish")
+	onnxReg(onnxBinarizer, "Binarizer")
+}
+
+// onnxRotary is RotaryEmbedding (opset 23) on [B, H, S, D] or
+// [B, S, H*D] inputs, with cos/sin caches indexed by position_ids (or
+// given per batch and position), halves or interleaved pairs rotated, and
+// dimensions past rotary_embedding_dim passed through.
+func onnxRotary(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, cosC, sinC, pos, rt := o.in(0), o.in(1), o.in(2), o.in(3), o.rts[0]
+	xt := tt(x)
+	four := len(xt.Dims) == 4
+	var D int64
+	if four {
+		D = xt.Dims[3]
+	} else {
+		nh := o.attrInt("num_heads", 0)
+		if nh <= 0 || len(xt.Dims) != 3 {
+			return nil, o.errorf("with a 3-D input needs num_heads")
+		}
+		D = xt.Dims[2] / nh
+	}
+	rd := o.attrInt("rotary_embedding_dim", 0)
+	if rd == 0 {
+		rd = D
+	}
+	half := rd / 2
+	inter := o.attrInt("interleaved", 0) != 0
+	n := len(xt.Dims)
+	g := linalg.BuildGeneric(o.b, nil, []*ir.Value{empty(o.b, rt)}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+		s := sc{bb, xt.Elem}
+		c := func(v int64) *ir.Value { return cIdx(bb, v) }
+		var b, sq, d *ir.Value
+		var at func(dd *ir.Value) []*ir.Value // x indices for head dim dd
+		if four {
+			b, sq, d = index(bb, 0), index(bb, 2), index(bb, 3)
+			h := index(bb, 1)
+			at = func(dd *ir.Value) []*ir.Value { return []*ir.Value{b, h, sq, dd} }
+		} else {
+			b, sq = index(bb, 0), index(bb, 1)
+			hd := index(bb, 2)
+			h := iop(bb, "arith.divui", hd, c(D))
+			d = iop(bb, "arith.remui", hd, c(D))
+			at = func(dd *ir.Value) []*ir.Value {
+				return []*ir.Value{b, sq, iop(bb, "arith.addi", iop(bb, "arith.muli", h, c(D)), dd)}
+			}
+		}
+		clampD := func(v *ir.Value) *ir.Value {
+			return bb.Create("arith.minsi", []*ir.Value{v, c(D - 1)}, []ir.Type{ir.Index}).Result(0)
+		}
+		var j, i1, i2, second *ir.Value
+		if inter {
+			j = iop(bb, "arith.divui", d, c(2))
+			i1 = iop(bb, "arith.muli", j, c(2))
+			i2 = iop(bb, "arith.addi", i1, c(1))
+			second = cmp(bb, predEQ, iop(bb, "arith.remui", d, c(2)), c(1))
+		} else {
+			second = cmp(bb, predSGE, d, c(half))
+			j = bb.Create("arith.select", []*ir.Value{second, iop(bb, "arith.subi", d, c(half)), d}, []ir.Type{ir.Index}).Result(0)
+			i1 = j
+			i2 = iop(bb, "arith.addi", j, c(half))
+		}
+		jc := bb.Create("arith.minsi", []*ir.Value{j, c(max64(half-1, 0))}, []ir.Type{ir.Index}).Result(0)
+		var cix []*ir.Value
+		if pos != nil {
+			p := extractAt(bb, pos, []*ir.Value{b, sq})
+			cix = []*ir.Value{bb.Create("arith.index_cast", []*ir.Value{p}, []ir.Type{ir.Index}).Result(0), jc}
+		} else {
+			cix = []*ir.Value{b, sq, jc}
+		}
+		cv := castScalar(bb, extractAt(bb, cosC, cix), xt.Elem, false, false)
+		sv := castScalar(bb, extractAt(bb, sinC, cix), xt.Elem, false, false)
+		x1 := extractAt(bb, x, at(clampD(i1)))
+		x2 := extractAt(bb, x, at(clampD(i2)))
+		real := s.sub(s.mul(cv, x1), s.mul(sv, x2))
+		imag := s.add(s.mul(sv, x1), s.mul(cv, x2))
+		rot := s.sel(second, imag, real)
+		pass := extractAt(bb, x, at(d))
+		return []*ir.Value{s.sel(cmp(bb, predSLT, d, c(rd)), rot, pass)}
+	})
+	return []*ir.Value{g.Result(0)}, nil
+}
+
+// onnxBitCast reinterprets elements of the same width.
+func onnxBitCast(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, rt := o.in(0), o.rts[0]
+	from := tt(x).Elem
+	boolByte := isBool(from) && width(rt.Elem) == 8 || isBool(rt.Elem) && width(from) == 8 && !ir.IsFloat(from)
+	if boolByte && ir.TypesEqual(ir.Tensor(tt(x).Dims, rt.Elem), rt) {
+		// bool is stored as one byte.
+		return []*ir.Value{mapGeneric(o.b, []*ir.Value{x}, rt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+			return castScalar(bb, a[0], rt.Elem, true, true)
+		})}, nil
+	}
+	if width(tt(x).Elem) != width(rt.Elem) || isSmallFloat(rt.Elem) || isSmallFloat(tt(x).Elem) || !ir.TypesEqual(ir.Tensor(tt(x).Dims, rt.Elem), rt) {
+		return nil, o.errorf("between %s and %s is not supported by gree (only same-width types)", tt(x).Elem, rt.Elem)
+	}
+	y := mapGeneric(o.b, []*ir.Value{x}, rt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+		if ir.TypesEqual(a[0].Type, rt.Elem) {
+			return a[0]
+		}
+		return bb.Create("arith.bitcast", a, []ir.Type{rt.Elem}).Result(0)
+	})
+	return []*ir.Value{y}, nil
+}
+
+// onnxSwish: x * sigmoid(alpha * x).
+func onnxSwish(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, rt := o.in(0), o.rts[0]
+	alpha := o.attrFloat("alpha", 1)
+	y := mapGeneric(o.b, []*ir.Value{x}, rt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+		s := sc{bb, rt.Elem}
+		e := s.op("math.exp", s.op("arith.negf", s.mul(a[0], s.c(alpha))))
+		return s.op("arith.divf", a[0], s.add(s.c(1), e))
+	})
+	return []*ir.Value{y}, nil
+}
+
+// onnxBinarizer: 1 where x > threshold, else 0.
+func onnxBinarizer(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, rt := o.in(0), o.rts[0]
+	th := o.attrFloat("threshold", 0)
+	y := mapGeneric(o.b, []*ir.Value{x}, rt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+		s := sc{bb, rt.Elem}
+		return s.sel(s.cmp("gt", a[0], s.c(th), false), s.c(1), s.c(0))
+	})
+	return []*ir.Value{y}, nil
+}
