@@ -79,6 +79,11 @@ func (r *rewriter) hloWhile(b *ir.Builder, op *ir.Operation) error {
 	if len(op.Regions) != 2 {
 		return ir.OpErrorf(op, "needs cond and body regions")
 	}
+	for _, reg := range op.Regions {
+		if len(reg.Blocks) != 1 || len(reg.Blocks[0].Args) != len(op.Operands) {
+			return ir.OpErrorf(op, "needs single-block regions taking one argument per loop value")
+		}
+	}
 	w := b.CreateWithRegions("scf.while", op.Operands, resultTypes(op), 2)
 	moveRegion(op.Regions[0], w.Regions[0])
 	moveRegion(op.Regions[1], w.Regions[1])
@@ -140,9 +145,12 @@ func (r *rewriter) hloCase(b *ir.Builder, op *ir.Operation) error {
 	n := len(op.Regions)
 	if n == 1 {
 		// One branch: its body runs unconditionally, in place.
+		if len(op.Regions[0].Blocks) != 1 {
+			return ir.OpErrorf(op, "needs single-block regions")
+		}
 		blk := op.Regions[0].Blocks[0]
 		term := blk.Terminator()
-		if len(op.Regions[0].Blocks) != 1 || term == nil || term.Name != "stablehlo.return" {
+		if term == nil || term.Name != "stablehlo.return" {
 			return ir.OpErrorf(op, "has a branch that does not end in stablehlo.return")
 		}
 		for _, o := range append([]*ir.Operation{}, blk.Ops...) {

@@ -16,6 +16,12 @@ func hostElem(b *ir.Builder, t *ir.Value, i int64) *ir.Value {
 	return b.Create("arith.index_cast", []*ir.Value{x}, []ir.Type{ir.Index}).Result(0)
 }
 
+// isShape reports whether v is a 1-D integer tensor of n elements.
+func isShape(v *ir.Value, n int) bool {
+	t, ok := v.Type.(*ir.RankedTensorType)
+	return ok && len(t.Dims) == 1 && t.Dims[0] == int64(n) && !ir.IsFloat(t.Elem)
+}
+
 // dynEmpty creates tensor.empty of rt with its dynamic dimensions from
 // size(i).
 func dynEmpty(b *ir.Builder, rt *ir.RankedTensorType, size func(i int) *ir.Value) *ir.Value {
@@ -36,6 +42,12 @@ func (r *rewriter) stablehloDynamic(b *ir.Builder, op *ir.Operation, name string
 		return false, nil
 	}
 	n := len(rt.Dims)
+	shapeArgs := map[string][]int{"dynamic_iota": {0}, "dynamic_broadcast_in_dim": {1}, "dynamic_reshape": {1}, "real_dynamic_slice": {1, 2, 3}}
+	for _, i := range shapeArgs[name] {
+		if i >= len(op.Operands) || !isShape(op.Operands[i], n) {
+			return true, ir.OpErrorf(op, "needs a 1-D integer shape operand with one entry per result dimension")
+		}
+	}
 	switch name {
 	case "get_dimension_size":
 		d, ok := op.Attr("dimension").(*ir.IntegerAttr)

@@ -9,6 +9,9 @@ import (
 // composites, the dynamic-shape ops and a few decompositions. done is
 // false for other ops.
 func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) (bool, error) {
+	if extraOps[name] && !rankedOperands(op, name == "tuple" || name == "get_tuple_element") {
+		return true, ir.OpErrorf(op, "with unranked or non-tensor values is not supported by gree")
+	}
 	switch name {
 	case "rng":
 		rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
@@ -42,4 +45,31 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 		return true, ir.OpErrorf(op, "has no decomposition function gree can inline")
 	}
 	return r.stablehloDynamic(b, op, name)
+}
+
+// extraOps are the ops stablehloExtra converts.
+var extraOps = map[string]bool{
+	"rng": true, "rng_bit_generator": true, "while": true, "if": true, "case": true, "reduce_precision": true,
+	"batch_norm_training": true, "tuple": true, "get_tuple_element": true, "map": true, "composite": true,
+	"get_dimension_size": true, "dynamic_iota": true, "dynamic_broadcast_in_dim": true, "dynamic_reshape": true,
+	"dynamic_pad": true, "real_dynamic_slice": true,
+}
+
+// rankedOperands reports whether every operand and result of op is a
+// ranked tensor (or, with tuples, a tuple type).
+func rankedOperands(op *ir.Operation, tuples bool) bool {
+	for _, vs := range [][]*ir.Value{op.Operands, op.Results} {
+		for _, v := range vs {
+			switch v.Type.(type) {
+			case *ir.RankedTensorType:
+			case *ir.TupleType:
+				if !tuples {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
