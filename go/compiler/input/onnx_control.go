@@ -306,3 +306,79 @@ func scalarOf(b *ir.Builder, v *ir.Value) *ir.Value {
 	}
 	return b.Create("tensor.extract", append([]*ir.Value{v}, ix...), []ir.Type{t.Elem}).Result(0)
 }
+
+func init() {
+	onnxReg(onnxQLinear, "QLinearMatMul", "QLinearConv")
+}
+
+// onnxQLinear computes QLinearMatMul / QLinearConv as the integer
+// MatMulInteger / ConvInteger accumulation (i32, zero points subtracted),
+// plus the i32 bias for convolutions, requantized:
+// y = saturate(roundeven(acc * a_scale * b_scale / y_scale) + y_zp).
+// Per-row (A) / per-output-channel (weights) scales are supported.
+func onnxQLinear(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	a, as, azp, b, bs, bzp, ys, yzp := o.in(0), o.in(1), o.in(2), o.in(3), o.in(4), o.in(5), o.in(6), o.in(7)
+	rt := o.rts[0]
+	n := len(rt.Dims)
+	accT := ir.Tensor(rt.Dims, ir.I32)
+	inner := *o
+	inner.ins = []*ir.Value{a, b, azp, bzp}
+	inner.rts = []*ir.RankedTensorType{accT}
+	var acc []*ir.Value
+	var err error
+	// Scale maps: per tensor, or per row of A / column of B (matmul), per
+	// output channel (conv weights).
+	scalarOr := func(p *ir.Value, dim int) *ir.AffineMap {
+		m := &ir.AffineMap{NumDims: n}
+		pt := tt(p)
+		if len(pt.Dims) == 1 && pt.Dims[0] > 1 {
+			m.Results = []ir.AffineExpr{dimExpr(dim)}
+		} else if len(pt.Dims) == 1 {
+			m.Results = []ir.AffineExpr{cstExpr(0)}
+		}
+		return m
+	}
+	var am, bm *ir.AffineMap
+	if o.kind == "QLinearMatMul" {
+		inner.kind = "MatMulInteger"
+		acc, err = onnxMatMul(&inner)
+		am, bm = scalarOr(as, n-2), scalarOr(bs, n-1)
+	} else {
+		inner.kind = "ConvInteger"
+		acc, err = onnxConvolution(&inner)
+		am, bm = scalarOr(as, 1), scalarOr(bs, 1)
+		if bias := o.in(8); bias != nil && err == nil {
+			acc[0] = mapGenericMaps(o.b, []*ir.Value{acc[0], bias}, []*ir.AffineMap{linalg.Identity(n), {NumDims: n, Results: []ir.AffineExpr{dimExpr(1)}}}, accT, func(s sc, v []*ir.Value) *ir.Value {
+				return s.add(v[0], v[1])
+			})
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	uns := o.runs[0]
+	lo, hi := float64(minInt(rt.Elem)), float64(maxInt(rt.Elem))
+	if uns {
+		lo, hi = 0, math.Ldexp(1, width(rt.Elem))-1
+	}
+	ins := []*ir.Value{acc[0], as, bs, ys}
+	maps := []*ir.AffineMap{linalg.Identity(n), am, bm, scalarOr(ys, n-1)}
+	if yzp != nil {
+		ins, maps = append(ins, yzp), append(maps, scalarOr(yzp, n-1))
+	}
+	y := mapGenericMaps(o.b, ins, maps, rt, func(s sc, v []*ir.Value) *ir.Value {
+		f := sc{s.b, ir.F32}
+		x := castScalar(s.b, v[0], ir.F32, false, false)
+		scale := f.op("arith.divf", f.mul(castScalar(s.b, v[1], ir.F32, false, false), castScalar(s.b, v[2], ir.F32, false, false)), castScalar(s.b, v[3], ir.F32, false, false))
+		q := f.op("math.roundeven", f.mul(x, scale))
+		if yzp != nil {
+			q = f.add(q, castScalar(s.b, v[4], ir.F32, uns, false))
+		}
+		q = f.min(f.max(q, f.c(lo), false), f.c(hi), false)
+		return castScalar(s.b, q, rt.Elem, false, uns)
+	})
+	return []*ir.Value{y}, nil
+}
