@@ -12,7 +12,8 @@ import (
 type Options struct {
 	// CPU is "host" (or ""), "generic" or an LLVM CPU name.
 	CPU string
-	// Features is an LLVM feature string added to the CPU's ("+avx2,-fma").
+	// Features is an LLVM feature string added to the CPU's ("+avx2,-fma"),
+	// or "host" for the host's features.
 	Features string
 	// Triple is the target triple ("" = the host's).
 	Triple string
@@ -48,6 +49,16 @@ func ResolveMachine(o Options) (Machine, error) {
 		}
 	default:
 		m.CPU = cpu
+	}
+	if o.Features == "host" {
+		// IREE's spelling for "the host's features".
+		if arch != archOf(host) {
+			return Machine{}, status.Errorf(status.InvalidArgument, "llvm-cpu: --iree-llvmcpu-target-cpu-features=host, but the target %s is not this host's architecture", m.Triple)
+		}
+		o.Features = t.message(t.HostCPUFeatures())
+		if m.Features == o.Features {
+			o.Features = ""
+		}
 	}
 	if o.Features != "" {
 		if m.Features != "" {
@@ -113,10 +124,8 @@ func requiredFeatures(m Machine) []string {
 	if arch == "aarch64" {
 		on["neon"], on["fp-armv8"] = true, true
 	}
-	if arch == archOf(m.Triple) {
-		for _, f := range cpuFeatures[m.CPU] {
-			on[f] = true
-		}
+	for _, f := range cpuFeatures[m.CPU] {
+		on[f] = true
 	}
 	for _, f := range strings.Split(m.Features, ",") {
 		f = strings.TrimSpace(f)
