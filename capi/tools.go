@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/compiler/cli"
+	"github.com/gree-ml/gree/go/compiler/onnx"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -17,6 +18,9 @@ import (
 var tools = map[string]func(args []string, stdin []byte, stdout, stderr *bytes.Buffer) int{
 	"iree-compile": func(args []string, stdin []byte, stdout, stderr *bytes.Buffer) int {
 		return cli.Main(args, bytes.NewReader(stdin), stdout, stderr)
+	},
+	"iree-import-onnx": func(args []string, _ []byte, stdout, stderr *bytes.Buffer) int {
+		return onnx.Main(args, stdout, stderr)
 	},
 	// A self-test of the panic guard: it panics inside an export, and the
 	// caller must get an INTERNAL status back instead of a dead process.
@@ -38,7 +42,7 @@ func gree_tool_run(tool *C.char, argc C.size_t, argv **C.char, stdinData *C.uint
 	name := C.GoString(tool)
 	run, ok := tools[name]
 	if !ok {
-		return toStatus(status.Errorf(status.NotFound, "no tool '%s' in libgree; available: iree-compile, gree-selftest-panic", name))
+		return toStatus(status.Errorf(status.NotFound, "no tool '%s' in libgree; available: iree-compile, iree-import-onnx, gree-selftest-panic", name))
 	}
 	var stdin []byte
 	if stdinSize > 0 && stdinData != nil {

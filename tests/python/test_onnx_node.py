@@ -317,3 +317,16 @@ def test_compile_bad_onnx_fails_cleanly(tmp_path, bin_dir):
             r = subprocess.run([exe, "--iree-hal-target-backends=vmvx", str(p), "-o", str(tmp_path / "x.vmfb")],
                                capture_output=True, text=True)
             assert r.returncode == 1 and want in r.stderr and "panic" not in r.stderr
+
+
+def test_import_onnx_python_module(tmp_path):
+    """`python -m iree_go.compiler.tools.import_onnx` (IREE's module) runs the importer in process."""
+    model = os.path.join(NODE_ROOT, "test_conv_with_strides_padding", "model.onnx")
+    out = tmp_path / "conv.mlir"
+    r = subprocess.run([sys.executable, "-m", "iree_go.compiler.tools.import_onnx", model, "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text() == CONV_MLIR
+    r = subprocess.run([sys.executable, "-m", "iree_go.compiler.tools.import_onnx", str(tmp_path / "missing.onnx")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "could not open ONNX model" in r.stderr
