@@ -21,6 +21,9 @@ func elementBits(t ir.Type) int {
 // dimension, two 4-bit elements per byte, low nibble first) becomes a
 // pack or unpack kernel, since gree stores one 4-bit element per byte.
 func (r *rewriter) flowBitcast(b *ir.Builder, op *ir.Operation) error {
+	if done, err := r.bitcastToPackedBits(b, op); done || err != nil {
+		return err
+	}
 	src := op.Operands[0]
 	st, ok1 := src.Type.(*ir.RankedTensorType)
 	rt, ok2 := op.Results[0].Type.(*ir.RankedTensorType)

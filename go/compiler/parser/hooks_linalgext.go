@@ -16,13 +16,15 @@ import (
 //	iree_linalg_ext.arg_compare {attrs}? dimension(0) ins(%v (, %i)? : …) outs(%ov, %oi : …)
 //	    (index_base(%b : index))? { region } (-> …)?
 //	iree_linalg_ext.scan {attrs}? dimension(0) inclusive(true) ins(%x : T) outs(%y, %acc : T, U) { region } (-> T, U)?
+//	iree_linalg_ext.attention {indexing_maps = […]} ins(%q, %k, %v, %scale (, %mask)? : …) outs(%o : …) { region } (-> …)?
+//	iree_linalg_ext.online_attention (as attention, outs(%o, %max, %sum : …))
 //	iree_linalg_ext.yield %v, … : T, …
 //
 // Operands are ins, outs and (arg_compare) the index base, with
 // operandSegmentSizes = [#ins, #outs(, #base)] (topk_v2: [1, #input
 // indices, 1, #output indices]).
 func init() {
-	for _, n := range []string{"scatter", "gather", "sort", "topk", "topk_v2", "arg_compare", "scan"} {
+	for _, n := range []string{"scatter", "gather", "sort", "topk", "topk_v2", "arg_compare", "scan", "attention", "online_attention"} {
 		registerOwn("iree_linalg_ext."+n, parseLinalgExtOp)
 	}
 	registerOwn("iree_linalg_ext.yield", parseLinalgYieldOp)

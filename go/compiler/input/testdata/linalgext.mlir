@@ -44,3 +44,12 @@ func.func @scan(%x: tensor<6xf32>, %o: tensor<6xf32>, %a: tensor<f32>) -> (tenso
   } -> tensor<6xf32>, tensor<f32>
   return %0#0, %0#1 : tensor<6xf32>, tensor<f32>
 }
+
+func.func @attention(%q: tensor<2x3x4xf32>, %k: tensor<2x5x4xf32>, %v: tensor<2x5x6xf32>, %m: tensor<2x3x5xi1>, %o: tensor<2x3x6xf32>) -> tensor<2x3x6xf32> {
+  %scale = arith.constant 0.5 : f32
+  %0 = iree_linalg_ext.attention {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]} ins(%q, %k, %v, %scale, %m : tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x6xf32>, f32, tensor<2x3x5xi1>) outs(%o : tensor<2x3x6xf32>) {
+  ^bb0(%s: f32):
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<2x3x6xf32>
+  return %0 : tensor<2x3x6xf32>
+}
