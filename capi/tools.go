@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/compiler/cli"
-	"github.com/gree-ml/gree/go/compiler/onnx"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -20,7 +19,7 @@ var tools = map[string]func(args []string, stdin []byte, stdout, stderr *bytes.B
 		return cli.Main(args, bytes.NewReader(stdin), stdout, stderr)
 	},
 	"iree-import-onnx": func(args []string, _ []byte, stdout, stderr *bytes.Buffer) int {
-		return onnx.Main(args, stdout, stderr)
+		return cli.ImportONNXMain(args, stdout, stderr)
 	},
 	// A self-test of the panic guard: it panics inside an export, and the
 	// caller must get an INTERNAL status back instead of a dead process.
