@@ -144,6 +144,17 @@ def test_complex_matmul():
     check(f, rn(2, 3, 4), rn(2, 4, 2), rtol=5e-5, atol=1e-5)
 
 
+def test_complex_indexing():
+    def f(x, i):
+        z = x.astype(jnp.complex64) * (1 - 0.5j) + 0.25j
+        g = z[jnp.array([4, 0, 2, 2])]
+        d = lax.dynamic_slice(z, (i,), (3,))
+        u = lax.dynamic_update_slice(z, g[:2] * 1j, (i,))
+        return g.imag, d.real, u.imag
+
+    check(f, rn(6), np.int32(2))
+
+
 def test_complex_values_in_control_flow():
     def f(x):
         z = x.astype(jnp.complex64) * (0.5 - 0.25j)

@@ -104,6 +104,9 @@ func (r *rewriter) complexOp(b *ir.Builder, op *ir.Operation) error {
 	case "stablehlo.pad":
 		return r.complexPad(b, op)
 	}
+	if componentwiseOps[op.Name] {
+		return r.complexComponentwise(b, op)
+	}
 	if op.Dialect() != "stablehlo" && op.Dialect() != "chlo" {
 		return ir.OpErrorf(op, "with complex values is not supported by gree (complex values must stay inside StableHLO code)")
 	}

@@ -138,3 +138,44 @@ func (r *rewriter) complexPad(b *ir.Builder, op *ir.Operation) error {
 	}
 	return nil
 }
+
+// componentwiseOps move complex data without mixing the components: the
+// op runs on the real and the imaginary parts separately.
+var componentwiseOps = map[string]bool{
+	"stablehlo.gather": true, "stablehlo.dynamic_gather": true, "stablehlo.dynamic_slice": true,
+	"stablehlo.dynamic_update_slice": true, "stablehlo.torch_index_select": true,
+	"stablehlo.real_dynamic_slice": true, "stablehlo.dynamic_broadcast_in_dim": true,
+	"stablehlo.dynamic_reshape": true, "stablehlo.dynamic_pad": true,
+}
+
+// complexComponentwise runs op once per component: pair operands become
+// their real or imaginary part, complex results real ones.
+func (r *rewriter) complexComponentwise(b *ir.Builder, op *ir.Operation) error {
+	rt, et, ok := complexTensor(op.Results[0].Type)
+	if !ok || len(op.Results) != 1 || len(op.Regions) != 0 || !ir.HasStaticShape(rt) {
+		return ir.OpErrorf(op, "with complex elements is not supported by gree yet (static shapes only)")
+	}
+	var parts []*ir.Operation
+	part := func(comp int64) *ir.Value {
+		var ops []*ir.Value
+		for _, v := range op.Operands {
+			if r.pairs[v] {
+				v = r.realPart(b, v, comp)
+			}
+			ops = append(ops, v)
+		}
+		p := b.Create(op.Name, ops, []ir.Type{ir.Tensor(rt.Dims, et)}, op.Attrs...)
+		parts = append(parts, p)
+		return p.Result(0)
+	}
+	re, im := part(0), part(1)
+	r.replacePairs(op, []*ir.Value{pairOfParts(b, re, im)})
+	for _, p := range parts {
+		pb := ir.NewBuilder(p.Loc)
+		pb.SetInsertionPointBefore(p)
+		if err := r.stablehlo(pb, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
