@@ -15,7 +15,17 @@ import (
 // shapes are attributes, and TOSA 1.0's, where they are operands
 // (tosa.const / tosa.const_shape values).
 func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
-	name := strings.TrimPrefix(op.Name, "tosa.")
+	// Shapes, zero points, shifts and multipliers are constants read at
+	// conversion time; once their last user is converted they go.
+	operands := append([]*ir.Value{}, op.Operands...)
+	if err := r.tosaOp(b, op, strings.TrimPrefix(op.Name, "tosa.")); err != nil {
+		return err
+	}
+	r.dropUnusedConstants(operands...)
+	return nil
+}
+
+func (r *rewriter) tosaOp(b *ir.Builder, op *ir.Operation, name string) error {
 	switch name {
 	case "yield":
 		return nil // rewritten with its parent cond_if / while_loop

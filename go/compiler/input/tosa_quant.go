@@ -94,6 +94,9 @@ func (r *rewriter) tosaRescale(b *ir.Builder, op *ir.Operation, rt *ir.RankedTen
 	}
 	lo, hi := intRange(outElem, outU)
 	out := tosaEmpty(b, rt, []*ir.Value{in})
+	// Constant scales are folded into the body: the tensors made from
+	// attributes then have no use.
+	defer r.dropUnusedConstants(mult, shift)
 	if m, s, ok := uniformScale(mult, shift); ok && !perChannel {
 		// Constant scale: the rounding term is folded.
 		round := int64(0)
@@ -251,4 +254,14 @@ func (r *rewriter) rescaleConstPerChannel(b *ir.Builder, op *ir.Operation, rt *i
 	})
 	r.replace(op, g.Results)
 	return nil
+}
+
+// dropUnusedConstants erases the arith.constant ops defining vals that
+// nothing reads.
+func (r *rewriter) dropUnusedConstants(vals ...*ir.Value) {
+	for _, v := range vals {
+		if d := v.Owner(); d != nil && d.Name == "arith.constant" && d.Block() != nil && !r.used(v) {
+			d.Erase()
+		}
+	}
 }
