@@ -7,11 +7,7 @@ import (
 
 // opChanges lists, for every op of the default domain, the opset versions
 // after 7 that introduced a new version of the op (onnx 1.22's operator
-// schemas; regenerate with
-//
-//	python -c 'import onnx.defs as d; ...get_all_schemas_with_history()...'
-//
-// keeping, per op name, the since_version values above 7). Upgrading a model
+// schemas, printed by tests/onnx/gen_opset_changes.py). Upgrading a model
 // across one of these versions needs ONNX's version converter; across none
 // of them the model means the same at the newer opset and is re-stamped.
 var opChanges = map[string][]int64{
