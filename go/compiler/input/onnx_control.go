@@ -208,8 +208,14 @@ func onnxLoop(o *onnxOp) ([]*ir.Value, error) {
 	inits := []*ir.Value{i0, cond}
 	types := []ir.Type{ir.I64, ir.I1}
 	for k := 0; k < nv; k++ {
+		// The loop carries the initial value's type; a result type that
+		// says otherwise (other than unknown dimensions or an unused
+		// !torch.none result) means the shape changes across iterations.
 		v := o.ins[2+k]
-		if v == nil || tt(v) == nil || o.rts[k] == nil || !ir.TypesEqual(v.Type, o.rts[k]) {
+		if v == nil || tt(v) == nil || !ir.HasStaticShape(tt(v)) {
+			return nil, o.errorf("loop value %d needs a static initial shape", k)
+		}
+		if r := o.rts[k]; r != nil && !compatibleShape(r, tt(v)) {
 			return nil, o.errorf("loop value %d changes type or shape across iterations, which gree does not support", k)
 		}
 		inits = append(inits, v)
@@ -381,4 +387,18 @@ func onnxQLinear(o *onnxOp) ([]*ir.Value, error) {
 		return castScalar(s.b, q, rt.Elem, false, uns)
 	})
 	return []*ir.Value{y}, nil
+}
+
+// compatibleShape reports whether t (possibly with dynamic dimensions)
+// can be the static type s.
+func compatibleShape(t, s *ir.RankedTensorType) bool {
+	if len(t.Dims) != len(s.Dims) || !ir.TypesEqual(t.Elem, s.Elem) {
+		return false
+	}
+	for i, d := range t.Dims {
+		if d >= 0 && d != s.Dims[i] {
+			return false
+		}
+	}
+	return true
 }

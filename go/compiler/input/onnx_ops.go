@@ -365,6 +365,9 @@ func (o *onnxOp) normAxis(a int64, rank int) (int, error) {
 
 // static checks that every input and result tensor has a static shape.
 func (o *onnxOp) static() error {
+	if len(o.rts) == 0 || o.rts[0] == nil {
+		return o.errorf("has a first result that is not a tensor (%s)", o.op.Results[0].Type)
+	}
 	for _, v := range o.ins {
 		if v != nil {
 			if t := tt(v); t != nil && !ir.HasStaticShape(t) {
