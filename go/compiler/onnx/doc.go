@@ -11,11 +11,16 @@
 //
 // Like IREE, which runs ONNX shape inference before importing, the importer
 // infers the types of intermediate values (shape inference with data
-// propagation, shape_infer*.go) so that every result has a vtensor type.
-// Optionally (Options.FoldShapes, on when iree-compile imports a model) the
-// shape computations whose values are known statically (Shape → Gather →
-// Unsqueeze → Concat feeding a Reshape, and the like) are replaced by
-// constants.
+// propagation, shape_infer*.go, env.go) so that every result has a vtensor
+// type. By default it follows ONNX's rules, including where ONNX gives up
+// (values propagate only through the op versions ONNX propagates through;
+// an unknown shape leaves a result unranked, printed "[]" as IREE prints
+// it), so that the text matches IREE's. With Options.FoldShapes (on when
+// iree-compile imports a model) it propagates through every op it can
+// compute, keeps ranks wherever they are known, and replaces the shape
+// computations whose values are known statically (Shape → Gather →
+// Unsqueeze → Concat feeding a Reshape, and the like) by constants,
+// dropping the ops that only fed them.
 //
 // The printed text follows MLIR's printer byte for byte where practical
 // (value numbering, float formatting, hex elements over 100 elements,
@@ -25,5 +30,7 @@
 // (element types and vtensor types), tensor.go (TensorProto data),
 // mlirfloat.go (MLIR's float printing), attrs.go (attribute printing),
 // emit.go (functions, regions, value names, resources), import.go (the entry
-// points), shape_infer*.go (type inference), opset.go (--opset-version).
+// points), env.go (what is known about values; folding), shape_infer*.go
+// (type inference per op), opset.go (--opset-version), cli.go (the
+// iree-import-onnx command line).
 package onnx
