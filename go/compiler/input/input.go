@@ -101,6 +101,8 @@ func (r *rewriter) convert(op *ir.Operation) error {
 		return r.chlo(b, op)
 	case op.Dialect() == "stablehlo" && op.Name != "stablehlo.return":
 		return r.stablehlo(b, op)
+	case op.Name == "flow.tensor.reshape":
+		return r.flowReshape(b, op)
 	case op.Name == "flow.tensor.bitcast":
 		return r.flowBitcast(b, op)
 	case op.Name == "linalg.pack" || op.Name == "tensor.pack":

@@ -7,8 +7,8 @@ import (
 
 // linalgExt converts IREE's iree_linalg_ext ops: scatter, sort, topk_v2
 // and scan are core ops already (they are checked here), gather,
-// arg_compare, map_load and attention become generics, topk a sort, and
-// map_store a scatter.
+// arg_compare, map_load, attention and the winograd transforms become
+// generics, topk a sort, and map_store a scatter.
 func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 	nIn, nOut := extSegments(op)
 	switch op.Name {
@@ -41,6 +41,10 @@ func (r *rewriter) linalgExt(b *ir.Builder, op *ir.Operation) error {
 		return checkScan(op, nIn, nOut)
 	case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention":
 		return r.extAttention(b, op, nIn, nOut)
+	case "iree_linalg_ext.winograd.input_transform":
+		return r.extWinogradInput(b, op)
+	case "iree_linalg_ext.winograd.output_transform":
+		return r.extWinogradOutput(b, op)
 	case "iree_linalg_ext.map_load":
 		return r.extMapLoad(b, op)
 	case "iree_linalg_ext.map_store":

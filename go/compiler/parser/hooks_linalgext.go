@@ -18,13 +18,16 @@ import (
 //	iree_linalg_ext.scan {attrs}? dimension(0) inclusive(true) ins(%x : T) outs(%y, %acc : T, U) { region } (-> T, U)?
 //	iree_linalg_ext.attention {indexing_maps = […]} ins(%q, %k, %v, %scale (, %mask)? : …) outs(%o : …) { region } (-> …)?
 //	iree_linalg_ext.online_attention (as attention, outs(%o, %max, %sum : …))
+//	iree_linalg_ext.winograd.input_transform/output_transform {attrs}? output_tile_size(6) kernel_size(3)
+//	    image_dimensions([1, 2]) ins(%x : T) outs(%y : U) (-> U)?
 //	iree_linalg_ext.yield %v, … : T, …
 //
 // Operands are ins, outs and (arg_compare) the index base, with
 // operandSegmentSizes = [#ins, #outs(, #base)] (topk_v2: [1, #input
 // indices, 1, #output indices]).
 func init() {
-	for _, n := range []string{"scatter", "gather", "sort", "topk", "topk_v2", "arg_compare", "scan", "attention", "online_attention"} {
+	for _, n := range []string{"scatter", "gather", "sort", "topk", "topk_v2", "arg_compare", "scan", "attention", "online_attention",
+		"winograd.input_transform", "winograd.output_transform"} {
 		registerOwn("iree_linalg_ext."+n, parseLinalgExtOp)
 	}
 	registerOwn("iree_linalg_ext.yield", parseLinalgYieldOp)
@@ -58,6 +61,18 @@ func parseLinalgExtOp(p *OpParser, st *ir.OperationState) error {
 			return p.Errorf("expected 'true' or 'false' for inclusive, found '%s'", kw)
 		}
 		st.AddAttr("inclusive", &ir.BoolAttr{Value: kw == "true"})
+		r.expect(")")
+	}
+	for _, kw := range []string{"output_tile_size", "kernel_size"} {
+		if r.optKeyword(kw) {
+			r.expect("(")
+			st.AddAttr(kw, ir.IntAttr(r.integer(), ir.I64))
+			r.expect(")")
+		}
+	}
+	if r.optKeyword("image_dimensions") {
+		r.expect("(")
+		st.AddAttr("image_dimensions", r.i64List())
 		r.expect(")")
 	}
 	if r.optKeyword("is_sorted") {
@@ -101,6 +116,9 @@ func init() {
 	registerOwn("iree_linalg_ext.map_store", parseMapLoadStore)
 	registerOwn("affine.linearize_index", parseLinearizeIndex)
 	registerOwn("affine.delinearize_index", parseDelinearizeIndex)
+	// flow.tensor.reshape %x : T{dims} -> U{dims}, the syntax of
+	// flow.tensor.bitcast.
+	registerOwn("flow.tensor.reshape", parseFlowBitcastOp)
 }
 
 // parseMapLoadStore: {attrs}? %src into %out { region } : T into U (-> V)?
