@@ -118,6 +118,11 @@ func (r *rewriter) tosaConst(b *ir.Builder, op *ir.Operation) error {
 	}
 	c := b.Create("arith.constant", nil, []ir.Type{t}, ir.Named("value", d))
 	r.replace(op, c.Results)
+	if isSplatTensor(c) && !isIndex(ir.ElementTypeOf(t)) {
+		// A splat becomes a fill, fused into its consumers (no data).
+		b.SetInsertionPointBefore(c)
+		return r.splatConstant(b, c)
+	}
 	return nil
 }
 
