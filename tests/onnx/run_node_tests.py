@@ -63,7 +63,7 @@ SUPPORTED_KINDS = "biuf"
 
 
 def _classify_compile_error(msg):
-    if "unknown ONNX tensor element type" in msg or "string tensors are not supported" in msg:
+    if "unsupported ONNX tensor element type" in msg or "string tensors are not supported" in msg:
         return "unsupported element type"
     if "not a valid ONNX model" in msg or "importing ONNX graph" in msg or "DATA_LOSS" in msg:
         return "import error"

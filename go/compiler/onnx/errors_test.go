@@ -66,7 +66,7 @@ func TestBadModels(t *testing.T) {
 		{"raw size", bad(func(m *onnxpb.ModelProto) { m.Graph.Initializer[0].RawData = m.Graph.Initializer[0].RawData[:10] }), "has 10 bytes of raw data; expected 864"},
 		{"value count", bad(func(m *onnxpb.ModelProto) { m.Graph.Initializer[3].FloatData = m.Graph.Initializer[3].FloatData[:3] }), "has 3 values; expected 10"},
 		{"negative dim", bad(func(m *onnxpb.ModelProto) { m.Graph.Initializer[3].Dims = []int64{-10} }), "negative dimension"},
-		{"unknown type", bad(func(m *onnxpb.ModelProto) { m.Graph.Initializer[3].DataType = proto.Int32(99) }), "unknown ONNX tensor element type: 99"},
+		{"unknown type", bad(func(m *onnxpb.ModelProto) { m.Graph.Initializer[3].DataType = proto.Int32(99) }), "unsupported ONNX tensor element type 99 (not an ONNX type)"},
 		{"dangling input", bad(func(m *onnxpb.ModelProto) { m.Graph.Node[2].Input[0] = "nowhere" }), "non topologically produced ONNX node input 'nowhere'"},
 		{"missing output", bad(func(m *onnxpb.ModelProto) { m.Graph.Output[0].Name = proto.String("ghost") }), "graph output 'ghost'"},
 		{"external unloaded", bad(func(m *onnxpb.ModelProto) {

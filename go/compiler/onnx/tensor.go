@@ -86,7 +86,7 @@ func decodeTensor(tp *onnxpb.TensorProto) (*tensor, error) {
 	}
 	info, ok := elemTypes[t.elem]
 	if !ok {
-		return nil, fmt.Errorf("tensor '%s': unknown ONNX tensor element type: %d", tp.GetName(), t.elem)
+		return nil, fmt.Errorf("tensor '%s': %v", tp.GetName(), elemError(t.elem))
 	}
 	n, err := checkedNumElements(t.dims)
 	if err != nil {

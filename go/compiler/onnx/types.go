@@ -81,7 +81,15 @@ func mlirElem(dt int32) (string, error) {
 	if e, ok := elemTypes[dt]; ok {
 		return e.mlir, nil
 	}
-	return "", fmt.Errorf("unknown ONNX tensor element type: %d", dt)
+	return "", elemError(dt)
+}
+
+// elemError reports an element type the importer has no MLIR type for.
+func elemError(dt int32) error {
+	if n, ok := onnxpb.TensorProto_DataType_name[dt]; ok {
+		return fmt.Errorf("unsupported ONNX tensor element type %s (%d)", n, dt)
+	}
+	return fmt.Errorf("unsupported ONNX tensor element type %d (not an ONNX type)", dt)
 }
 
 // typeKind distinguishes the value types the importer handles.
