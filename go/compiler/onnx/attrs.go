@@ -151,6 +151,16 @@ var smallFloatSems = map[int32]*floatSem{
 	dtF8E5M2FNUZ: kindSem(ir.KindF8E5M2FNUZ, 3, 8),
 }
 
+var (
+	semF4E2M1 = kindSem(ir.KindF4E2M1FN, 2, 4)
+	semF8E8M0 = kindSem(ir.KindF8E8M0FNU, 1, 8)
+)
+
+// unpackElem reads element i of a packed sub-byte tensor.
+func unpackElem(d []byte, i, bits int) byte {
+	return (d[i*bits/8] >> ((i * bits) % 8)) & byte(1<<bits-1)
+}
+
 func kindSem(k ir.FloatKind, precision, width int) *floatSem {
 	return &floatSem{precision, width,
 		func(b uint64) float64 { v, _ := ir.FloatFromBits(k, b); return v },
@@ -225,13 +235,22 @@ func elementStrings(t *tensor) ([]string, error) {
 		for i := range out {
 			out[i] = strconv.FormatUint(binary.LittleEndian.Uint64(d[8*i:]), 10)
 		}
-	case dtInt4, dtUint4:
+	case dtInt4, dtUint4, dtInt2, dtUint2:
+		bits := elemTypes[t.elem].bits
 		for i := range out {
-			v := int(d[i/2]>>(4*(i%2))) & 0xF
-			if t.elem == dtInt4 && v >= 8 {
-				v -= 16
+			v := int(unpackElem(d, i, bits))
+			if (t.elem == dtInt4 || t.elem == dtInt2) && v >= 1<<(bits-1) {
+				v -= 1 << bits
 			}
 			out[i] = strconv.Itoa(v)
+		}
+	case dtFloat4E2M1:
+		for i := range out {
+			out[i] = formatMLIRFloat(semF4E2M1, uint64(unpackElem(d, i, 4)))
+		}
+	case dtF8E8M0:
+		for i := range out {
+			out[i] = formatMLIRFloat(semF8E8M0, uint64(d[i]))
 		}
 	default:
 		return nil, fmt.Errorf("unhandled ONNX TensorProto data of type %s", elemName(t.elem))
@@ -267,10 +286,11 @@ func denseLiteral(t *tensor) (string, error) {
 	}
 	if n > hexElementsThreshold {
 		raw := t.data
-		if t.elem == dtInt4 || t.elem == dtUint4 {
+		if bits := elemTypes[t.elem].bits; bits > 0 {
+			// MLIR stores sub-byte elements one per byte.
 			raw = make([]byte, n)
 			for i := range raw {
-				raw[i] = (t.data[i/2] >> (4 * (i % 2))) & 0xF
+				raw[i] = unpackElem(t.data, i, bits)
 			}
 		}
 		return "dense<\"0x" + strings.ToUpper(hex.EncodeToString(raw)) + "\"> : " + ty, nil

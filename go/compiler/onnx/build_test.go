@@ -175,8 +175,16 @@ func testModels() map[string]struct {
 		Node: []*onnxpb.NodeProto{
 			node("Constant", nil, []string{"h"}, attrT("value", &onnxpb.TensorProto{Dims: []int64{4}, DataType: proto.Int32(dtFloat16), Int32Data: []int32{0x3C00, 0x3555, 0x7C00, 0x8000}})),
 			node("Constant", nil, []string{"bf"}, attrT("value", &onnxpb.TensorProto{Dims: []int64{2}, DataType: proto.Int32(dtBfloat16), Int32Data: []int32{0x3F80, 0x4049}})),
+			// Sub-byte types: one element per int32_data entry, and packed.
+			node("Constant", nil, []string{"i4"}, attrT("value", &onnxpb.TensorProto{Dims: []int64{3}, DataType: proto.Int32(dtInt4), Int32Data: []int32{-8, 7, -1}})),
+			node("Constant", nil, []string{"i2"}, attrT("value", &onnxpb.TensorProto{Dims: []int64{5}, DataType: proto.Int32(dtInt2), Int32Data: []int32{0b11100100, 0b01}})),
+			node("Constant", nil, []string{"u2"}, attrT("value", &onnxpb.TensorProto{Dims: []int64{3}, DataType: proto.Int32(dtUint2), Int32Data: []int32{3, 0, 2}})),
+			node("Constant", nil, []string{"f4"}, attrT("value", &onnxpb.TensorProto{Dims: []int64{4}, DataType: proto.Int32(dtFloat4E2M1), Int32Data: []int32{0x2, 0x7, 0x9, 0xF}})),
+			node("Constant", nil, []string{"e8"}, attrT("value", &onnxpb.TensorProto{Dims: []int64{3}, DataType: proto.Int32(dtF8E8M0), Int32Data: []int32{127, 130, 120}})),
 		},
-		Output: []*onnxpb.ValueInfoProto{tensorVI("h", onnxpb.TensorProto_FLOAT16, 4), tensorVI("bf", onnxpb.TensorProto_BFLOAT16, 2)},
+		Output: []*onnxpb.ValueInfoProto{tensorVI("h", onnxpb.TensorProto_FLOAT16, 4), tensorVI("bf", onnxpb.TensorProto_BFLOAT16, 2),
+			tensorVI("i4", onnxpb.TensorProto_INT4, 3), tensorVI("i2", onnxpb.TensorProto_INT2, 5), tensorVI("u2", onnxpb.TensorProto_UINT2, 3),
+			tensorVI("f4", onnxpb.TensorProto_FLOAT4E2M1, 4), tensorVI("e8", onnxpb.TensorProto_FLOAT8E8M0, 3)},
 	}
 	out["literals_f16"] = entry{model(half, 18), false}
 

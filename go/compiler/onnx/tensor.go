@@ -96,8 +96,8 @@ func decodeTensor(tp *onnxpb.TensorProto) (*tensor, error) {
 		return nil, fmt.Errorf("tensor '%s': string tensors are not supported", tp.GetName())
 	}
 	size := n * int64(info.bytes)
-	if t.elem == dtInt4 || t.elem == dtUint4 {
-		size = (n + 1) / 2
+	if info.bits > 0 {
+		size = (n*int64(info.bits) + 7) / 8
 	}
 	if tp.RawData != nil {
 		if int64(len(tp.RawData)) != size {
@@ -160,17 +160,20 @@ func decodeTensor(tp *onnxpb.TensorProto) (*tensor, error) {
 				binary.LittleEndian.PutUint64(data[8*i:], v)
 			}
 		}
-	case dtInt4, dtUint4:
-		if err := count(len(tp.Int32Data), 1); err != nil && int64(len(tp.Int32Data)) != size {
-			return nil, err
-		}
+	case dtInt4, dtUint4, dtFloat4E2M1, dtInt2, dtUint2:
+		// int32_data holds either the packed bytes (as onnx.helper writes
+		// them) or one element per entry.
+		bits := info.bits
 		if int64(len(tp.Int32Data)) == size {
 			for i, v := range tp.Int32Data {
 				data[i] = byte(v)
 			}
+		} else if err := count(len(tp.Int32Data), 1); err != nil {
+			return nil, err
 		} else {
+			mask := int32(1)<<bits - 1
 			for i, v := range tp.Int32Data {
-				data[i/2] |= byte(v&0xF) << (4 * (i % 2))
+				data[i*bits/8] |= byte(v&mask) << ((i * bits) % 8)
 			}
 		}
 	default:

@@ -33,39 +33,50 @@ const (
 	dtF8E5M2FNUZ = int32(onnxpb.TensorProto_FLOAT8E5M2FNUZ)
 	dtUint4      = int32(onnxpb.TensorProto_UINT4)
 	dtInt4       = int32(onnxpb.TensorProto_INT4)
+	dtFloat4E2M1 = int32(onnxpb.TensorProto_FLOAT4E2M1)
+	dtF8E8M0     = int32(onnxpb.TensorProto_FLOAT8E8M0)
+	dtUint2      = int32(onnxpb.TensorProto_UINT2)
+	dtInt2       = int32(onnxpb.TensorProto_INT2)
 )
 
 // elemInfo describes one ONNX element type: its MLIR spelling (as IREE's
-// importer maps it) and its storage size in bytes (0 for types without a
-// fixed byte layout).
+// importer maps it, or MLIR's name for the types IREE's importer does not
+// map), its storage size in bytes (0 for types without a byte layout), and
+// for packed sub-byte types the bits per element.
 type elemInfo struct {
 	mlir  string
 	bytes int
+	bits  int
 }
 
 var elemTypes = map[int32]elemInfo{
-	dtFloat:      {"f32", 4},
-	dtUint8:      {"ui8", 1},
-	dtInt8:       {"si8", 1},
-	dtUint16:     {"ui16", 2},
-	dtInt16:      {"si16", 2},
-	dtInt32:      {"si32", 4},
-	dtInt64:      {"si64", 8},
-	dtBool:       {"i1", 1},
-	dtFloat16:    {"f16", 2},
-	dtDouble:     {"f64", 8},
-	dtUint32:     {"ui32", 4},
-	dtUint64:     {"ui64", 8},
-	dtComplex64:  {"complex<f32>", 8},
-	dtComplex128: {"complex<f64>", 16},
-	dtBfloat16:   {"bf16", 2},
-	dtF8E4M3FN:   {"f8E4M3FN", 1},
-	dtF8E4M3FNUZ: {"f8E4M3FNUZ", 1},
-	dtF8E5M2:     {"f8E5M2", 1},
-	dtF8E5M2FNUZ: {"f8E5M2FNUZ", 1},
-	dtString:     {"!torch.str", 0},
-	dtUint4:      {"ui4", 0},
-	dtInt4:       {"si4", 0},
+	dtFloat:      {"f32", 4, 0},
+	dtUint8:      {"ui8", 1, 0},
+	dtInt8:       {"si8", 1, 0},
+	dtUint16:     {"ui16", 2, 0},
+	dtInt16:      {"si16", 2, 0},
+	dtInt32:      {"si32", 4, 0},
+	dtInt64:      {"si64", 8, 0},
+	dtBool:       {"i1", 1, 0},
+	dtFloat16:    {"f16", 2, 0},
+	dtDouble:     {"f64", 8, 0},
+	dtUint32:     {"ui32", 4, 0},
+	dtUint64:     {"ui64", 8, 0},
+	dtComplex64:  {"complex<f32>", 8, 0},
+	dtComplex128: {"complex<f64>", 16, 0},
+	dtBfloat16:   {"bf16", 2, 0},
+	dtF8E4M3FN:   {"f8E4M3FN", 1, 0},
+	dtF8E4M3FNUZ: {"f8E4M3FNUZ", 1, 0},
+	dtF8E5M2:     {"f8E5M2", 1, 0},
+	dtF8E5M2FNUZ: {"f8E5M2FNUZ", 1, 0},
+	dtString:     {"!torch.str", 0, 0},
+	dtUint4:      {"ui4", 0, 4},
+	dtInt4:       {"si4", 0, 4},
+	// Not mapped by IREE's importer (which rejects them); MLIR's types.
+	dtFloat4E2M1: {"f4E2M1FN", 0, 4},
+	dtF8E8M0:     {"f8E8M0FNU", 1, 0},
+	dtUint2:      {"ui2", 0, 2},
+	dtInt2:       {"si2", 0, 2},
 }
 
 // elemName is an ONNX element type's name for messages ("FLOAT", "INT64").
