@@ -166,7 +166,7 @@ def test_complex_values_in_control_flow():
     check(f, -np.abs(rn(5)))
 
 
-@pytest.mark.parametrize("n", [8, 12, 7])
+@pytest.mark.parametrize("n", [8, 12, 7, 24, 45, 64])
 def test_fft_family(n):
     def f(x, y):
         z = x + 1j * y

@@ -9,9 +9,11 @@ import (
 )
 
 // stablehlo.fft as discrete Fourier transforms: each transformed
-// dimension is one contraction generic that sums x[j]·e^{∓2πi·jk/N} in
-// f64 (twiddles from an exact table indexed by jk mod N), so results are
-// correctly rounded sums whatever the length (not only powers of two).
+// dimension is a contraction generic that sums x[j]·e^{∓2πi·jk/N} in f64
+// (twiddles from an exact table indexed by jk mod N), so results are
+// correctly rounded sums whatever the length (not only powers of two);
+// long composite lengths factor into two such stages
+// (stablehlo_fft_fast.go).
 // A multi-dimensional transform is a sequence of one-dimensional ones:
 // FFT/IFFT over each of the last len(fft_length) dimensions, RFFT the
 // real-to-half-complex transform on the last one then FFT on the others,
@@ -53,9 +55,14 @@ func (r *rewriter) hloFFT(b *ir.Builder, op *ir.Operation) error {
 	last := n - 1
 	var err error
 	step := func(ax int, mode dftMode) {
-		if err == nil {
-			x, err = r.dft(b, op, x, ax, lengths[ax-first], mode)
+		if err != nil {
+			return
 		}
+		y, ok, e := r.fastDFT(b, op, x, ax, lengths[ax-first], mode)
+		if !ok && e == nil {
+			y, e = r.dft(b, op, x, ax, lengths[ax-first], mode)
+		}
+		x, err = y, e
 	}
 	switch m[1] {
 	case "FFT", "IFFT":
