@@ -757,3 +757,53 @@ def test_bf16_and_f16_networks():
                 np.testing.assert_allclose(g.astype(np.float32), want.astype(np.float32), rtol=ulp, err_msg="softmax")
             else:
                 np.testing.assert_array_equal(g, want, err_msg=f"{dt.__name__} result {i}")
+
+
+def test_batched_control_flow_and_training_loops():
+    """vmap of while/cond (batched predicates), a GRU's gradient through
+    scan, an Adam update, einsum's diagonal and multi-operand forms."""
+
+    def vw(x, n):
+        one = lambda x, n: lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] * 1.5 - 0.2), (0, x))[1]
+        return jax.vmap(one)(x, n), jax.vmap(lambda a, b: lax.cond(b > 0, jnp.sin, jnp.cos, a))(x, x - 0.1)
+
+    check(vw, rn(5), np.array([1, 3, 0, 6, 2], np.int32))
+
+    def gru(xs, w):
+        def loss(w):
+            def cell(h, x):
+                r, u, c = jnp.split(jnp.concatenate([x, h], -1) @ w, 3, -1)
+                h = (1 - jax.nn.sigmoid(u)) * h + jax.nn.sigmoid(u) * jnp.tanh(c * jax.nn.sigmoid(r))
+                return h, h
+
+            return (lax.scan(cell, jnp.zeros((2, 4)), xs)[1] ** 2).mean()
+
+        return jax.value_and_grad(loss)(w)
+
+    check(gru, rn(5, 2, 3), rn(7, 12, scale=0.3), reduction=True)
+
+    def adam(p, g, m, v, t):
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        tf = (t + 1).astype(jnp.float32)
+        return p - 1e-3 * (m / (1 - 0.9**tf)) / (jnp.sqrt(v / (1 - 0.999**tf)) + 1e-8), m, v
+
+    check(adam, rn(10), rn(10), rn(10), rn(10) ** 2, np.array(3, np.int32))
+    check(lambda a, b, c: (jnp.einsum("ii->i", a), jnp.einsum("ii", a), jnp.einsum("bij,jk->bik", b, c),
+                           jnp.einsum("bij,bij->b", b, b)), rn(4, 4), rn(3, 4, 5), rn(5, 2), reduction=True)
+
+
+def test_random_sampling():
+    """jax.random samplers: categorical, permutation (sort by random keys),
+    choice without replacement, bernoulli, randint, truncated_normal, gamma
+    (a while loop per sample)."""
+
+    def f(k):
+        key = jax.random.wrap_key_data(k, impl="threefry2x32")
+        k1, k2, k3, k4 = jax.random.split(key, 4)
+        return (jax.random.categorical(k1, jnp.log(jnp.array([0.1, 0.2, 0.7])), shape=(6,)),
+                jax.random.permutation(k2, 8), jax.random.choice(k3, 10, (4,), replace=False),
+                jax.random.bernoulli(k4, 0.3, (5,)), jax.random.randint(k1, (5,), 0, 100),
+                jax.random.truncated_normal(k2, -1.0, 1.0, (4,)), jax.random.gamma(k3, 2.0, (3,)))
+
+    check(f, np.array([0, 7], np.uint32))
