@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"fmt"
+
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
@@ -17,6 +19,9 @@ type LLVMCPUOptions struct {
 	TargetCPUFeatures string
 	// TargetTriple is --iree-llvmcpu-target-triple ("" = the host's).
 	TargetTriple string
+	// OptLevel is --iree-opt-level ("O0".."O3"; "" = O3), LLVM's pipeline
+	// level.
+	OptLevel string
 }
 
 // LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vmvx's
@@ -46,6 +51,13 @@ func emitLLVMCPU(ks []*kir.Kernel, opts Options) ([]byte, []module.Attr, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	switch opts.LLVMCPU.OptLevel {
+	case "", "O3", "3":
+	case "O0", "O1", "O2", "0", "1", "2":
+		m.OptLevel = int(opts.LLVMCPU.OptLevel[len(opts.LLVMCPU.OptLevel)-1] - '0')
+	default:
+		return nil, nil, fmt.Errorf("--iree-opt-level=%s: expected O0, O1, O2 or O3", opts.LLVMCPU.OptLevel)
+	}
 	data, err := llvmcpu.Emit(ks, m)
 	if err != nil {
 		return nil, nil, err
@@ -71,4 +83,13 @@ func LLVMCPUHostCPU() string {
 		return ""
 	}
 	return c
+}
+
+// LLVMCPUTargets lists the architectures llvm-cpu builds for, with
+// LLVM's descriptions, or the reason LLVM is not available.
+func LLVMCPUTargets() ([]string, error) {
+	if err := llvmcpu.Available(); err != nil {
+		return nil, err
+	}
+	return []string{"aarch64    - AArch64 (little endian), Linux ELF", "x86-64     - 64-bit X86: EM64T and AMD64, Linux ELF"}, nil
 }

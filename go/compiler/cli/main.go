@@ -36,6 +36,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if p.bool("iree-llvmcpu-list-targets") {
+		return listLLVMTargets(stdout, stderr)
+	}
 	for _, b := range p.list("iree-hal-target-backends") {
 		if !registered(b) {
 			fmt.Fprintf(stderr, "error: %v\n", notRegistered(b))
@@ -89,6 +92,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			TargetCPU:         p.str("iree-llvmcpu-target-cpu", ""),
 			TargetCPUFeatures: p.str("iree-llvmcpu-target-cpu-features", ""),
 			TargetTriple:      p.str("iree-llvmcpu-target-triple", ""),
+			OptLevel:          p.str("iree-opt-level", ""),
 		},
 	}
 	var out []byte
@@ -180,4 +184,19 @@ func registered(name string) bool {
 		}
 	}
 	return false
+}
+
+// listLLVMTargets prints the targets llvm-cpu can build for
+// (--iree-llvmcpu-list-targets).
+func listLLVMTargets(stdout, stderr io.Writer) int {
+	targets, err := compiler.LLVMCPUTargets()
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, "  Registered Targets:\n")
+	for _, t := range targets {
+		fmt.Fprintf(stdout, "    %s\n", t)
+	}
+	return 0
 }

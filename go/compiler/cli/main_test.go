@@ -97,3 +97,22 @@ func TestHelp(t *testing.T) {
 		t.Errorf("help: %d %q", code, out)
 	}
 }
+
+func TestLLVMCPUFlags(t *testing.T) {
+	p, err := parseArgs([]string{"--iree-llvmcpu-target-cpu=host", "--iree-llvmcpu-target-cpu-features=host", "--iree-llvmcpu-target-triple=host",
+		"--iree-llvmcpu-link-embedded", "--iree-llvmcpu-debug-symbols=false", "--iree-opt-data-tiling", "--iree-opt-level=O2", "in.mlir"})
+	if err != nil || len(p.positional) != 1 || p.str("iree-llvmcpu-target-triple", "") != "host" {
+		t.Fatalf("parseArgs: %+v, %v", p, err)
+	}
+	if compiler.TargetUnavailable("llvm-cpu") != nil {
+		t.Skip("LLVM is not installed here")
+	}
+	code, out, _ := run("--iree-llvmcpu-list-targets")
+	if code != 0 || !strings.Contains(out, "x86-64") || !strings.Contains(out, "aarch64") {
+		t.Errorf("--iree-llvmcpu-list-targets: %d %q", code, out)
+	}
+	code, out, _ = run("--help")
+	if code != 0 || !strings.Contains(out, "the default: this machine's CPU, ") || strings.Contains(out, "@HOSTCPU@") {
+		t.Errorf("--help does not name the host CPU: %q", out)
+	}
+}

@@ -28,7 +28,7 @@ func ResolveMachine(o Options) (Machine, error) {
 	}
 	host := t.message(t.DefaultTriple())
 	m := Machine{Triple: host, OptLevel: 3}
-	if o.Triple != "" {
+	if o.Triple != "" && o.Triple != "host" {
 		m.Triple = t.message(t.NormalizeTriple(o.Triple))
 	}
 	arch := archOf(m.Triple)
