@@ -236,3 +236,13 @@ func.func @mul_shift_and_rounding_shift() {
   check.expect_eq_const(%r, dense<[1, -1, 1, -1, 0, 0, 7716]> : tensor<7xi32>) : tensor<7xi32>
   return
 }
+
+// Older PAD with a splat padding tensor and a rank-0 pad value.
+func.func @pad_splat_padding_older_form() {
+  %x = util.unfoldable_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %pd = "tosa.const"() <{value = dense<1> : tensor<2x2xi32>}> : () -> tensor<2x2xi32>
+  %pc = "tosa.const"() <{value = dense<-7> : tensor<i32>}> : () -> tensor<i32>
+  %r = tosa.pad %x, %pd, %pc : (tensor<2x3xi32>, tensor<2x2xi32>, tensor<i32>) -> tensor<4x5xi32>
+  check.expect_eq_const(%r, dense<[[-7, -7, -7, -7, -7], [-7, 1, 2, 3, -7], [-7, 4, 5, 6, -7], [-7, -7, -7, -7, -7]]> : tensor<4x5xi32>) : tensor<4x5xi32>
+  return
+}

@@ -144,6 +144,30 @@ func constOf(v *ir.Value) *ir.DenseElementsAttr {
 	switch d := v.Owner(); d.Name {
 	case "arith.constant", "tosa.const", "tosa.const_shape":
 		return denseAttr(d)
+	case linalg.GenericName:
+		return splatFill(d, v)
+	}
+	return nil
+}
+
+// splatFill recognizes the fill a splat constant became (a generic
+// broadcasting one scalar constant) and returns it as a splat.
+func splatFill(d *ir.Operation, v *ir.Value) *ir.DenseElementsAttr {
+	g, ok := linalg.AsGeneric(d)
+	rt, ok2 := v.Type.(*ir.RankedTensorType)
+	if !ok || !ok2 || g.NumInputs() != 1 || len(d.Results) != 1 {
+		return nil
+	}
+	c := g.Inputs()[0].Owner()
+	blk := g.Body()
+	if c == nil || c.Name != "arith.constant" || len(blk.Ops) != 1 || len(blk.Ops[0].Operands) != 1 || blk.Ops[0].Operands[0] != blk.Args[0] {
+		return nil
+	}
+	switch a := c.Attr("value").(type) {
+	case *ir.IntegerAttr:
+		return &ir.DenseElementsAttr{Type: rt, Splat: true, Ints: []int64{a.Value}}
+	case *ir.FloatAttr:
+		return &ir.DenseElementsAttr{Type: rt, Splat: true, Floats: []float64{a.Value}}
 	}
 	return nil
 }

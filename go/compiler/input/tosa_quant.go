@@ -256,12 +256,25 @@ func (r *rewriter) rescaleConstPerChannel(b *ir.Builder, op *ir.Operation, rt *i
 	return nil
 }
 
-// dropUnusedConstants erases the arith.constant ops defining vals that
-// nothing reads.
+// dropUnusedConstants erases the constants defining vals (arith.constant
+// ops, and the fills splat constants became) that nothing reads.
 func (r *rewriter) dropUnusedConstants(vals ...*ir.Value) {
 	for _, v := range vals {
-		if d := v.Owner(); d != nil && d.Name == "arith.constant" && d.Block() != nil && !r.used(v) {
+		d := v.Owner()
+		if d == nil || d.Block() == nil || r.used(v) {
+			continue
+		}
+		switch {
+		case d.Name == "arith.constant":
 			d.Erase()
+		case d.Name == linalg.GenericName && splatFill(d, v) != nil:
+			ins := append([]*ir.Value{}, d.Operands...)
+			d.Erase()
+			for _, in := range ins {
+				if o := in.Owner(); o != nil && o.Block() != nil && (o.Name == "arith.constant" || o.Name == "tensor.empty") && !r.used(in) {
+					o.Erase()
+				}
+			}
 		}
 	}
 }
