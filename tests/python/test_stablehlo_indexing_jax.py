@@ -86,6 +86,12 @@ CASES = {
     "gather_3d": (lambda x, i: x[i[:, 0], 1:, i[:, 1]], (_f32(4, 3, 5), RNG.integers(0, 4, (6, 2)).astype(np.int32))),
     "argsort_long": (lambda x: jnp.argsort(x), (_f32(3000),)),
     "top_k_long": (lambda x: lax.top_k(x, 10), (_f32(3, 500),)),
+    # Inside control flow, and at embedding-table sizes.
+    "fori_scatter": (lambda x: lax.fori_loop(0, 4, lambda i, x: x.at[(i * 3) % 5].add(x[i]), x), (_f32(5),)),
+    "while_sort": (lambda x: lax.while_loop(lambda c: c[1] < 3, lambda c: (jnp.sort(c[0] * -1.0), c[1] + 1), (x, 0))[0], (_f32(40),)),
+    "cond_gather": (lambda x, p: lax.cond(p > 0, lambda: x[jnp.array([2, 0])], lambda: x[jnp.array([1, 1])]), (_f32(4), np.int32(1))),
+    "embedding_lookup": (lambda t, i: t[i] * 2.0, (_f32(1000, 64), RNG.integers(0, 1000, 300).astype(np.int32))),
+    "embedding_grad": (lambda t, i, g: t.at[i].add(g), (_f32(1000, 64), RNG.integers(0, 1000, 300).astype(np.int32), _f32(300, 64))),
     # select_and_scatter (the gradient of max pooling), with and without padding.
     "maxpool_grad_valid": (lambda x, w: _maxpool_grad(x, w, "VALID"), (POOL, _f32(2, 3, 4))),
     "maxpool_grad_same": (lambda x, w: _maxpool_grad(x, w, "SAME"), (POOL, _f32(2, 4, 5))),
