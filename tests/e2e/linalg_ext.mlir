@@ -81,3 +81,22 @@ func.func @winograd_conv_roundtrip() {
   check.expect_almost_eq_const(%y2, dense<[[-1.583400, -0.116600, -1.277600, -0.762500, -1.946200, 0.778700, -1.204400, -5.568900, -0.495000, 0.587200, 0.914400, 0.592000], [-0.586200, 0.376300, 2.800600, -3.401000, -1.641800, -0.028300, 1.307300, -2.423200, 1.931600, -1.987000, 0.178800, 1.770200], [6.044300, 2.529300, 2.166400, -0.222000, -0.609700, 1.912400, 4.865500, 0.405500, 0.208900, 0.738100, -0.109500, -1.441500], [2.017000, -0.743500, -0.242900, -0.245500, -3.161800, -3.151800, 3.278700, 0.004800, -3.163500, -1.837100, 1.999200, -1.044500], [-3.168500, -4.358100, 0.186400, -2.276400, -2.639400, 2.943200, 0.944300, -2.685300, -5.677700, -1.758100, 0.849800, 0.300900], [-1.614400, -1.643300, 1.449500, -0.397000, 1.489500, 7.140600, 1.386000, -6.496800, 1.767100, 4.159800, -0.331200, 2.048200]]> : tensor<6x12xf32>, atol 1.0e-03) : tensor<6x12xf32>
   return
 }
+
+func.func @scatter_and_gather_with_mask() {
+  %orig = util.unfoldable_constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %upd = util.unfoldable_constant dense<[[10.0, 20.0], [30.0, 40.0], [50.0, 60.0]]> : tensor<3x2xf32>
+  %idx = util.unfoldable_constant dense<[[2], [0], [2]]> : tensor<3x1xi32>
+  %mask = util.unfoldable_constant dense<[true, false, true]> : tensor<3xi1>
+  %s = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false)
+      ins(%upd, %idx, %mask : tensor<3x2xf32>, tensor<3x1xi32>, tensor<3xi1>) outs(%orig : tensor<3x2xf32>) {
+  ^bb0(%u: f32, %o: f32):
+    %a = arith.addf %u, %o : f32
+    iree_linalg_ext.yield %a : f32
+  } -> tensor<3x2xf32>
+  check.expect_eq_const(%s, dense<[[1.0, 2.0], [3.0, 4.0], [65.0, 86.0]]> : tensor<3x2xf32>) : tensor<3x2xf32>
+  %init = util.unfoldable_constant dense<-1.0> : tensor<3x2xf32>
+  %g = iree_linalg_ext.gather dimension_map = [0]
+      ins(%orig, %idx, %mask : tensor<3x2xf32>, tensor<3x1xi32>, tensor<3xi1>) outs(%init : tensor<3x2xf32>) -> tensor<3x2xf32>
+  check.expect_eq_const(%g, dense<[[5.0, 6.0], [-1.0, -1.0], [5.0, 6.0]]> : tensor<3x2xf32>) : tensor<3x2xf32>
+  return
+}
