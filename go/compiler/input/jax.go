@@ -5,15 +5,17 @@ import "github.com/gree-ml/gree/go/compiler/ir"
 // stripShardingAnnotations removes what JAX adds to a program for running
 // it over several devices and that means nothing to its result: Shardy's
 // mesh declarations (sdy.mesh), sharding constraints and reshards
-// (sdy.sharding_constraint, sdy.reshard) and the GSPMD annotation
-// stablehlo.custom_call @Sharding, and collectives over groups of one
-// device (shard_map on a one-device mesh). JAX's programs are written in the
-// global view, so each of these is the identity on its operand; one whose
-// result type differs from its operand's is left for the conversion to
-// reject. Other custom calls (@SPMDFullToShardShape, …) change values and
-// stay errors. The custom call @shape_assertion (jax.export's checks of
-// symbolic dimensions) has no results and is dropped, as IREE drops it.
-// lax.approx_max_k's @ApproxTopK becomes an exact top-k (jax_topk.go).
+// (sdy.sharding_constraint, sdy.reshard), the GSPMD annotation
+// stablehlo.custom_call @Sharding, memory-placement annotations
+// (@annotate_device_placement, @MoveToHost, @MoveToDevice) and collectives
+// over groups of one device (shard_map on a one-device mesh). JAX's
+// programs are written in the global view, so each of these is the
+// identity on its operand; one whose result type differs from its
+// operand's is left for the conversion to reject. Other custom calls
+// (@SPMDFullToShardShape, …) change values and stay errors. The custom
+// call @shape_assertion (jax.export's checks of symbolic dimensions) has
+// no results and is dropped, as IREE drops it. lax.approx_max_k's
+// @ApproxTopK becomes an exact top-k (jax_topk.go).
 func stripShardingAnnotations(m *ir.Module) {
 	var drop []*ir.Operation
 	var comparators []string
@@ -67,7 +69,11 @@ func isIdentityAnnotation(op *ir.Operation) bool {
 	switch op.Name {
 	case "sdy.sharding_constraint", "sdy.reshard":
 	case "stablehlo.custom_call":
-		if callTarget(op) != "Sharding" {
+		switch callTarget(op) {
+		case "Sharding", "annotate_device_placement", "MoveToHost", "MoveToDevice":
+			// Placement annotations (host offloading) move no values
+			// on one device either.
+		default:
 			return false
 		}
 	default:

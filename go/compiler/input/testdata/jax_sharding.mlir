@@ -5,7 +5,8 @@ module @jit_h attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
   func.func public @main(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> (tensor<4xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
     %0 = sdy.sharding_constraint %arg0 <@mesh, [{"a"}]> : tensor<4xf32>
     %1 = sdy.reshard %0 <@mesh, [{}]> : tensor<4xf32>
-    %2 = stablehlo.custom_call @Sharding(%1) {backend_config = "", mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
+    %s = stablehlo.custom_call @Sharding(%1) {backend_config = "", mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = stablehlo.custom_call @annotate_device_placement(%s) {has_side_effect = true, mhlo.frontend_attributes = {_xla_buffer_placement = "pinned_host"}} : (tensor<4xf32>) -> tensor<4xf32>
     %3 = stablehlo.add %2, %arg0 : tensor<4xf32>
     return %3 : tensor<4xf32>
   }
