@@ -424,3 +424,27 @@ func.func @ifft(%a: tensor<2x4x6xf32>, %b: tensor<2x4x6xf32>) -> (tensor<2x4x6xf
     for got, want in [(m.rfft(re), np.fft.rfft2(re.astype(np.float64))), (m.fft(re, im), np.fft.fft2(z)), (m.ifft(re, im), np.fft.ifft2(z) * 24)]:
         _close(got[0].to_host(), want.real, 40)
         _close(got[1].to_host(), want.imag, 40)
+
+
+def test_dense_resource_weights_and_shapes():
+    # Weights as TFLite exports them: dense_resource blobs (4-byte alignment
+    # header, then little-endian elements), read for both data and padding.
+    src = """
+func.func @main(%x: tensor<4xf32>) -> tensor<7xf32> {
+  %w = "tosa.const"() <{values = dense_resource<w1> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %p = "tosa.const"() <{values = dense_resource<pads> : tensor<1x2xi32>}> : () -> tensor<1x2xi32>
+  %c = "tosa.const"() <{values = dense<0.5> : tensor<f32>}> : () -> tensor<f32>
+  %r = tosa.add %x, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %q = tosa.pad %r, %p, %c : (tensor<4xf32>, tensor<1x2xi32>, tensor<f32>) -> tensor<7xf32>
+  return %q : tensor<7xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w1: "0x040000000000803F000000400000404000008040",
+      pads: "0x040000000100000002000000"
+    }
+  }
+#-}"""
+    got = _module(src).main(np.array([10, 20, 30, 40], np.float32)).to_host()
+    np.testing.assert_array_equal(got, np.array([0.5, 11, 22, 33, 44, 0.5, 0.5], np.float32))

@@ -25,6 +25,7 @@ func (r *rewriter) tosa(b *ir.Builder, op *ir.Operation) error {
 	return nil
 }
 
+// tosaOp converts op, whose name without "tosa." is name.
 func (r *rewriter) tosaOp(b *ir.Builder, op *ir.Operation, name string) error {
 	switch name {
 	case "yield":
@@ -108,15 +109,21 @@ func (r *rewriter) tosaConst(b *ir.Builder, op *ir.Operation) error {
 	if d == nil {
 		return ir.OpErrorf(op, "needs a dense 'values' attribute")
 	}
+	var value ir.Attribute = d
+	if res, ok := op.Attr("values").(*ir.DenseResourceAttr); ok {
+		value = res // weights stay in their resource blob
+	} else if res, ok := op.Attr("value").(*ir.DenseResourceAttr); ok {
+		value = res
+	}
 	t := widen48(op.Results[0].Type)
 	if !ir.TypesEqual(t, op.Results[0].Type) {
-		d = &ir.DenseElementsAttr{Type: t.(*ir.RankedTensorType), Splat: d.Splat, Ints: d.Ints}
+		value = &ir.DenseElementsAttr{Type: t.(*ir.RankedTensorType), Splat: d.Splat, Ints: d.Ints}
 	}
 	if op.Name == "tosa.const_shape" {
 		t = ir.Tensor([]int64{d.NumElements()}, ir.Index)
-		d = &ir.DenseElementsAttr{Type: t.(*ir.RankedTensorType), Splat: d.Splat, Ints: d.Ints}
+		value = &ir.DenseElementsAttr{Type: t.(*ir.RankedTensorType), Splat: d.Splat, Ints: d.Ints}
 	}
-	c := b.Create("arith.constant", nil, []ir.Type{t}, ir.Named("value", d))
+	c := b.Create("arith.constant", nil, []ir.Type{t}, ir.Named("value", value))
 	r.replace(op, c.Results)
 	if isSplatTensor(c) && !isIndex(ir.ElementTypeOf(t)) {
 		// A splat becomes a fill, fused into its consumers (no data).
@@ -126,10 +133,17 @@ func (r *rewriter) tosaConst(b *ir.Builder, op *ir.Operation) error {
 	return nil
 }
 
+// denseAttr returns the elements of a constant op's values (or value)
+// attribute, decoding a dense_resource blob.
 func denseAttr(op *ir.Operation) *ir.DenseElementsAttr {
 	for _, n := range []string{"values", "value"} {
-		if a, ok := op.Attr(n).(*ir.DenseElementsAttr); ok {
+		switch a := op.Attr(n).(type) {
+		case *ir.DenseElementsAttr:
 			return a
+		case *ir.DenseResourceAttr:
+			if d, err := a.Elements(); err == nil {
+				return d
+			}
 		}
 	}
 	return nil
