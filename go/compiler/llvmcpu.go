@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/kir"
@@ -22,6 +24,9 @@ type LLVMCPUOptions struct {
 	// OptLevel is --iree-opt-level ("O0".."O3"; "" = O3), LLVM's pipeline
 	// level.
 	OptLevel string
+	// DumpIntermediates and DumpBinaries are the
+	// --iree-hal-dump-executable-{intermediates,binaries}-to directories.
+	DumpIntermediates, DumpBinaries string
 }
 
 // LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vmvx's
@@ -58,7 +63,13 @@ func emitLLVMCPU(ks []*kir.Kernel, opts Options) ([]byte, []module.Attr, error) 
 	default:
 		return nil, nil, fmt.Errorf("--iree-opt-level=%s: expected O0, O1, O2 or O3", opts.LLVMCPU.OptLevel)
 	}
-	data, err := llvmcpu.Emit(ks, m)
+	name := strings.TrimSuffix(filepath.Base(opts.Filename), filepath.Ext(opts.Filename))
+	if name == "" || name == "." || strings.HasPrefix(name, "<") {
+		name = "module"
+	}
+	dump := llvmcpu.Dump{Intermediates: opts.LLVMCPU.DumpIntermediates, Binaries: opts.LLVMCPU.DumpBinaries,
+		Name: name + "_llvm_cpu_" + strings.ReplaceAll(strings.SplitN(m.Triple, "-", 2)[0], "-", "_")}
+	data, err := llvmcpu.EmitWithDump(ks, m, dump)
 	if err != nil {
 		return nil, nil, err
 	}

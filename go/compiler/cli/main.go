@@ -93,6 +93,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			TargetCPUFeatures: p.str("iree-llvmcpu-target-cpu-features", ""),
 			TargetTriple:      p.str("iree-llvmcpu-target-triple", ""),
 			OptLevel:          p.str("iree-opt-level", ""),
+			DumpIntermediates: p.str("iree-hal-dump-executable-intermediates-to", ""),
+			DumpBinaries:      p.str("iree-hal-dump-executable-binaries-to", ""),
 		},
 	}
 	var out []byte

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,5 +116,29 @@ func TestLLVMCPUFlags(t *testing.T) {
 	code, out, _ = run("--help")
 	if code != 0 || !strings.Contains(out, "the default: this machine's CPU, ") || strings.Contains(out, "@HOSTCPU@") {
 		t.Errorf("--help does not name the host CPU: %q", out)
+	}
+}
+
+func TestLLVMCPUDumpsIntermediatesAndBinaries(t *testing.T) {
+	if compiler.TargetUnavailable("llvm-cpu") != nil {
+		t.Skip("LLVM is not installed here")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "mul.mlir")
+	os.WriteFile(src, []byte("func.func @mul(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = arith.mulf %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n"), 0o644)
+	code, _, stderr := run("--iree-hal-target-backends=llvm-cpu", "--iree-hal-dump-executable-intermediates-to="+filepath.Join(dir, "im"),
+		"--iree-hal-dump-executable-binaries-to="+filepath.Join(dir, "bin"), src, "-o", filepath.Join(dir, "mul.vmfb"))
+	if code != 0 {
+		t.Fatalf("iree-compile: %s", stderr)
+	}
+	for _, f := range []string{"im/mul_llvm_cpu_*.ll", "im/mul_llvm_cpu_*.optimized.ll", "im/mul_llvm_cpu_*.o", "bin/mul_llvm_cpu_*.so"} {
+		m, _ := filepath.Glob(filepath.Join(dir, f))
+		if len(m) == 0 {
+			t.Errorf("no %s", f)
+			continue
+		}
+		if b, _ := os.ReadFile(m[0]); len(b) == 0 {
+			t.Errorf("%s is empty", m[0])
+		}
 	}
 }

@@ -52,6 +52,8 @@ var options = []option{
 	{name: "iree-llvmcpu-enable-ukernels", kind: optString, help: "Accepted for compatibility (llvm-cpu always maps contractions to its microkernel)"},
 	{name: "iree-llvmcpu-target-abi", kind: optString, help: "Accepted for compatibility (the platform's default ABI)"},
 	{name: "iree-llvmcpu-target-float-abi", kind: optString, help: "Accepted for compatibility (default, the platform's)"},
+	{name: "iree-hal-dump-executable-intermediates-to", kind: optString, help: "Directory to write each executable's intermediate files to (llvm-cpu: .ll, .optimized.ll, .o)"},
+	{name: "iree-hal-dump-executable-binaries-to", kind: optString, help: "Directory to write each executable's binary to (llvm-cpu: .so)"},
 	{name: "iree-opt-data-tiling", kind: optBool, help: "Accepted for compatibility (no data-tiling layouts in gree yet)"},
 	{name: "iree-opt-level", kind: optString, help: "Optimization level O0..O3 (llvm-cpu: LLVM's pass pipeline level; default O3)"},
 	{name: "mlir-print-debuginfo", kind: optBool, help: "Print debug info in MLIR output"},

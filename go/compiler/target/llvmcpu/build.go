@@ -24,8 +24,9 @@ type Machine struct {
 }
 
 // compileIR parses LLVM IR text, optimizes it with the default<On> pass
-// pipeline and returns the object file LLVM emits for m.
-func compileIR(src string, m Machine) ([]byte, error) {
+// pipeline and returns the object file LLVM emits for m; with optimized
+// non-nil it also returns the optimized IR's text there.
+func compileIR(src string, m Machine, optimized *string) ([]byte, error) {
 	t, err := load()
 	if err != nil {
 		return nil, err
@@ -65,6 +66,9 @@ func compileIR(src string, m Machine) ([]byte, error) {
 		t.DisposeErrMsg(p)
 		return nil, status.Errorf(status.Internal, "llvm-cpu: LLVM optimization failed: %s", s)
 	}
+	if optimized != nil {
+		*optimized = t.message(t.PrintModule(mod))
+	}
 	var out uintptr
 	if t.EmitToMemBuf(tm, mod, 1 /* object */, &msg, &out) != 0 {
 		return nil, status.Errorf(status.Internal, "llvm-cpu: LLVM code generation failed: %s", t.message(msg))
@@ -73,43 +77,6 @@ func compileIR(src string, m Machine) ([]byte, error) {
 	n := int(t.BufferSize(out))
 	obj := bytes.Clone(unsafe.Slice(t.BufferStart(out), n))
 	return obj, nil
-}
-
-// printOptimized returns the module's IR after optimization (for
-// debugging and tests).
-func printOptimized(src string, m Machine) (string, error) {
-	t, err := load()
-	if err != nil {
-		return "", err
-	}
-	ctx := t.ContextCreate()
-	defer t.ContextDispose(ctx)
-	data := append([]byte(src), 0)
-	buf := t.CreateMemBuf(&data[0], uintptr(len(src)), "gree-llvmcpu")
-	var mod uintptr
-	var msg *byte
-	if t.ParseIR(ctx, buf, &mod, &msg) != 0 {
-		return "", status.Errorf(status.Internal, "llvm-cpu: %s", t.message(msg))
-	}
-	defer t.DisposeModule(mod)
-	var target uintptr
-	if t.TargetFromTrip(m.Triple, &target, &msg) != 0 {
-		return "", status.Errorf(status.InvalidArgument, "llvm-cpu: %s", t.message(msg))
-	}
-	tm := t.CreateTM(target, m.Triple, m.CPU, m.Features, 3, 2, 0)
-	defer t.DisposeTM(tm)
-	t.SetTarget(mod, m.Triple)
-	dl := t.CreateDL(tm)
-	t.SetModuleDL(mod, dl)
-	t.DisposeDL(dl)
-	opts := t.CreatePBO()
-	defer t.DisposePBO(opts)
-	if e := t.RunPasses(mod, "default<O3>", tm, opts); e != 0 {
-		p := t.ErrorMessage(e)
-		defer t.DisposeErrMsg(p)
-		return "", status.Errorf(status.Internal, "llvm-cpu: %s", cstr(p))
-	}
-	return t.message(t.PrintModule(mod)), nil
 }
 
 // link turns an object file into a shared object with ld.lld.

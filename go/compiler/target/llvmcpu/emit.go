@@ -2,6 +2,8 @@ package llvmcpu
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
@@ -103,16 +105,65 @@ func (f *fn) check(ok string, kind llvmcpu.ErrorKind, binding int) {
 // Emit translates kernels into one llvm-cpu executable for machine m;
 // entry i is kernels[i]. Each kernel is verified first.
 func Emit(kernels []*kir.Kernel, m Machine) ([]byte, error) {
+	return EmitWithDump(kernels, m, Dump{})
+}
+
+// Dump says where to write the intermediate files of a build (IREE's
+// --iree-hal-dump-executable-{intermediates,binaries}-to); empty
+// directories write nothing.
+type Dump struct {
+	// Intermediates receives Name.ll (the generated IR),
+	// Name.optimized.ll and Name.o.
+	Intermediates string
+	// Binaries receives Name.so.
+	Binaries string
+	// Name is the files' base name.
+	Name string
+}
+
+func (d Dump) write(dir, ext string, data []byte) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return status.Errorf(status.PermissionDenied, "llvm-cpu: dump directory: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, d.Name+ext), data, 0o644); err != nil {
+		return status.Errorf(status.PermissionDenied, "llvm-cpu: dumping %s: %v", d.Name+ext, err)
+	}
+	return nil
+}
+
+// EmitWithDump is Emit that also writes the build's intermediate files.
+func EmitWithDump(kernels []*kir.Kernel, m Machine, d Dump) ([]byte, error) {
 	src, x, err := Translate(kernels, m)
 	if err != nil {
 		return nil, err
 	}
-	obj, err := compileIR(src, m)
+	if err := d.write(d.Intermediates, ".ll", []byte(src)); err != nil {
+		return nil, err
+	}
+	var optimized *string
+	if d.Intermediates != "" {
+		optimized = new(string)
+	}
+	obj, err := compileIR(src, m, optimized)
 	if err != nil {
+		return nil, err
+	}
+	if optimized != nil {
+		if err := d.write(d.Intermediates, ".optimized.ll", []byte(*optimized)); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.write(d.Intermediates, ".o", obj); err != nil {
 		return nil, err
 	}
 	so, err := link(obj)
 	if err != nil {
+		return nil, err
+	}
+	if err := d.write(d.Binaries, ".so", so); err != nil {
 		return nil, err
 	}
 	x.Object = so
