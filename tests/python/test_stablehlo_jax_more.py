@@ -134,6 +134,16 @@ def test_complex_arithmetic():
     check(f, rn(6), rn(6), rtol=5e-5, atol=1e-5)
 
 
+def test_complex_chlo_functions():
+    def f(a, b):
+        z = a.astype(jnp.complex64) * 0.6 + 0.4j * b
+        outs = [jnp.cosh(z), jnp.sinh(z), jnp.tan(z), jnp.arcsin(z), jnp.arccos(z), jnp.arctan(z),
+                jnp.arcsinh(z), jnp.arccosh(z * 2.0), jnp.arctanh(z * 0.5), jnp.conj(z)]
+        return tuple(v.real for v in outs) + tuple(v.imag for v in outs)
+
+    check(f, unit(8), unit(8), rtol=5e-5, atol=2e-5)
+
+
 def test_complex_matmul():
     def f(a, b):
         za = a[0] + 1j * a[1]

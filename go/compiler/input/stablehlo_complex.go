@@ -1,6 +1,8 @@
 package input
 
 import (
+	"strings"
+
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
@@ -77,7 +79,7 @@ func (r *rewriter) complexOp(b *ir.Builder, op *ir.Operation) error {
 			return ir.OpErrorf(op, "takes a complex value that gree cannot carry (complex function arguments and block arguments are not supported yet)")
 		}
 	}
-	name := trimHLO(op.Name)
+	name := strings.TrimPrefix(trimHLO(op.Name), "chlo.")
 	switch op.Name {
 	case "stablehlo.while":
 		return r.hloWhile(b, op)

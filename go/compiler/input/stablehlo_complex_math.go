@@ -51,6 +51,14 @@ func (f fb) hypot(re, im *ir.Value) *ir.Value {
 	return f.sel(f.cmp(fOEQ, hi, f.c(math.Inf(1))), hi, h)
 }
 
+func (f fb) cadd(x, y complexValue) complexValue {
+	return complexValue{f.add(x.re, y.re), f.add(x.im, y.im)}
+}
+
+func (f fb) csub(x, y complexValue) complexValue {
+	return complexValue{f.sub(x.re, y.re), f.sub(x.im, y.im)}
+}
+
 func (f fb) cmul(x, y complexValue) complexValue {
 	return complexValue{f.sub(f.mul(x.re, y.re), f.mul(x.im, y.im)), f.add(f.mul(x.re, y.im), f.mul(x.im, y.re))}
 }
@@ -162,6 +170,44 @@ func (f fb) complexScalar(name string, xs []complexValue) (complexValue, bool) {
 			t = complexValue{t.im, f.neg(t.re)}
 		}
 		return t, true
+	case "cosh", "sinh":
+		// cosh(a+bi) = cosh a·cos b + i sinh a·sin b; sinh(a+bi) = sinh a·cos b + i cosh a·sin b
+		ch, sh := f.coshSinh(xs[0].re)
+		c, s := f.math("cos", xs[0].im), f.math("sin", xs[0].im)
+		if name == "cosh" {
+			return complexValue{f.mul(ch, c), f.mul(sh, s)}, true
+		}
+		return complexValue{f.mul(sh, c), f.mul(ch, s)}, true
+	case "asin", "acos":
+		// asin z = -i·log(i·z + √(1 - z²)); acos z = π/2 - asin z
+		z := xs[0]
+		w := f.csqrt(f.csub(one, f.cmul(z, z)))
+		l := f.clog(complexValue{f.sub(w.re, z.im), f.add(w.im, z.re)})
+		a := complexValue{l.im, f.neg(l.re)}
+		if name == "acos" {
+			return complexValue{f.sub(f.c(math.Pi/2), a.re), f.neg(a.im)}, true
+		}
+		return a, true
+	case "atan":
+		// atan z = (i/2)·(log(1 - i·z) - log(1 + i·z))
+		z := xs[0]
+		d := f.csub(f.clog(complexValue{f.add(f.c(1), z.im), f.neg(z.re)}), f.clog(complexValue{f.sub(f.c(1), z.im), z.re}))
+		return complexValue{f.mul(f.c(-0.5), d.im), f.mul(f.c(0.5), d.re)}, true
+	case "asinh":
+		// asinh z = log(z + √(z² + 1))
+		z := xs[0]
+		w := f.csqrt(f.cadd(f.cmul(z, z), one))
+		return f.clog(f.cadd(z, w)), true
+	case "acosh":
+		// acosh z = log(z + √(z + 1)·√(z - 1))
+		z := xs[0]
+		w := f.cmul(f.csqrt(f.cadd(z, one)), f.csqrt(f.csub(z, one)))
+		return f.clog(f.cadd(z, w)), true
+	case "atanh":
+		// atanh z = (log(1 + z) - log(1 - z)) / 2
+		z := xs[0]
+		d := f.csub(f.clog(f.cadd(one, z)), f.clog(f.csub(one, z)))
+		return complexValue{f.mul(f.c(0.5), d.re), f.mul(f.c(0.5), d.im)}, true
 	case "sign":
 		m := f.hypot(xs[0].re, xs[0].im)
 		isZero := f.cmp(fOEQ, m, f.c(0))
@@ -268,7 +314,8 @@ func complexScalarKnown(name string, n int) bool {
 	switch name {
 	case "add", "subtract", "multiply", "divide", "power":
 		return n == 2
-	case "negate", "conj", "exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "sine", "cosine", "tanh", "tan", "sign":
+	case "negate", "conj", "exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "sine", "cosine", "tanh", "tan", "sign",
+		"cosh", "sinh", "asin", "acos", "atan", "asinh", "acosh", "atanh":
 		return n == 1
 	}
 	return false
