@@ -55,16 +55,22 @@ func constInfo(t *tensor) *info {
 
 // env maps value names to what is known about them; a subgraph's env sees
 // its parent's.
+// With hideOuterValues (ONNX's rules), a subgraph sees the types of outer
+// values but not their values, as ONNX's subgraph inference does.
 type env struct {
-	parent *env
-	m      map[string]*info
+	parent          *env
+	m               map[string]*info
+	hideOuterValues bool
 }
 
 func newEnv(parent *env) *env { return &env{parent: parent, m: map[string]*info{}} }
 
 func (e *env) get(name string) *info {
-	for ; e != nil; e = e.parent {
-		if i, ok := e.m[name]; ok {
+	for cur := e; cur != nil; cur = cur.parent {
+		if i, ok := cur.m[name]; ok {
+			if cur != e && e.hideOuterValues && i != nil {
+				return &info{t: i.t}
+			}
 			return i
 		}
 	}
@@ -113,8 +119,15 @@ func (gi *graphImporter) analyze() error {
 				}
 			}
 			outs = gi.imp.inferNode(n, ins)
-			if n.GetOpType() == "If" && normalizeDomain(n.GetDomain()) == "" {
-				outs = gi.inferIf(n, outs)
+			if normalizeDomain(n.GetDomain()) == "" {
+				switch n.GetOpType() {
+				case "If":
+					outs = gi.inferIf(n, outs)
+				case "Scan":
+					outs = gi.inferScan(n, ins)
+				case "Loop":
+					outs = gi.inferLoopBody(n, ins, outs)
+				}
 			}
 			if !gi.imp.opts.FoldShapes && !onnxPropagates(n, gi.imp.opsets[""]) {
 				for _, o := range outs {
@@ -261,14 +274,25 @@ func (gi *graphImporter) inferIf(n *onnxpb.NodeProto, outs []*info) []*info {
 	return res
 }
 
-// branchTypes infers the output types of a subgraph (nil entries: unknown).
-func (gi *graphImporter) branchTypes(g *onnxpb.GraphProto) []*vtype {
+// branchTypes infers the output types of a subgraph (nil entries: unknown)
+// whose inputs have the given types (merged with their declared ones).
+func (gi *graphImporter) branchTypes(g *onnxpb.GraphProto, inTypes ...*vtype) []*vtype {
 	if g == nil {
 		return nil
 	}
 	sub, err := newGraphImporter(gi.imp, g, gi)
 	if err != nil {
 		return nil
+	}
+	for i, in := range g.GetInput() {
+		t, err := fromTypeProto(in.GetType())
+		if err != nil {
+			return nil
+		}
+		if i < len(inTypes) && inTypes[i] != nil {
+			t = mergeTypes(t, inTypes[i])
+		}
+		sub.env.set(in.GetName(), &info{t: t})
 	}
 	for _, t := range g.GetInitializer() {
 		if dt, err := decodeTensor(t); err == nil {
@@ -289,4 +313,146 @@ func (gi *graphImporter) branchTypes(g *onnxpb.GraphProto) []*vtype {
 		}
 	}
 	return res
+}
+
+// bodyInputTypes types a Loop or Scan body's inputs from the op's operands
+// as ONNX's inference does (nil: unknown): Loop gets the iteration number,
+// the condition and the loop-carried values; Scan (opset 9 and newer) the
+// state values and one slice of each scan input.
+func (gi *graphImporter) bodyInputTypes(n *onnxpb.NodeProto) []*vtype {
+	in := make([]*info, len(n.GetInput()))
+	for i, name := range n.GetInput() {
+		if name != "" {
+			in[i] = gi.env.get(name)
+		}
+	}
+	switch n.GetOpType() {
+	case "Loop":
+		out := []*vtype{tensorType(dtInt64, []int64{}), tensorType(dtBool, []int64{})}
+		for i := 2; i < len(in); i++ {
+			out = append(out, in[i].typ())
+		}
+		return out
+	case "Scan":
+		if gi.imp.opsets[""] < 9 {
+			return nil
+		}
+		m := int(attrInt(n, "num_scan_inputs", 0))
+		nstate := len(in) - m
+		if m <= 0 || nstate < 0 {
+			return nil
+		}
+		axes, _ := attrInts(n, "scan_input_axes")
+		var out []*vtype
+		for i := 0; i < nstate; i++ {
+			out = append(out, in[i].typ())
+		}
+		for j := 0; j < m; j++ {
+			t := ranked(in, nstate+j)
+			if t == nil {
+				out = append(out, nil)
+				continue
+			}
+			axis := int64(0)
+			if j < len(axes) {
+				axis = axes[j]
+			}
+			a, ok := normAxis(axis, len(t.dims))
+			if !ok {
+				out = append(out, nil)
+				continue
+			}
+			dims := append(append([]int64{}, t.dims[:a]...), t.dims[a+1:]...)
+			out = append(out, tensorType(t.elem, dims))
+		}
+		return out
+	}
+	return nil
+}
+
+// inferScan types a Scan's results: the final state values as the state
+// inputs, each scan output as the body's output with the sequence length
+// inserted at its scan_output_axes position.
+func (gi *graphImporter) inferScan(n *onnxpb.NodeProto, in []*info) []*info {
+	body := findAttr(n, "body").GetG()
+	inTypes := gi.bodyInputTypes(n)
+	if body == nil || inTypes == nil {
+		return nil
+	}
+	m := int(attrInt(n, "num_scan_inputs", 0))
+	nstate := len(in) - m
+	bodyOut := gi.branchTypes(body, inTypes...)
+	seqLen := unknownDim
+	if t := ranked(in, nstate); t != nil {
+		axes, _ := attrInts(n, "scan_input_axes")
+		axis := int64(0)
+		if len(axes) > 0 {
+			axis = axes[0]
+		}
+		if a, ok := normAxis(axis, len(t.dims)); ok {
+			seqLen = t.dims[a]
+		}
+	}
+	outAxes, _ := attrInts(n, "scan_output_axes")
+	var res []*info
+	for i := 0; i < len(n.GetOutput()); i++ {
+		if i < nstate {
+			res = append(res, &info{t: in[i].typ()})
+			continue
+		}
+		var bt *vtype
+		if i < len(bodyOut) {
+			bt = bodyOut[i]
+		}
+		if bt == nil || !bt.isTensor() {
+			res = append(res, nil)
+			continue
+		}
+		if !bt.ranked {
+			res = append(res, &info{t: &vtype{kind: kindTensor, elem: bt.elem, dims: []int64{}}})
+			continue
+		}
+		axis := int64(0)
+		if k := i - nstate; k < len(outAxes) {
+			axis = outAxes[k]
+		}
+		a, ok := normAxis(axis, len(bt.dims)+1)
+		if !ok {
+			res = append(res, nil)
+			continue
+		}
+		dims := append(append(append([]int64{}, bt.dims[:a]...), seqLen), bt.dims[a:]...)
+		res = append(res, &info{t: tensorType(bt.elem, dims)})
+	}
+	return res
+}
+
+// inferLoopBody completes a Loop's scan outputs from the body's inferred
+// output types (a leading dimension of unknown length).
+func (gi *graphImporter) inferLoopBody(n *onnxpb.NodeProto, in []*info, outs []*info) []*info {
+	body := findAttr(n, "body").GetG()
+	if body == nil {
+		return outs
+	}
+	bodyOut := gi.branchTypes(body, gi.bodyInputTypes(n)...)
+	carried := len(in) - 2
+	for i := range n.GetOutput() {
+		k := 1 + i
+		if i < carried || k >= len(bodyOut) || bodyOut[k] == nil || !bodyOut[k].isTensor() {
+			continue
+		}
+		if i < len(outs) && outs[i] != nil && outs[i].t.isTensor() && outs[i].t.ranked {
+			continue
+		}
+		for len(outs) <= i {
+			outs = append(outs, nil)
+		}
+		bt := bodyOut[k]
+		if !bt.ranked {
+			outs[i] = &info{t: &vtype{kind: kindTensor, elem: bt.elem, dims: []int64{}}}
+		} else {
+			outs[i] = &info{t: tensorType(bt.elem, append([]int64{unknownDim}, bt.dims...))}
+		}
+	}
+	return outs
 }

@@ -148,6 +148,7 @@ func newGraphImporter(imp *importer, g *onnxpb.GraphProto, parent *graphImporter
 		}
 	}
 	gi.env = newEnv(parentEnv)
+	gi.env.hideOuterValues = parent != nil && !imp.opts.FoldShapes
 	return gi, nil
 }
 
@@ -388,7 +389,11 @@ func (gi *graphImporter) importNode(n *onnxpb.NodeProto) error {
 		}
 	}
 	for _, a := range graphs {
-		r, err := gi.subgraph(a.GetG())
+		var inTypes []*vtype
+		if a.GetName() == "body" {
+			inTypes = gi.bodyInputTypes(n)
+		}
+		r, err := gi.subgraph(a.GetG(), inTypes)
 		if err != nil {
 			return fmt.Errorf("subgraph '%s': %w", a.GetName(), err)
 		}
@@ -405,7 +410,7 @@ func (gi *graphImporter) importNode(n *onnxpb.NodeProto) error {
 
 // subgraph imports a GRAPH attribute as a region whose block arguments are
 // the subgraph's inputs; outer values stay visible inside.
-func (gi *graphImporter) subgraph(g *onnxpb.GraphProto) (*region, error) {
+func (gi *graphImporter) subgraph(g *onnxpb.GraphProto, inTypes []*vtype) (*region, error) {
 	if g == nil {
 		return nil, fmt.Errorf("missing graph")
 	}
@@ -417,6 +422,11 @@ func (gi *graphImporter) subgraph(g *onnxpb.GraphProto) (*region, error) {
 		t, err := fromTypeProto(in.GetType())
 		if err != nil {
 			return nil, fmt.Errorf("subgraph input '%s': %v", in.GetName(), err)
+		}
+		if i := len(sub.region.args); i < len(inTypes) && inTypes[i] != nil {
+			// Typed from the op's operands, as ONNX's inference types
+			// Loop and Scan bodies.
+			t = mergeTypes(t, inTypes[i])
 		}
 		asm, err := t.asm()
 		if err != nil {

@@ -14,6 +14,27 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		if recover() != nil {
 			out = nil
 		}
+		// Where the shape is not known, ONNX still knows the element type
+		// of ops whose results take their first input's: unranked results.
+		if !sameElemOps[n.GetOpType()] || normalizeDomain(n.GetDomain()) != "" {
+			return
+		}
+		e := elemOf(in, 0)
+		if e == 0 {
+			return
+		}
+		outputs := 1
+		if n.GetOpType() == "Split" {
+			outputs = len(n.GetOutput())
+		}
+		for len(out) < outputs {
+			out = append(out, nil)
+		}
+		for i := 0; i < outputs; i++ {
+			if out[i] == nil || out[i].t == nil {
+				out[i] = &info{t: &vtype{kind: kindTensor, elem: e, dims: []int64{}}}
+			}
+		}
 	}()
 	if normalizeDomain(n.GetDomain()) != "" {
 		return nil
@@ -400,4 +421,23 @@ func inferLoop(n *onnxpb.NodeProto, in []*info) []*info {
 		res = append(res, &info{t: tensorType(t.elem, append([]int64{unknownDim}, t.dims...))})
 	}
 	return res
+}
+
+// sameElemOps are the ops whose (first) result has their first input's
+// element type.
+var sameElemOps = map[string]bool{
+	"Relu": true, "Sigmoid": true, "Tanh": true, "Exp": true, "Log": true, "Abs": true, "Neg": true,
+	"Sqrt": true, "Reciprocal": true, "Floor": true, "Ceil": true, "Round": true, "Erf": true,
+	"Sin": true, "Cos": true, "Softplus": true, "Elu": true, "LeakyRelu": true, "Gelu": true,
+	"Clip": true, "Softmax": true, "LogSoftmax": true, "Identity": true, "Dropout": true,
+	"Add": true, "Sub": true, "Mul": true, "Div": true, "Pow": true, "Max": true, "Min": true,
+	"Sum": true, "Mean": true, "MatMul": true, "Gemm": true, "Conv": true, "ConvTranspose": true,
+	"MaxPool": true, "AveragePool": true, "GlobalAveragePool": true, "GlobalMaxPool": true,
+	"BatchNormalization": true, "LayerNormalization": true, "InstanceNormalization": true,
+	"Reshape": true, "Transpose": true, "Concat": true, "Split": true, "Slice": true,
+	"Squeeze": true, "Unsqueeze": true, "Gather": true, "GatherElements": true, "Expand": true,
+	"Tile": true, "Pad": true, "Flatten": true, "Resize": true, "Upsample": true,
+	"ReduceMean": true, "ReduceSum": true, "ReduceMax": true, "ReduceMin": true, "ReduceProd": true,
+	"ReduceL1": true, "ReduceL2": true, "ReduceLogSum": true, "ReduceLogSumExp": true,
+	"ReduceSumSquare": true, "CumSum": true, "Trilu": true, "DepthToSpace": true, "SpaceToDepth": true,
 }
