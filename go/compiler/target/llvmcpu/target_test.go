@@ -161,3 +161,37 @@ func TestAArch64Disassembly(t *testing.T) {
 		t.Errorf("x86 instructions in an aarch64 object")
 	}
 }
+
+// TestReloadDifferentExecutables loads, runs and closes two different
+// executables in turn: descriptor numbers (the dynamic loader's paths) are
+// reused, and each load must still run its own code.
+func TestReloadDifferentExecutables(t *testing.T) {
+	m := needLLVM(t)
+	var datas [2][]byte
+	for i, kind := range []kir.Kind{kir.Add, kir.Mul} {
+		k := elementwise("op", kir.F32, kir.F32, 4, 64, func(b *kir.Builder, _ kir.Type, x, y kir.Value) kir.Value { return b.Bin(kind, x, y) })
+		data, err := llvmcpu.Emit([]*kir.Kernel{k}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		datas[i] = data
+	}
+	for round := 0; round < 20; round++ {
+		i := round % 2
+		x, err := rt.Load(datas[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		bufs := [][]byte{f32s(2, 3, 4, 5), f32s(10, 10, 10, 10), make([]byte, 16)}
+		if err := x.Run(0, 0, 1, [3]int64{1, 1, 1}, []int64{4}, bufs); err != nil {
+			t.Fatal(err)
+		}
+		want := [2][]byte{f32s(12, 13, 14, 15), f32s(20, 30, 40, 50)}[i]
+		if !bytes.Equal(bufs[2], want) {
+			t.Fatalf("round %d: got %v, want %v (a stale shared object ran)", round, bufs[2], want)
+		}
+		if round%4 < 2 {
+			x.Close()
+		}
+	}
+}

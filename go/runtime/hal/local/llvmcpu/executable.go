@@ -18,10 +18,39 @@ import (
 // Executable is a loaded llvm-cpu executable.
 type Executable struct {
 	x       *llvmcpu.Executable
-	handle  uintptr
-	file    *os.File // the memfd holding the shared object, open while loaded
+	res     *loaded
+	cleanup runtime.Cleanup
 	entries []uintptr
 	once    sync.Once
+}
+
+// loaded is a dlopen'd shared object and the memory file behind it.
+type loaded struct {
+	handle uintptr
+	file   *os.File // the memfd, open while the object may be loaded
+	path   string
+}
+
+// rtldNoLoad is glibc's RTLD_NOLOAD: dlopen only finds a loaded object.
+const rtldNoLoad = 0x4
+
+// release dlcloses the object. The dynamic loader knows objects by path
+// (/proc/self/fd/N), so the descriptor is closed (and N may be reused)
+// only once the object is really unloaded.
+func (l *loaded) release() {
+	if l.handle != 0 {
+		purego.Dlclose(l.handle)
+		l.handle = 0
+	}
+	if l.file == nil {
+		return
+	}
+	if h, err := purego.Dlopen(l.path, purego.RTLD_NOW|rtldNoLoad); err == nil && h != 0 {
+		purego.Dlclose(h) // still loaded: keep the path unique
+		return
+	}
+	l.file.Close()
+	l.file = nil
 }
 
 var (
@@ -64,13 +93,15 @@ func Load(data []byte) (*Executable, error) {
 	if err := loadLibm(); err != nil {
 		return nil, err
 	}
-	handle, file, err := openObject(x.Object)
+	res, err := openObject(x.Object)
 	if err != nil {
 		return nil, err
 	}
-	e := &Executable{x: x, handle: handle, file: file}
+	e := &Executable{x: x, res: res}
+	// An executable nobody closes is unloaded when it becomes unreachable.
+	e.cleanup = runtime.AddCleanup(e, func(l *loaded) { l.release() }, res)
 	for _, en := range x.Entries {
-		p, err := purego.Dlsym(handle, en.Symbol)
+		p, err := purego.Dlsym(res.handle, en.Symbol)
 		if err != nil || p == 0 {
 			e.Close()
 			return nil, status.Errorf(status.InvalidArgument, "llvm-cpu executable: entry %q: symbol %s not found in its shared object", en.Name, en.Symbol)
@@ -83,7 +114,7 @@ func Load(data []byte) (*Executable, error) {
 // openObject writes so to an anonymous memory file and dlopens it. The
 // file stays open while the object is loaded: the dynamic loader knows
 // objects by path, and an open descriptor keeps /proc/self/fd/N unique.
-func openObject(so []byte) (uintptr, *os.File, error) {
+func openObject(so []byte) (*loaded, error) {
 	fd, err := unix.MemfdCreate("gree-llvmcpu", unix.MFD_CLOEXEC)
 	var path string
 	var keep *os.File
@@ -91,20 +122,20 @@ func openObject(so []byte) (uintptr, *os.File, error) {
 		keep = os.NewFile(uintptr(fd), "gree-llvmcpu")
 		if _, err := keep.Write(so); err != nil {
 			keep.Close()
-			return 0, nil, status.Errorf(status.ResourceExhausted, "llvm-cpu: writing the shared object: %v", err)
+			return nil, status.Errorf(status.ResourceExhausted, "llvm-cpu: writing the shared object: %v", err)
 		}
 		path = fmt.Sprintf("/proc/self/fd/%d", fd)
 	} else {
 		f, err := os.CreateTemp("", "gree-llvmcpu-*.so")
 		if err != nil {
-			return 0, nil, status.Errorf(status.Unavailable, "llvm-cpu: no memfd and no temporary file for the shared object: %v", err)
+			return nil, status.Errorf(status.Unavailable, "llvm-cpu: no memfd and no temporary file for the shared object: %v", err)
 		}
 		path = f.Name()
 		defer os.Remove(path)
 		_, err = f.Write(so)
 		f.Close()
 		if err != nil {
-			return 0, nil, status.Errorf(status.ResourceExhausted, "llvm-cpu: writing the shared object: %v", err)
+			return nil, status.Errorf(status.ResourceExhausted, "llvm-cpu: writing the shared object: %v", err)
 		}
 	}
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
@@ -112,9 +143,9 @@ func openObject(so []byte) (uintptr, *os.File, error) {
 		if keep != nil {
 			keep.Close()
 		}
-		return 0, nil, status.Errorf(status.InvalidArgument, "llvm-cpu: the executable's shared object does not load: %v", err)
+		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: the executable's shared object does not load: %v", err)
 	}
-	return h, keep, nil
+	return &loaded{handle: h, file: keep, path: path}, nil
 }
 
 // NumEntries returns the number of entry points.
@@ -126,12 +157,8 @@ func (e *Executable) Entry(i int) llvmcpu.Entry { return e.x.Entries[i] }
 // Close unloads the shared object; no Run may be in progress or follow.
 func (e *Executable) Close() error {
 	e.once.Do(func() {
-		if e.handle != 0 {
-			purego.Dlclose(e.handle)
-		}
-		if e.file != nil {
-			e.file.Close()
-		}
+		e.cleanup.Stop()
+		e.res.release()
 	})
 	return nil
 }
@@ -178,6 +205,7 @@ func (e *Executable) Run(entry int, first, count int64, grid [3]int64, push []in
 	pin.Pin(&pcs[0])
 	r, _, _ := purego.SyscallN(e.entries[entry], uintptr(unsafe.Pointer(d)), uintptr(first), uintptr(count))
 	runtime.KeepAlive(bindings)
+	runtime.KeepAlive(e) // the shared object stays loaded during the call
 	if r != 0 {
 		code := int64(r)
 		kind, _, _ := llvmcpu.DecodeError(code)
