@@ -56,7 +56,7 @@ func constInfo(t *tensor) *info {
 // env maps value names to what is known about them; a subgraph's env sees
 // its parent's.
 // With hideOuterValues (ONNX's rules), a subgraph sees the types of outer
-// values but not their values, as ONNX's subgraph inference does.
+// literals but not their values, as ONNX's subgraph inference does.
 type env struct {
 	parent          *env
 	m               map[string]*info
@@ -68,7 +68,9 @@ func newEnv(parent *env) *env { return &env{parent: parent, m: map[string]*info{
 func (e *env) get(name string) *info {
 	for cur := e; cur != nil; cur = cur.parent {
 		if i, ok := cur.m[name]; ok {
-			if cur != e && e.hideOuterValues && i != nil {
+			if cur != e && e.hideOuterValues && i != nil && i.val != nil {
+				// Outer literals are not inputs' data in ONNX's subgraph
+				// inference (propagated values are).
 				return &info{t: i.t}
 			}
 			return i
@@ -438,7 +440,24 @@ func (gi *graphImporter) inferLoopBody(n *onnxpb.NodeProto, in []*info, outs []*
 	carried := len(in) - 2
 	for i := range n.GetOutput() {
 		k := 1 + i
-		if i < carried || k >= len(bodyOut) || bodyOut[k] == nil || !bodyOut[k].isTensor() {
+		if i < carried {
+			// Loop-carried values: the element type (shapes may change
+			// between iterations).
+			for len(outs) <= i {
+				outs = append(outs, nil)
+			}
+			if outs[i] == nil || outs[i].t == nil {
+				e := elemOf(in, 2+i)
+				if k < len(bodyOut) && bodyOut[k].isTensor() {
+					e = bodyOut[k].elem
+				}
+				if e != 0 {
+					outs[i] = &info{t: &vtype{kind: kindTensor, elem: e, dims: []int64{}}}
+				}
+			}
+			continue
+		}
+		if k >= len(bodyOut) || bodyOut[k] == nil || !bodyOut[k].isTensor() {
 			continue
 		}
 		if i < len(outs) && outs[i] != nil && outs[i].t.isTensor() && outs[i].t.ranked {

@@ -221,6 +221,8 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return inferIf(n)
 	case "Loop":
 		return inferLoop(n, in)
+	case "SequenceLength":
+		return []*info{{t: tensorType(dtInt64, []int64{})}}
 	case "GatherElements":
 		if t := ranked(in, 1); t != nil && elemOf(in, 0) != 0 {
 			return []*info{{t: tensorType(elemOf(in, 0), append([]int64{}, t.dims...))}}
@@ -263,7 +265,11 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 				shape[i] = unk
 			}
 		} else {
-			return nil
+			elem := dtFloat
+			if a := findAttr(n, "value"); a != nil && a.GetT() != nil {
+				elem = a.GetT().GetDataType()
+			}
+			return []*info{{t: &vtype{kind: kindTensor, elem: elem, dims: []int64{}}}}
 		}
 		elem := dtFloat
 		var tv *tensor
