@@ -273,6 +273,13 @@ func onnxConvolution(o *onnxOp) ([]*ir.Value, error) {
 			needCheck = true
 		}
 	}
+	if xzp == nil && wzp == nil && group == 1 && ir.IsFloat(elem) {
+		bias := o.in(2)
+		if o.kind != "Conv" {
+			bias = nil
+		}
+		return []*ir.Value{convGEMM(o.b, x, w, bias, rt, strides, dil, low)}, nil
+	}
 	if xzp == nil && wzp == nil {
 		return []*ir.Value{convAffine(o.b, x, w, init, rt, strides, dil, low, group, needCheck)}, nil
 	}
@@ -611,26 +618,28 @@ func convAffine(b *ir.Builder, x, w, init *ir.Value, rt *ir.RankedTensorType, st
 	xt, wt := tt(x), tt(w)
 	ns := len(xt.Dims) - 2
 	if pad {
-		dims := append([]int64{}, xt.Dims...)
-		offs := make([]mixed, len(dims))
-		sizes := make([]mixed, len(dims))
-		for i := range dims {
-			sizes[i] = mixed{static: xt.Dims[i]}
-		}
-		for j := 0; j < ns; j++ {
-			last := (rt.Dims[2+j]-1)*strides[j] + (wt.Dims[2+j]-1)*dil[j]
-			dims[2+j] = max64(last+1, xt.Dims[2+j]+low[j])
-			offs[2+j] = mixed{static: low[j]}
-		}
-		pt := ir.Tensor(dims, xt.Elem)
-		x = placeInto(b, empty(b, pt), x, nil, offs, ones(len(dims)), sizes, func(bb *ir.Builder, _ []*ir.Value, _ []*ir.Value) *ir.Value {
-			return scalarConst(bb, 0, xt.Elem)
-		}).Result(0)
-		xt = pt
+		x = padForWindows(b, x, wt.Dims[2:], rt, strides, dil, low)
+		xt = tt(x)
 		low = make([]int64, ns)
 	}
 	G := group
 	C, M := xt.Dims[1], rt.Dims[1]
+	if G == C && M == C {
+		// Depthwise: loops n, c, o… (parallel), k… (reduction) on the
+		// NCHW operands directly.
+		n := 2 + 2*ns
+		its := make([]linalg.Iterator, n)
+		xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}
+		wm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1), cstExpr(0)}}
+		for j := 0; j < ns; j++ {
+			its[2+ns+j] = linalg.Reduction
+			xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), addExpr(mulExpr(dimExpr(2+ns+j), dil[j]), cstExpr(-low[j]))))
+			wm.Results = append(wm.Results, dimExpr(2+ns+j))
+		}
+		om := linalg.Identity(n)
+		om.Results = om.Results[:2+ns]
+		return linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, []*ir.AffineMap{xm, wm, om}, its, mulAdd).Result(0)
+	}
 	gx := reshape(b, x, ir.Tensor(append([]int64{xt.Dims[0], G, C / G}, xt.Dims[2:]...), xt.Elem))
 	gw := reshape(b, w, ir.Tensor(append([]int64{G, M / G, wt.Dims[1]}, wt.Dims[2:]...), wt.Elem))
 	gt := ir.Tensor(append([]int64{rt.Dims[0], G, M / G}, rt.Dims[2:]...), rt.Elem)
@@ -652,4 +661,93 @@ func convAffine(b *ir.Builder, x, w, init *ir.Value, rt *ir.RankedTensorType, st
 	om.Results = om.Results[:O]
 	g := linalg.BuildGeneric(b, []*ir.Value{gx, gw}, []*ir.Value{ginit}, []*ir.AffineMap{xm, wm, om}, its, mulAdd)
 	return reshape(b, g.Result(0), rt)
+}
+
+// padForWindows zero-pads x [N, C, D…] so that every window of the
+// result rt reads inside it (low padding first, then whatever the last
+// window needs).
+func padForWindows(b *ir.Builder, x *ir.Value, kernel []int64, rt *ir.RankedTensorType, strides, dil, low []int64) *ir.Value {
+	xt := tt(x)
+	ns := len(kernel)
+	lo := make([]int64, len(xt.Dims))
+	hi := make([]int64, len(xt.Dims))
+	any := false
+	for j := 0; j < ns; j++ {
+		last := (rt.Dims[2+j]-1)*strides[j] + (kernel[j]-1)*dil[j]
+		lo[2+j] = low[j]
+		hi[2+j] = max64(0, last+1-low[j]-xt.Dims[2+j])
+		any = any || lo[2+j] > 0 || hi[2+j] > 0
+	}
+	if !any {
+		return x
+	}
+	return zeroPad(b, x, lo, hi)
+}
+
+// zeroPad pads x with zeros: a generic over the padded shape reads x
+// through an affine map that wraps around ((i - lo) mod size, always in
+// bounds) and keeps the element only inside, so no element is read
+// through tensor.extract.
+func zeroPad(b *ir.Builder, x *ir.Value, lo, hi []int64) *ir.Value {
+	xt := tt(x)
+	n := len(xt.Dims)
+	dims := make([]int64, n)
+	m := &ir.AffineMap{NumDims: n}
+	for i, d := range xt.Dims {
+		dims[i] = d + lo[i] + hi[i]
+		e := dimExpr(i)
+		if lo[i] != 0 || hi[i] != 0 {
+			e = ir.AffineBinary(ir.AffineMod, addExpr(e, cstExpr(d-lo[i]%d)), cstExpr(d))
+		}
+		m.Results = append(m.Results, e)
+	}
+	rt := ir.Tensor(dims, xt.Elem)
+	g := linalg.BuildGeneric(b, []*ir.Value{x}, []*ir.Value{empty(b, rt)}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		var ok *ir.Value
+		for i, d := range xt.Dims {
+			if lo[i] == 0 && hi[i] == 0 {
+				continue
+			}
+			j := index(bb, i)
+			in := iop(bb, "arith.andi", cmp(bb, predSGE, j, cIdx(bb, lo[i])), cmp(bb, predSLT, j, cIdx(bb, lo[i]+d)))
+			ok = andAll(bb, ok, in)
+		}
+		return []*ir.Value{bb.Create("arith.select", []*ir.Value{ok, a[0], scalarConst(bb, 0, xt.Elem)}, []ir.Type{xt.Elem}).Result(0)}
+	})
+	return g.Result(0)
+}
+
+// convGEMM is a float convolution without groups as im2col + GEMM (the
+// windows as rows [N·ΠO, C·ΠK], the weight [M, C·ΠK]), so codegen runs
+// it on its matrix-multiply kernels; the [N·ΠO, M] product (bias added in
+// the accumulator's initial value) is transposed back to N, M, O….
+func convGEMM(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, strides, dil, low []int64) *ir.Value {
+	wt := tt(w)
+	kernel := wt.Dims[2:]
+	ns := len(kernel)
+	pin := padForWindows(b, x, kernel, rt, strides, dil, low)
+	pt := tt(pin)
+	N, C, M := pt.Dims[0], pt.Dims[1], rt.Dims[1]
+	outs := rt.Dims[2:]
+	// col[n, o…, c, k…] = pin[n, c, o·s + k·d]
+	dims := append(append(append([]int64{N}, outs...), C), kernel...)
+	nl := len(dims)
+	im := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1 + ns)}}
+	for j := 0; j < ns; j++ {
+		im.Results = append(im.Results, addExpr(mulExpr(dimExpr(1+j), strides[j]), mulExpr(dimExpr(2+ns+j), dil[j])))
+	}
+	col := copyGeneric(b, pin, im, ir.Tensor(dims, pt.Elem))
+	P, K := int64(1), C
+	for _, o := range outs {
+		P *= o
+	}
+	for _, k := range kernel {
+		K *= k
+	}
+	col = reshape(b, col, ir.Tensor([]int64{N * P, K}, pt.Elem))
+	wm := reshape(b, w, ir.Tensor([]int64{M, K}, wt.Elem))
+	prod := gemmABt(b, col, wm, bias, rt.Elem, 0, 0) // [N·P, M]
+	prod = reshape(b, prod, ir.Tensor([]int64{N, P, M}, rt.Elem))
+	tr := copyGeneric(b, prod, &ir.AffineMap{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2), dimExpr(1)}}, ir.Tensor([]int64{N, M, P}, rt.Elem))
+	return reshape(b, tr, rt)
 }
