@@ -459,3 +459,30 @@ func.func @main(%x: tensor<1x8x8x3xi8>) -> tensor<1x10xi8> {{
     # The intermediate values must be spread (not all clipped) for the check to mean much.
     assert len(np.unique(a4)) > 20 and len(np.unique(a8)) > 5, (np.unique(a4), a8)
     np.testing.assert_array_equal(_run(src, x), want)
+
+
+def test_quantized_transpose_conv2d_zero_points():
+    x = RNG.integers(-128, 128, size=(2, 3, 4, 3)).astype(np.int8)
+    w = RNG.integers(-128, 128, size=(2, 2, 3, 3)).astype(np.int8)  # OC KH KW IC
+    bias = np.array([700, -300], dtype=np.int32)
+    izp, wzp, st, op = 9, -4, (2, 2), (0, 1, -1, 2)
+    OH = (3 - 1) * st[0] + op[0] + op[1] + 2
+    OW = (4 - 1) * st[1] + op[2] + op[3] + 3
+    want = np.zeros((2, OH, OW, 2), dtype=np.int64) + bias
+    xv, wv = x.astype(np.int64) - izp, w.astype(np.int64) - wzp
+    for iy in range(3):
+        for ix in range(4):
+            for ky in range(2):
+                for kx in range(3):
+                    oy, ox = iy * st[0] + op[0] + ky, ix * st[1] + op[2] + kx
+                    if 0 <= oy < OH and 0 <= ox < OW:
+                        want[:, oy, ox] += xv[:, iy, ix] @ wv[:, ky, kx, :].T
+    ot = _ty(want.shape, "i32")
+    src = f"""
+func.func @main(%x: tensor<2x3x4x3xi8>, %w: tensor<2x2x3x3xi8>, %b: tensor<2xi32>) -> {ot} {{
+  %iz = "tosa.const"() <{{values = dense<{izp}> : tensor<1xi8>}}> : () -> tensor<1xi8>
+  %wz = "tosa.const"() <{{values = dense<{wzp}> : tensor<1xi8>}}> : () -> tensor<1xi8>
+  %r = tosa.transpose_conv2d %x, %w, %b, %iz, %wz {{acc_type = i32, out_pad = array<i64: {', '.join(map(str, op))}>, stride = array<i64: {st[0]}, {st[1]}>}} : (tensor<2x3x4x3xi8>, tensor<2x2x3x3xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> {ot}
+  return %r : {ot}
+}}"""
+    np.testing.assert_array_equal(_run(src, x, w, bias), want.astype(np.int32))

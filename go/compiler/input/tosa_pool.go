@@ -149,36 +149,37 @@ func (r *rewriter) tosaTransposeConv(b *ir.Builder, op *ir.Operation, rt *ir.Ran
 	if err != nil {
 		return err
 	}
-	acc := accType(op, rt.Elem)
-	accT := ir.Tensor(rt.Dims, acc)
-	init := biasInit(b, bias, accT, linalg.DimMap(4, 3))
-	// Loops: n, oy, ox, oc, ky, kx, ic.
-	wm := linalg.DimMap(7, 3, 4, 5, 6)
-	om := linalg.DimMap(7, 0, 1, 2, 3)
-	its := []linalg.Iterator{0, 0, 0, 0, linalg.Reduction, linalg.Reduction, linalg.Reduction}
-	body := zpMulAdd(izp, wzp)
-	g := linalg.BuildGeneric(b, []*ir.Value{w}, []*ir.Value{init}, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
-		ci := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
-		var inside *ir.Value
-		pos := func(o, k int, p, s, size int64) *ir.Value {
-			t := iop(bb, "arith.subi", iop(bb, "arith.subi", index(bb, o), ci(p)), index(bb, k))
-			q := iop(bb, "arith.divsi", t, ci(s))
-			ok := iop(bb, "arith.andi", cmp(bb, predSGE, t, ci(0)), cmp(bb, predEQ, iop(bb, "arith.remsi", t, ci(s)), ci(0)))
-			ok = iop(bb, "arith.andi", ok, cmp(bb, predSLT, q, ci(size)))
-			if inside == nil {
-				inside = ok
-			} else {
-				inside = iop(bb, "arith.andi", inside, ok)
-			}
-			q = iop(bb, "arith.maxsi", q, ci(0))
-			return iop(bb, "arith.minsi", q, ci(size-1))
-		}
-		iy := pos(1, 4, opad[0], stride[0], it.Dims[1])
-		ix := pos(2, 5, opad[2], stride[1], it.Dims[2])
-		x := bb.Create("tensor.extract", []*ir.Value{in, index(bb, 0), iy, ix, index(bb, 6)}, []ir.Type{it.Elem}).Result(0)
-		next := body(bb, []*ir.Value{x, a[0], a[1]})[0]
-		return []*ir.Value{sel(bb, inside, next, a[1])}
-	})
-	r.replace(op, []*ir.Value{castResult(b, g.Result(0), rt)})
+	// The transposed convolution is a stride-1 correlation of the input
+	// spread out by the stride (holes and borders hold the zero point)
+	// with the spatially flipped weight, run as im2col + GEMM:
+	// E[t] = in[(t - lo)/s] for lo = KH-1+out_pad_top, out[o] = Σ_k
+	// E[o + k]·w[KH-1-k].
+	kh, kw := wt.Dims[1], wt.Dims[2]
+	ed := []int64{it.Dims[0], rt.Dims[1] + kh - 1, rt.Dims[2] + kw - 1, it.Dims[3]}
+	var fillv *ir.Value
+	if ft, ok := it.Elem.(*ir.FloatType); ok {
+		fillv = b.Constant(ir.FloatAttrOf(0, ft))
+	} else {
+		fillv = b.Constant(ir.IntAttr(izp, it.Elem))
+	}
+	e := b.Create("tensor.empty", nil, []ir.Type{ir.Tensor(ed, it.Elem)}).Result(0)
+	offs := []mixed{{static: 0}, {static: kh - 1 + opad[0]}, {static: kw - 1 + opad[2]}, {static: 0}}
+	strides := []mixed{{static: 1}, {static: stride[0]}, {static: stride[1]}, {static: 1}}
+	sizes := []mixed{{static: it.Dims[0]}, {static: it.Dims[1]}, {static: it.Dims[2]}, {static: it.Dims[3]}}
+	spread := placeInto(b, e, in, nil, offs, strides, sizes, func(*ir.Builder, []*ir.Value, []*ir.Value) *ir.Value { return fillv }).Result(0)
+	flipMap := &ir.AffineMap{NumDims: 4, Results: []ir.AffineExpr{
+		&ir.AffineDimExpr{Pos: 0},
+		ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: 1}, &ir.AffineConstantExpr{Value: -1}), &ir.AffineConstantExpr{Value: kh - 1}),
+		ir.AffineBinary(ir.AffineAdd, ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: 2}, &ir.AffineConstantExpr{Value: -1}), &ir.AffineConstantExpr{Value: kw - 1}),
+		&ir.AffineDimExpr{Pos: 3}}}
+	we := b.Create("tensor.empty", nil, []ir.Type{wt}).Result(0)
+	flipped := linalg.BuildGeneric(b, []*ir.Value{w}, []*ir.Value{we}, []*ir.AffineMap{flipMap, linalg.Identity(4)}, parallel(4), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		return a[:1]
+	}).Result(0)
+	col := im2col(b, spread, rt.Dims[1:3], []int64{kh, kw}, []int64{1, 1}, []int64{1, 1})
+	wm := reshapeTo(b, flipped, ir.Tensor([]int64{wt.Dims[0], kh * kw * wt.Dims[3]}, wt.Elem))
+	res := gemmABt(b, col, wm, bias, accType(op, rt.Elem), izp, wzp)
+	res = castResult(b, res, ir.Tensor(res.Type.(*ir.RankedTensorType).Dims, rt.Elem))
+	r.replace(op, []*ir.Value{reshapeTo(b, res, rt)})
 	return nil
 }
