@@ -391,47 +391,35 @@ func onnxPool(o *onnxOp) ([]*ir.Value, error) {
 	om := linalg.Identity(n)
 	om.Results = om.Results[:O]
 	p := float64(o.attrInt("p", 2))
+	// The input is padded with the reduction's neutral value (so every
+	// window reads in bounds through an affine map).
 	init := 0.0
 	if o.kind == "MaxPool" && !o.isUnsigned(x) {
 		init = math.Inf(-1)
 	}
-	g := linalg.BuildGeneric(o.b, []*ir.Value{window}, []*ir.Value{filled(o.b, rt, init)}, []*ir.AffineMap{wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+	pin := padWindows(o.b, x, kernel, rt, strides, dil, low, init)
+	xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}
+	for j := 0; j < ns; j++ {
+		xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), mulExpr(dimExpr(O+j), dil[j])))
+	}
+	g := linalg.BuildGeneric(o.b, []*ir.Value{pin, window}, []*ir.Value{filled(o.b, rt, init)}, []*ir.AffineMap{xm, wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
 		s := sc{bb, elem}
-		c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
-		ix := []*ir.Value{index(bb, 0), index(bb, 1)}
-		var inside *ir.Value
-		for j := 0; j < ns; j++ {
-			pos := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, 2+j), c(strides[j])), iop(bb, "arith.muli", index(bb, O+j), c(dil[j])))
-			pos = iop(bb, "arith.subi", pos, c(low[j]))
-			size := xt.Dims[2+j]
-			ok := iop(bb, "arith.andi", cmp(bb, predSGE, pos, c(0)), cmp(bb, predSLT, pos, c(size)))
-			if inside == nil {
-				inside = ok
-			} else {
-				inside = iop(bb, "arith.andi", inside, ok)
-			}
-			cl := bb.Create("arith.maxsi", []*ir.Value{pos, c(0)}, []ir.Type{ir.Index}).Result(0)
-			ix = append(ix, bb.Create("arith.minsi", []*ir.Value{cl, c(size - 1)}, []ir.Type{ir.Index}).Result(0))
-		}
-		v := bb.Create("tensor.extract", append([]*ir.Value{x}, ix...), []ir.Type{xt.Elem}).Result(0)
+		v := args[0]
 		acc := args[len(args)-1]
-		var next *ir.Value
 		switch o.kind {
 		case "MaxPool":
-			next = s.max(acc, v, o.isUnsigned(x))
+			return []*ir.Value{s.max(acc, v, o.isUnsigned(x))}
 		case "AveragePool":
-			next = s.add(acc, v)
-		default:
-			a := s.op("math.absf", v)
-			if p == 2 {
-				next = s.add(acc, s.mul(a, a))
-			} else if p == 1 {
-				next = s.add(acc, a)
-			} else {
-				next = s.add(acc, s.op("math.powf", a, s.c(p)))
-			}
+			return []*ir.Value{s.add(acc, v)}
 		}
-		return []*ir.Value{s.sel(inside, next, acc)}
+		a := s.op("math.absf", v)
+		switch p {
+		case 2:
+			return []*ir.Value{s.add(acc, s.mul(a, a))}
+		case 1:
+			return []*ir.Value{s.add(acc, a)}
+		}
+		return []*ir.Value{s.add(acc, s.op("math.powf", a, s.c(p)))}
 	})
 	y := g.Result(0)
 	switch o.kind {
@@ -667,6 +655,11 @@ func convAffine(b *ir.Builder, x, w, init *ir.Value, rt *ir.RankedTensorType, st
 // result rt reads inside it (low padding first, then whatever the last
 // window needs).
 func padForWindows(b *ir.Builder, x *ir.Value, kernel []int64, rt *ir.RankedTensorType, strides, dil, low []int64) *ir.Value {
+	return padWindows(b, x, kernel, rt, strides, dil, low, 0)
+}
+
+// padWindows is padForWindows with padding value v.
+func padWindows(b *ir.Builder, x *ir.Value, kernel []int64, rt *ir.RankedTensorType, strides, dil, low []int64, v float64) *ir.Value {
 	xt := tt(x)
 	ns := len(kernel)
 	lo := make([]int64, len(xt.Dims))
@@ -681,14 +674,14 @@ func padForWindows(b *ir.Builder, x *ir.Value, kernel []int64, rt *ir.RankedTens
 	if !any {
 		return x
 	}
-	return zeroPad(b, x, lo, hi)
+	return padWithValue(b, x, lo, hi, v)
 }
 
-// zeroPad pads x with zeros: a generic over the padded shape reads x
+// padWithValue pads x with v: a generic over the padded shape reads x
 // through an affine map that wraps around ((i - lo) mod size, always in
 // bounds) and keeps the element only inside, so no element is read
 // through tensor.extract.
-func zeroPad(b *ir.Builder, x *ir.Value, lo, hi []int64) *ir.Value {
+func padWithValue(b *ir.Builder, x *ir.Value, lo, hi []int64, v float64) *ir.Value {
 	xt := tt(x)
 	n := len(xt.Dims)
 	dims := make([]int64, n)
@@ -712,7 +705,7 @@ func zeroPad(b *ir.Builder, x *ir.Value, lo, hi []int64) *ir.Value {
 			in := iop(bb, "arith.andi", cmp(bb, predSGE, j, cIdx(bb, lo[i])), cmp(bb, predSLT, j, cIdx(bb, lo[i]+d)))
 			ok = andAll(bb, ok, in)
 		}
-		return []*ir.Value{bb.Create("arith.select", []*ir.Value{ok, a[0], scalarConst(bb, 0, xt.Elem)}, []ir.Type{xt.Elem}).Result(0)}
+		return []*ir.Value{bb.Create("arith.select", []*ir.Value{ok, a[0], scalarConst(bb, v, xt.Elem)}, []ir.Type{xt.Elem}).Result(0)}
 	})
 	return g.Result(0)
 }
