@@ -60,6 +60,11 @@ def ref_rescale(x, mult, shift, izp, ozp, out_bits, double, per_channel, in_unsi
 
 # ------------------------------------------------------------------ rescale
 
+
+def as_signed(v, bits):
+    """The signless storage of an unsigned zero point (128 → -128 in i8)."""
+    return v - (1 << bits) if v >= 1 << (bits - 1) else v
+
 RESCALE_CASES = [
     # in, out, scale32, rounding, per_channel, in_unsigned, out_unsigned, izp, ozp
     ("i32", "i8", True, "SINGLE_ROUND", False, False, False, 0, -3),
@@ -71,6 +76,8 @@ RESCALE_CASES = [
     ("i8", "i8", True, "SINGLE_ROUND", False, True, False, 128, -1),
     ("i8", "i8", True, "DOUBLE_ROUND", False, False, True, 2, 128),
     ("i32", "i16", True, "INEXACT_ROUND", True, False, False, 0, 11),
+    ("i16", "i8", True, "DOUBLE_ROUND", False, True, False, 32768, -4),
+    ("i32", "i16", True, "DOUBLE_ROUND", True, False, True, 0, 32768),
 ]
 
 
@@ -104,8 +111,8 @@ def test_rescale_matches_spec(case):
 func.func @main(%x: {_ty(x.shape, it)}) -> {_ty(x.shape, ot)} {{
   %m = "tosa.const"() <{{values = {_dense(mult)} : {_ty([nch], mt)}}}> : () -> {_ty([nch], mt)}
   %s = "tosa.const"() <{{values = {_dense(shift)} : {_ty([nch], 'i8')}}}> : () -> {_ty([nch], 'i8')}
-  %iz = "tosa.const"() <{{values = dense<{izp if not inu else (izp - 256 if izp > 127 else izp)}> : tensor<1x{it}>}}> : () -> tensor<1x{it}>
-  %oz = "tosa.const"() <{{values = dense<{ozp if not outu else (ozp - 256 if ozp > 127 else ozp)}> : tensor<1x{ot}>}}> : () -> tensor<1x{ot}>
+  %iz = "tosa.const"() <{{values = dense<{as_signed(izp, bits[it])}> : tensor<1x{it}>}}> : () -> tensor<1x{it}>
+  %oz = "tosa.const"() <{{values = dense<{as_signed(ozp, bits[ot])}> : tensor<1x{ot}>}}> : () -> tensor<1x{ot}>
   %r = tosa.rescale %x, %m, %s, %iz, %oz {{input_unsigned = {str(inu).lower()}, output_unsigned = {str(outu).lower()}, per_channel = {str(per_channel).lower()}, rounding_mode = {rounding}, scale32 = {str(scale32).lower()}}} : ({_ty(x.shape, it)}, {_ty([nch], mt)}, {_ty([nch], 'i8')}, tensor<1x{it}>, tensor<1x{ot}>) -> {_ty(x.shape, ot)}
   return %r : {_ty(x.shape, ot)}
 }}"""
