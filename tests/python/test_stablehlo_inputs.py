@@ -87,3 +87,23 @@ func.func @main(%x: tensor<?x3xf32>) -> (tensor<?x3xi32>, tensor<?x2x3xf32>, ten
         np.testing.assert_array_equal(bc.to_host(), np.broadcast_to(x[:, None, :], (rows, 2, 3)))
         assert int(np.asarray(n.to_host() if hasattr(n, "to_host") else n)) == rows
         np.testing.assert_array_equal(flat.to_host(), x.reshape(-1))
+
+
+def test_stablehlo_xla_tuple_signature_is_flattened():
+    src = """
+func.func @main(%t: tuple<tensor<4xf32>, tensor<i32>>, %y: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<i32>> {
+  %a = stablehlo.get_tuple_element %t[0] : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<4xf32>
+  %n = stablehlo.get_tuple_element %t[1] : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<i32>
+  %s = stablehlo.multiply %a, %y : tensor<4xf32>
+  %m = stablehlo.negate %n : tensor<i32>
+  %r = stablehlo.tuple %s, %m : tuple<tensor<4xf32>, tensor<i32>>
+  return %r : tuple<tensor<4xf32>, tensor<i32>>
+}
+"""
+    vmfb = ireec.compile_str(src, target_backends=["vmvx"], input_type="stablehlo_xla")
+    module = ireert.load_vm_flatbuffer(vmfb, driver="local-task")
+    a = np.array([1.5, -2.0, 3.0, 0.25], np.float32)
+    y = np.array([2.0, 4.0, -1.0, 8.0], np.float32)
+    s, m = module.main(a, np.int32(7), y)
+    np.testing.assert_array_equal(s.to_host(), a * y)
+    assert int(np.asarray(m.to_host() if hasattr(m, "to_host") else m)) == -7

@@ -63,6 +63,9 @@ func (f fb) lgamma(x *ir.Value) *ir.Value {
 	s := f.abs(f.math("sin", f.mul(f.c(math.Pi), f.fracPart(x))))
 	r := f.sub(f.math("log", f.div(f.c(math.Pi), s)), pos)
 	v := f.sel(small, r, pos)
+	// log Γ(1) = log Γ(2) = 0 exactly.
+	one := f.op2("arith.ori", f.cmp(fOEQ, x, f.c(1)), f.cmp(fOEQ, x, f.c(2)))
+	v = f.sel(one, f.c(0), v)
 	return f.sel(f.cmp(fOEQ, f.abs(x), f.c(math.Inf(1))), f.c(math.Inf(1)), v)
 }
 
