@@ -130,9 +130,17 @@ exit:
 }
 
 // Microkernel shape: mr rows × nv vectors of vl f32 lanes of C are kept
-// in registers while K is swept.
-const mr = 6
+// in registers while K is swept (8 × 2 with 32 AVX-512 registers, else
+// 6 × 2: 12 accumulators, two B vectors and a broadcast A element fit
+// 16 registers).
 const nv = 2
+
+func (mo *module) mr() int {
+	if mo.vl >= 16 {
+		return 8
+	}
+	return 6
+}
 
 // blockedContract defines the f32 microkernel: when B's and C's rows are
 // contiguous (column stride 1), C is computed in register blocks with
@@ -141,7 +149,7 @@ const nv = 2
 // single vectors for the ragged edges; the last N mod vl columns (and
 // other strides) go to the reference loop nest generic.
 func (mo *module) blockedContract(generic string) string {
-	vl := mo.vl
+	vl, mr := mo.vl, mo.mr()
 	name := fmt.Sprintf("gree_contract_f32_blocked_%dx%d", mr, nv*vl)
 	if _, ok := mo.decls[name]; ok {
 		return name

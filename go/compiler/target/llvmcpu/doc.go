@@ -25,7 +25,7 @@
 // increment overflows, as in kir.Run), an If two branches joined by phis.
 // Vector values are LLVM vectors; LLVM splits them into the machine's
 // registers. The Contract tile op becomes a call of a register-blocked f32
-// microkernel (6 rows × 2 vectors of C in registers, fused multiply-adds
-// over K) when B's and C's rows are contiguous, and of a reference loop
+// microkernel (8 rows × 2 vectors of C in registers with AVX-512, else
+// 6 × 2; fused multiply-adds over K) when B's and C's rows are contiguous, and of a reference loop
 // nest otherwise and for the ragged edges.
 package llvmcpu
