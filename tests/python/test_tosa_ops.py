@@ -448,3 +448,70 @@ func.func @main(%x: tensor<4xf32>) -> tensor<7xf32> {
 #-}"""
     got = _module(src).main(np.array([10, 20, 30, 40], np.float32)).to_host()
     np.testing.assert_array_equal(got, np.array([0.5, 11, 22, 33, 44, 0.5, 0.5], np.float32))
+
+
+def test_float_inverted_residual_network():
+    """A MobileNetV2-style float network (TOSA 1.0 form): expand conv →
+    relu6 → depthwise → relu6 → project conv → residual add, twice, then
+    average pool, reshape, matmul and a softmax of exp/reduce_sum/
+    reciprocal/mul — against numpy in float64."""
+    x = RNG.standard_normal((1, 12, 12, 8)).astype(np.float32)
+    params = []
+    for _ in range(2):
+        params.append((
+            (RNG.standard_normal((16, 1, 1, 8)) * 0.3).astype(np.float32), (RNG.standard_normal(16) * 0.1).astype(np.float32),
+            (RNG.standard_normal((3, 3, 16, 1)) * 0.3).astype(np.float32), (RNG.standard_normal(16) * 0.1).astype(np.float32),
+            (RNG.standard_normal((8, 1, 1, 16)) * 0.3).astype(np.float32), (RNG.standard_normal(8) * 0.1).astype(np.float32),
+        ))
+    fcw = (RNG.standard_normal((1, 8, 5)) * 0.5).astype(np.float32)
+
+    def c(name, a):
+        t = _ty(a.shape, "f32")
+        body = np.array2string(a, separator=", ", threshold=1 << 30, floatmode="unique").replace("\n", "")
+        return f'  %{name} = "tosa.const"() <{{values = dense<{body}> : {t}}}> : () -> {t}'
+
+    lines = ["func.func @main(%x: tensor<1x12x12x8xf32>) -> tensor<1x1x5xf32> {",
+             '  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>']
+    cur = "%x"
+    for i, (w1, b1, dw, b2, w3, b3) in enumerate(params):
+        for n, a in (("w1", w1), ("b1", b1), ("dw", dw), ("b2", b2), ("w3", w3), ("b3", b3)):
+            lines.append(c(f"{n}_{i}", a))
+        lines += [
+            f"  %e{i} = tosa.conv2d {cur}, %w1_{i}, %b1_{i}, %z, %z {{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x12x12x8xf32>, tensor<16x1x1x8xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x12x12x16xf32>",
+            f"  %r{i} = tosa.clamp %e{i} {{max_val = 6.0 : f32, min_val = 0.0 : f32}} : (tensor<1x12x12x16xf32>) -> tensor<1x12x12x16xf32>",
+            f"  %d{i} = tosa.depthwise_conv2d %r{i}, %dw_{i}, %b2_{i}, %z, %z {{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>}} : (tensor<1x12x12x16xf32>, tensor<3x3x16x1xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x12x12x16xf32>",
+            f"  %s{i} = tosa.clamp %d{i} {{max_val = 6.0 : f32, min_val = 0.0 : f32}} : (tensor<1x12x12x16xf32>) -> tensor<1x12x12x16xf32>",
+            f"  %p{i} = tosa.conv2d %s{i}, %w3_{i}, %b3_{i}, %z, %z {{acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x12x12x16xf32>, tensor<8x1x1x16xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x12x12x8xf32>",
+            f"  %o{i} = tosa.add {cur}, %p{i} : (tensor<1x12x12x8xf32>, tensor<1x12x12x8xf32>) -> tensor<1x12x12x8xf32>",
+        ]
+        cur = f"%o{i}"
+    lines.append(c("fcw", fcw))
+    lines += [
+        f"  %a = tosa.avg_pool2d {cur}, %z, %z {{acc_type = f32, kernel = array<i64: 12, 12>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x12x12x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x8xf32>",
+        "  %sh = tosa.const_shape {values = dense<[1, 1, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>",
+        "  %v = tosa.reshape %a, %sh : (tensor<1x1x1x8xf32>, !tosa.shape<3>) -> tensor<1x1x8xf32>",
+        "  %l = tosa.matmul %v, %fcw, %z, %z : (tensor<1x1x8xf32>, tensor<1x8x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x5xf32>",
+        "  %mx = tosa.reduce_max %l {axis = 2 : i32} : (tensor<1x1x5xf32>) -> tensor<1x1x1xf32>",
+        "  %sub = tosa.sub %l, %mx : (tensor<1x1x5xf32>, tensor<1x1x1xf32>) -> tensor<1x1x5xf32>",
+        "  %ex = tosa.exp %sub : (tensor<1x1x5xf32>) -> tensor<1x1x5xf32>",
+        "  %sm = tosa.reduce_sum %ex {axis = 2 : i32} : (tensor<1x1x5xf32>) -> tensor<1x1x1xf32>",
+        "  %rc = tosa.reciprocal %sm : (tensor<1x1x1xf32>) -> tensor<1x1x1xf32>",
+        '  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>',
+        "  %y = tosa.mul %ex, %rc, %shift : (tensor<1x1x5xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x1x5xf32>",
+        "  return %y : tensor<1x1x5xf32>",
+        "}",
+    ]
+    got = _module("\n".join(lines)).main(x).to_host()
+
+    h = x.astype(np.float64)
+    for w1, b1, dw, b2, w3, b3 in params:
+        e = np.clip(ref_conv(h, w1, b1, [0, 0, 0, 0], [1, 1], [1, 1]), 0, 6)
+        dwf = np.zeros((16, 3, 3, 16))
+        for ch in range(16):
+            dwf[ch, :, :, ch] = dw[:, :, ch, 0]
+        d = np.clip(ref_conv(e, dwf, b2, [1, 1, 1, 1], [1, 1], [1, 1]), 0, 6)
+        h = h + ref_conv(d, w3, b3, [0, 0, 0, 0], [1, 1], [1, 1])
+    logits = h.mean(axis=(1, 2)).reshape(1, 1, 8) @ fcw.astype(np.float64)
+    p = np.exp(logits - logits.max(axis=2, keepdims=True))
+    want = p / p.sum(axis=2, keepdims=True)
+    assert np.abs(got - want).max() < 2e-5, (got, want)
