@@ -8,8 +8,9 @@ import (
 // lowerSort sorts every slice along the sort dimension on a workgroup of
 // its own (the grid spans the other dimensions): the operands are copied
 // to the results, then sorted stably there, all operands moving together:
-// by a bottom-up merge sort through workgroup scratch memory when the
-// slice length is static and not short, else by an insertion sort.
+// by a bottom-up merge sort through the op's scratch results when it has
+// them (static slices of linalg.SortScratchMin or more elements), else by
+// an insertion sort.
 func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 	da, ok := op.Attr("dimension").(*ir.IntegerAttr)
 	rt, ok2 := results[0].Type.(*ir.RankedTensorType)
@@ -17,6 +18,10 @@ func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 		return ir.OpErrorf(op, "needs a dimension within the operands' rank")
 	}
 	dim := int(da.Value)
+	var scratch []*ir.Value
+	if len(results) == 2*len(op.Operands) {
+		results, scratch = results[:len(op.Operands)], results[len(op.Operands):]
+	}
 	if len(op.Operands) != len(results) {
 		return ir.OpErrorf(op, "needs one result per operand")
 	}
@@ -68,8 +73,15 @@ func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 		}
 		return nil
 	})
-	if sz := rt.Dims[dim]; sz >= mergeSortMin && g.scratchFits(outs, sz) {
-		return g.mergeSort(op, results, outs, at, sz)
+	if scratch != nil && rt.Dims[dim] >= 0 {
+		tmp := make([]int, len(scratch))
+		for k, v := range scratch {
+			var err error
+			if tmp[k], err = g.bind(v, kir.ReadWrite); err != nil {
+				return ir.OpErrorf(op, "%v", err)
+			}
+		}
+		return g.mergeSort(op, results, outs, tmp, at, rt.Dims[dim])
 	}
 	return g.insertionSort(op, results, outs, at, n, st)
 }

@@ -5,47 +5,24 @@ import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 )
 
-// mergeSortMin is the shortest static slice sorted by merging; shorter
-// ones use the insertion sort.
-const mergeSortMin = 32
-
-// maxSortScratch bounds the workgroup scratch memory of a merge sort, in
-// bytes (the vmvx limit per entry is 64 MiB).
-const maxSortScratch = 16 << 20
-
-// scratchFits reports whether n elements of every operand fit the scratch
-// budget.
-func (g *gen) scratchFits(outs []int, n int64) bool {
-	total := int64(0)
-	for _, o := range outs {
-		total += n * int64(g.k.Bindings[o].Elem.ByteSize())
-	}
-	return total <= maxSortScratch
-}
-
 // mergeSort sorts the slice of static length n held in the results
 // (element i of operand k at at(i) in binding outs[k]) with a bottom-up
 // merge sort: each pass merges runs of width w from one buffer into the
-// other (the results and a workgroup scratch array per operand),
-// taking the left element unless the comparator puts the right one
-// strictly first, so equal elements keep their order. A final copy brings
-// the data back when the passes end in scratch.
-func (g *gen) mergeSort(op *ir.Operation, results []*ir.Value, outs []int, at func(*kir.Builder, kir.Value) kir.Value, n int64) error {
-	scratch := make([]int, len(outs))
-	for k, o := range outs {
-		scratch[k] = len(g.k.Shared)
-		g.k.Shared = append(g.k.Shared, kir.SharedAlloc{Elem: g.k.Bindings[o].Elem, Count: n})
-	}
+// other (the results and the scratch results, bound at tmp, laid out
+// alike), taking the left element unless the comparator puts the right
+// one strictly first, so equal elements keep their order. A final copy
+// brings the data back when the passes end in scratch.
+func (g *gen) mergeSort(op *ir.Operation, results []*ir.Value, outs, tmp []int, at func(*kir.Builder, kir.Value) kir.Value, n int64) error {
 	load := func(b *kir.Builder, inScratch bool, k int, i kir.Value) kir.Value {
 		t := kir.S(g.k.Bindings[outs[k]].Elem)
 		if inScratch {
-			return b.LoadShared(scratch[k], t, i)
+			return b.Load(tmp[k], t, at(b, i))
 		}
 		return b.Load(outs[k], t, at(b, i))
 	}
 	store := func(b *kir.Builder, inScratch bool, k int, i, v kir.Value) {
 		if inScratch {
-			b.StoreShared(scratch[k], i, v)
+			b.Store(tmp[k], at(b, i), v)
 		} else {
 			b.Store(outs[k], at(b, i), v)
 		}

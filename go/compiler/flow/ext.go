@@ -17,6 +17,9 @@ func FormExtDispatches(fn *ir.Operation) {
 		return op.Name != RegionName && op.Name != linalg.GenericName
 	})
 	for _, op := range exts {
+		if op.Name == linalg.SortName {
+			op = linalg.SortScratch(fn, op)
+		}
 		b := ir.NewBuilder(op.Loc)
 		b.SetInsertionPointBefore(op)
 		var types []ir.Type

@@ -20,7 +20,8 @@ const (
 	// (outs), one result each; attribute dimension (i64). The region's
 	// block takes (lhs, rhs) element pairs for every operand in order and
 	// yields an i1 that is true when lhs must come before rhs. gree sorts
-	// stably.
+	// stably. A sort may have a second set of results (SortScratch): scratch
+	// buffers for the merge passes.
 	SortName = "iree_linalg_ext.sort"
 	// TopKV2Name is iree_linalg_ext.topk_v2 as IREE defines it: operands
 	// values, optional input indices, output values and optional output
@@ -48,7 +49,13 @@ func ExtInits(op *ir.Operation) []*ir.Value {
 	switch op.Name {
 	case ScatterName:
 		return op.Operands[len(op.Operands)-1:]
-	case SortName, TopKV2Name, ScanName:
+	case SortName:
+		if len(op.Results) == 2*len(op.Operands) {
+			// Scratch results (SortScratch) are shaped as the operands.
+			return append(append([]*ir.Value{}, op.Operands...), op.Operands...)
+		}
+		return op.Operands[len(op.Operands)-len(op.Results):]
+	case TopKV2Name, ScanName:
 		return op.Operands[len(op.Operands)-len(op.Results):]
 	}
 	return nil
@@ -100,4 +107,38 @@ func BuildSort(b *ir.Builder, operands []*ir.Value, dim int, less func(bb *ir.Bu
 	bb := ir.AtEnd(blk, b.Loc)
 	bb.Create(ExtYieldName, []*ir.Value{less(bb, args)}, nil)
 	return op
+}
+
+// SortScratchMin is the shortest static slice that a sort merges through
+// scratch buffers (shorter ones are insertion-sorted in place).
+const SortScratchMin = 32
+
+// SortScratch gives a sort of static slices of SortScratchMin or more
+// elements a scratch result per operand (shaped as the operand, unused
+// by the program) that codegen merges through; it returns the new op, or
+// op itself when no scratch is needed. fn is the function holding op.
+func SortScratch(fn, op *ir.Operation) *ir.Operation {
+	d, ok := op.Attr("dimension").(*ir.IntegerAttr)
+	if !ok || len(op.Results) != len(op.Operands) || len(op.Operands) == 0 {
+		return op
+	}
+	t, ok := op.Operands[0].Type.(*ir.RankedTensorType)
+	if !ok || int(d.Value) >= len(t.Dims) || d.Value < 0 || t.Dims[d.Value] < SortScratchMin {
+		return op
+	}
+	var types []ir.Type
+	for _, v := range op.Operands {
+		types = append(types, v.Type)
+	}
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
+	n := b.CreateWithRegions(SortName, op.Operands, append(append([]ir.Type{}, types...), types...), 1, op.Attrs...)
+	if blk := ExtBody(op); blk != nil {
+		n.Regions[0].AddBlock(blk)
+	}
+	for i, r := range op.Results {
+		ir.ReplaceAllUsesWith(fn, r, n.Results[i])
+	}
+	op.Block().Remove(op)
+	return n
 }
