@@ -340,15 +340,43 @@ def test_jax_export_module():
 
 
 def test_unsupported_custom_call_is_a_clear_error():
-    """A LAPACK custom call (jnp.linalg.cholesky on CPU) is an error that
-    names the target, not a crash or a wrong answer."""
+    """A LAPACK call gree does not implement (the eigensolver behind
+    jnp.linalg.eigh on CPU) is an error that names the target, not a crash
+    or a wrong answer."""
     a = rn(4, 4)
-    spd = a @ a.T + 4 * np.eye(4, dtype=np.float32)
-    text = jax.jit(jnp.linalg.cholesky).lower(spd).as_text()
+    text = jax.jit(jnp.linalg.eigh).lower(a + a.T).as_text()
     with pytest.raises(ireec.CompilerToolError) as e:
         ireec.compile_str(text, target_backends=["vmvx"])
     msg = str(e.value)
     assert "stablehlo.custom_call" in msg and "lapack" in msg and "<stdin>:" in msg
+
+
+def test_linear_algebra():
+    """LAPACK's Cholesky, triangular solve and LU (JAX's CPU custom calls)
+    run as loops: cholesky/cho_solve, solve_triangular in every form, solve,
+    inv, det, slogdet, lu (square and rectangular), and a failed Cholesky."""
+    a0 = rn(5, 5)
+    spd = a0 @ a0.T + 5 * np.eye(5, dtype=np.float32)
+    tri = np.tril(a0) + 4 * np.eye(5, dtype=np.float32)
+    b, bl = rn(5, 3), rn(3, 5)
+    sl = jax.scipy.linalg
+    check(lambda a, b: (jnp.linalg.cholesky(a), sl.cho_solve(sl.cho_factor(a), b), sl.cholesky(a, lower=False)),
+          spd, b, reduction=True)
+    check(lambda a, b, c: (sl.solve_triangular(a, b, lower=True), sl.solve_triangular(a.T, b, lower=False),
+                           sl.solve_triangular(a, b, lower=True, trans=1),
+                           sl.solve_triangular(a, b, lower=True, unit_diagonal=True),
+                           lax.linalg.triangular_solve(a, c, left_side=False, lower=True),
+                           lax.linalg.triangular_solve(a.T, c, left_side=False, lower=False, transpose_a=True)),
+          tri, b, bl, reduction=True)
+    sq, rect = rn(5, 5), rn(4, 6)
+    check(lambda a, b: (jnp.linalg.solve(a, b), jnp.linalg.inv(a), jnp.linalg.det(a), jnp.linalg.slogdet(a),
+                        sl.lu(a), sl.lu_factor(a)), sq, b, reduction=True)
+    check(lambda r: (sl.lu(r), sl.lu(r.T)), rect, reduction=True)
+    # Not positive definite: LAPACK's info is non-zero and JAX returns NaNs.
+    got = compile_jax(jnp.linalg.cholesky, -spd).main(-spd).to_host()
+    want = np.asarray(jnp.linalg.cholesky(-spd))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    assert np.isnan(want).any()
 
 
 def test_conv_transpose_and_gradients():

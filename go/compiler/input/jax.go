@@ -15,7 +15,8 @@ import "github.com/gree-ml/gree/go/compiler/ir"
 // (@SPMDFullToShardShape, …) change values and stay errors. The custom
 // call @shape_assertion (jax.export's checks of symbolic dimensions) has
 // no results and is dropped, as IREE drops it. lax.approx_max_k's
-// @ApproxTopK becomes an exact top-k (jax_topk.go).
+// @ApproxTopK becomes an exact top-k (jax_topk.go), and the LAPACK
+// Cholesky and triangular solve calls become loops (jax_lapack.go).
 func stripShardingAnnotations(m *ir.Module) {
 	var drop []*ir.Operation
 	var comparators []string
@@ -25,6 +26,7 @@ func stripShardingAnnotations(m *ir.Module) {
 			drop = append(drop, op)
 		case op.Name == "func.func" || op.Name == "util.func":
 			comparators = append(comparators, rewriteApproxTopK(m, op)...)
+			rewriteLAPACK(op)
 			stripInFunc(op)
 			return false
 		}

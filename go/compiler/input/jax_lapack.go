@@ -1,0 +1,378 @@
+package input
+
+import (
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/ir"
+)
+
+// JAX lowers jnp.linalg.cholesky, jax.scipy.linalg.solve_triangular and
+// the LU-based solvers (jnp.linalg.solve, inv, det, slogdet, lu) on CPU to
+// LAPACK custom calls: @lapack_{s,d}potrf_ffi, @lapack_{s,d}trsm_ffi and
+// @lapack_{s,d}getrf_ffi.
+// rewriteLAPACK replaces the unbatched real ones with the same algorithms
+// written as a host scf.for over StableHLO ops (one row or column per
+// step), which the conversion then compiles like the rest of the program.
+// Batched and complex calls, and the other LAPACK routines, stay errors
+// naming their target.
+func rewriteLAPACK(fn *ir.Operation) {
+	var calls []*ir.Operation
+	fn.Walk(func(op *ir.Operation) bool {
+		if op.Name == "stablehlo.custom_call" {
+			t := callTarget(op)
+			switch strings.TrimSuffix(strings.TrimPrefix(t, "lapack_"), "_ffi") {
+			case "spotrf", "dpotrf", "strsm", "dtrsm", "sgetrf", "dgetrf":
+				calls = append(calls, op)
+			}
+		}
+		return true
+	})
+	for _, op := range calls {
+		if batchDims(op) != 0 {
+			continue
+		}
+		var vals []*ir.Value
+		switch t := callTarget(op); {
+		case strings.Contains(t, "potrf"):
+			vals = potrf(op)
+		case strings.Contains(t, "getrf"):
+			vals = getrf(op)
+		default:
+			vals = trsm(op)
+		}
+		if vals == nil {
+			continue
+		}
+		for i, res := range op.Results {
+			ir.ReplaceAllUsesWith(fn, res, vals[i])
+		}
+		op.Erase()
+	}
+}
+
+// batchDims is the call's num_batch_dims frontend attribute (-1 when
+// unreadable).
+func batchDims(op *ir.Operation) int {
+	fa, ok := op.Attr("mhlo.frontend_attributes").(*ir.DictAttr)
+	if !ok {
+		return 0
+	}
+	s, ok := fa.Get("num_batch_dims").(*ir.StringAttr)
+	if !ok {
+		return 0
+	}
+	if s.Value == "0" {
+		return 0
+	}
+	return -1
+}
+
+// lapackFlag reads a one-character LAPACK option (uplo, side, trans_x,
+// diag) from the call's backend config.
+func lapackFlag(op *ir.Operation, name string) byte {
+	cfg, _ := op.Attr("mhlo.backend_config").(*ir.DictAttr)
+	if cfg == nil {
+		return 0
+	}
+	if a, ok := cfg.Get(name).(*ir.IntegerAttr); ok {
+		return byte(a.Value)
+	}
+	return 0
+}
+
+// hlo builds StableHLO ops (in their generic-form attributes) at b.
+type hlo struct {
+	b    *ir.Builder
+	elem ir.Type
+}
+
+func (h hlo) op(name string, ins []*ir.Value, t ir.Type, attrs ...ir.NamedAttr) *ir.Value {
+	return h.b.Create("stablehlo."+name, ins, []ir.Type{t}, attrs...).Result(0)
+}
+
+func (h hlo) zeros(dims ...int64) *ir.Value {
+	t := ir.Tensor(dims, h.elem)
+	return h.op("constant", nil, t, ir.Named("value", ir.DenseSplat(t, 0.0)))
+}
+
+func (h hlo) i32(v int64) *ir.Value {
+	t := ir.Tensor([]int64{}, ir.I32)
+	return h.op("constant", nil, t, ir.Named("value", &ir.DenseElementsAttr{Type: t, Ints: []int64{v}}))
+}
+
+// indexTensor turns the loop index into a tensor<i32>.
+func (h hlo) indexTensor(i *ir.Value) *ir.Value {
+	x := h.b.Create("arith.index_cast", []*ir.Value{i}, []ir.Type{ir.I32}).Result(0)
+	return h.b.Create("tensor.from_elements", []*ir.Value{x}, []ir.Type{ir.Tensor([]int64{}, ir.I32)}).Result(0)
+}
+
+func (h hlo) slice(x *ir.Value, at []*ir.Value, sizes ...int64) *ir.Value {
+	return h.op("dynamic_slice", append([]*ir.Value{x}, at...), ir.Tensor(sizes, ir.ElementTypeOf(x.Type)),
+		ir.Named("slice_sizes", ir.I64Array(sizes...)))
+}
+
+func (h hlo) reshape(x *ir.Value, dims ...int64) *ir.Value {
+	return h.op("reshape", []*ir.Value{x}, ir.Tensor(dims, ir.ElementTypeOf(x.Type)))
+}
+
+func (h hlo) transpose(x *ir.Value) *ir.Value {
+	d := x.Type.(*ir.RankedTensorType).Dims
+	return h.op("transpose", []*ir.Value{x}, ir.Tensor([]int64{d[1], d[0]}, ir.ElementTypeOf(x.Type)),
+		ir.Named("permutation", ir.I64Array(1, 0)))
+}
+
+func (h hlo) bcast(x *ir.Value, dims []int64, to ...int64) *ir.Value {
+	return h.op("broadcast_in_dim", []*ir.Value{x}, ir.Tensor(to, ir.ElementTypeOf(x.Type)),
+		ir.Named("broadcast_dimensions", ir.I64Array(dims...)))
+}
+
+// dot contracts dimension lc of a with dimension rc of b.
+func (h hlo) dot(a, b *ir.Value, lc, rc int64, res ...int64) *ir.Value {
+	dn := &ir.OpaqueAttr{Text: "#stablehlo.dot<lhs_contracting_dimensions = " + formatList(lc) +
+		", rhs_contracting_dimensions = " + formatList(rc) + ">"}
+	return h.op("dot_general", []*ir.Value{a, b}, ir.Tensor(res, h.elem), ir.Named("dot_dimension_numbers", dn))
+}
+
+func (h hlo) bin(name string, a, b *ir.Value) *ir.Value { return h.op(name, []*ir.Value{a, b}, a.Type) }
+
+func (h hlo) cmp(dir, kind string, a, b *ir.Value) *ir.Value {
+	return h.op("compare", []*ir.Value{a, b}, ir.WithElementType(a.Type, ir.I1),
+		ir.Named("comparison_direction", &ir.OpaqueAttr{Text: "#stablehlo<comparison_direction " + dir + ">"}),
+		ir.Named("compare_type", &ir.OpaqueAttr{Text: "#stablehlo<comparison_type " + kind + ">"}))
+}
+
+func (h hlo) sel(p, a, b *ir.Value) *ir.Value { return h.op("select", []*ir.Value{p, a, b}, a.Type) }
+
+func (h hlo) iota(dim int64, dims ...int64) *ir.Value {
+	return h.op("iota", nil, ir.Tensor(dims, ir.I32), ir.Named("iota_dimension", ir.IntAttr(dim, ir.I64)))
+}
+
+func formatList(v int64) string { return formatInt64s([]int64{v}) }
+
+func formatInt64s(vs []int64) string {
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i, v := range vs {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(ir.FormatInt(v, ir.I64))
+	}
+	sb.WriteString("]")
+	return sb.String()
+}
+
+// forLoop builds scf.for i = 0 to n carrying inits; body returns the
+// next values of the carried ones.
+func forLoop(b *ir.Builder, n int64, inits []*ir.Value, body func(bb *ir.Builder, i *ir.Value, carried []*ir.Value) []*ir.Value) []*ir.Value {
+	c := func(v int64) *ir.Value { return b.Constant(ir.IntAttr(v, ir.Index)) }
+	var ts []ir.Type
+	for _, v := range inits {
+		ts = append(ts, v.Type)
+	}
+	loop := b.CreateWithRegions("scf.for", append([]*ir.Value{c(0), c(n), c(1)}, inits...), ts, 1)
+	blk := ir.NewBlock()
+	iv := blk.AddArgument(ir.Index, b.Loc)
+	var carried []*ir.Value
+	for _, t := range ts {
+		carried = append(carried, blk.AddArgument(t, b.Loc))
+	}
+	loop.Regions[0].AddBlock(blk)
+	bb := ir.AtEnd(blk, b.Loc)
+	bb.Create("scf.yield", body(bb, iv, carried), nil)
+	return loop.Results
+}
+
+// potrf: the Cholesky factor of the uplo triangle of a (A = L Lᵀ or
+// A = Uᵀ U), column by column; the other triangle keeps a's values, as
+// LAPACK leaves them. info is 0, or the 1-based order of the first
+// leading minor that is not positive definite.
+func potrf(op *ir.Operation) []*ir.Value {
+	a := op.Operands[0]
+	at, ok := a.Type.(*ir.RankedTensorType)
+	if !ok || len(at.Dims) != 2 || at.Dims[0] != at.Dims[1] || at.Dims[0] < 0 || len(op.Results) != 2 {
+		return nil
+	}
+	n := at.Dims[0]
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
+	h := hlo{b, at.Elem}
+	upper := lapackFlag(op, "uplo") == 'U'
+	src := a
+	if upper { // Uᵀ U = A: U is the lower factor of Aᵀ, transposed
+		src = h.transpose(a)
+	}
+	zi := h.i32(0)
+	iota := h.iota(0, n)
+	res := forLoop(b, n, []*ir.Value{h.zeros(n, n), zi}, func(bb *ir.Builder, j *ir.Value, c []*ir.Value) []*ir.Value {
+		h := hlo{bb, at.Elem}
+		l, info := c[0], c[1]
+		jt := h.indexTensor(j)
+		row := h.reshape(h.slice(l, []*ir.Value{jt, zi}, 1, n), n)
+		ajj := h.reshape(h.slice(src, []*ir.Value{jt, jt}, 1, 1))
+		d := h.bin("subtract", ajj, h.dot(row, row, 0, 0))
+		// info: the first j whose pivot is not positive (or is NaN).
+		bad := h.op("not", []*ir.Value{h.cmp("GT", "FLOAT", d, h.zerosLike(d))}, ir.WithElementType(d.Type, ir.I1))
+		first := h.bin("and", bad, h.cmp("EQ", "SIGNED", info, zi))
+		info = h.sel(first, h.bin("add", jt, h.i32(1)), info)
+		ljj := h.op("sqrt", []*ir.Value{d}, d.Type)
+		acol := h.reshape(h.slice(src, []*ir.Value{zi, jt}, n, 1), n)
+		lb := h.bcast(ljj, nil, n)
+		col := h.bin("divide", h.bin("subtract", acol, h.dot(l, row, 1, 0, n)), lb)
+		jb := h.bcast(jt, nil, n)
+		col = h.sel(h.cmp("GT", "SIGNED", iota, jb), col, h.zeros(n))
+		col = h.sel(h.cmp("EQ", "SIGNED", iota, jb), lb, col)
+		l = h.op("dynamic_update_slice", []*ir.Value{l, h.reshape(col, n, 1), zi, jt}, l.Type)
+		return []*ir.Value{l, info}
+	})
+	l := res[0]
+	// The strictly upper part of the lower factor holds a's values.
+	rows, cols := h.iota(0, n, n), h.iota(1, n, n)
+	if upper {
+		l = h.transpose(l)
+		l = h.sel(h.cmp("LE", "SIGNED", rows, cols), l, a)
+	} else {
+		l = h.sel(h.cmp("GE", "SIGNED", rows, cols), l, a)
+	}
+	return []*ir.Value{l, res[1]}
+}
+
+func (h hlo) zerosLike(v *ir.Value) *ir.Value {
+	return h.zeros(v.Type.(*ir.RankedTensorType).Dims...)
+}
+
+// trsm solves op(A) X = B (side L) or X op(A) = B (side R) for X, A
+// triangular (uplo), op(A) = A or Aᵀ (trans_x), with a unit diagonal when
+// diag is 'U': row by row substitution.
+func trsm(op *ir.Operation) []*ir.Value {
+	if len(op.Operands) != 2 || len(op.Results) != 1 {
+		return nil
+	}
+	a, bm := op.Operands[0], op.Operands[1]
+	at, ok1 := a.Type.(*ir.RankedTensorType)
+	bt, ok2 := bm.Type.(*ir.RankedTensorType)
+	if !ok1 || !ok2 || len(at.Dims) != 2 || len(bt.Dims) != 2 || at.Dims[0] != at.Dims[1] || !ir.HasStaticShape(at) || !ir.HasStaticShape(bt) {
+		return nil
+	}
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
+	h := hlo{b, at.Elem}
+	lower := lapackFlag(op, "uplo") != 'U'
+	trans := lapackFlag(op, "trans_x") != 'N'
+	right := lapackFlag(op, "side") == 'R'
+	unit := lapackFlag(op, "diag") == 'U'
+	// Solve M Y = C with M = op(A) (left) or op(A)ᵀ (right, Y = Xᵀ).
+	m, c := a, bm
+	if trans != right {
+		m, lower = h.transpose(a), !lower
+	}
+	if right {
+		c = h.transpose(bm)
+	}
+	n, k := at.Dims[0], c.Type.(*ir.RankedTensorType).Dims[1]
+	zi := h.i32(0)
+	iota := h.iota(0, n)
+	y := forLoop(b, n, []*ir.Value{h.zeros(n, k)}, func(bb *ir.Builder, t *ir.Value, cur []*ir.Value) []*ir.Value {
+		h := hlo{bb, at.Elem}
+		x := cur[0]
+		it := h.indexTensor(t)
+		if !lower { // backward substitution: rows n-1 … 0
+			it = h.bin("subtract", h.i32(n-1), it)
+		}
+		row := h.reshape(h.slice(m, []*ir.Value{it, zi}, 1, n), n)
+		ib := h.bcast(it, nil, n)
+		dir := "LT"
+		if !lower {
+			dir = "GT"
+		}
+		row = h.sel(h.cmp(dir, "SIGNED", iota, ib), row, h.zeros(n))
+		ci := h.reshape(h.slice(c, []*ir.Value{it, zi}, 1, k), k)
+		xi := h.bin("subtract", ci, h.dot(row, x, 0, 0, k))
+		if !unit {
+			mii := h.reshape(h.slice(m, []*ir.Value{it, it}, 1, 1))
+			xi = h.bin("divide", xi, h.bcast(mii, nil, k))
+		}
+		return []*ir.Value{h.op("dynamic_update_slice", []*ir.Value{x, h.reshape(xi, 1, k), it, zi}, x.Type)}
+	})[0]
+	if right {
+		y = h.transpose(y)
+	}
+	return []*ir.Value{y}
+}
+
+// getrf: the LU factorization with partial pivoting of an m×n matrix, as
+// LAPACK's getrf returns it: L (unit diagonal, below) and U (on and above)
+// in one matrix, the 1-based pivot rows, and info (0, or the 1-based
+// column of the first zero pivot). Step j picks the largest |a[i][j]|,
+// i ≥ j (the first one on ties), swaps rows, scales the column below the
+// pivot and updates the trailing matrix.
+func getrf(op *ir.Operation) []*ir.Value {
+	a := op.Operands[0]
+	at, ok := a.Type.(*ir.RankedTensorType)
+	if !ok || len(at.Dims) != 2 || !ir.HasStaticShape(at) || len(op.Results) != 3 {
+		return nil
+	}
+	m, n := at.Dims[0], at.Dims[1]
+	k := min(m, n)
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
+	h := hlo{b, at.Elem}
+	zi := h.i32(0)
+	rowsV, colsV := h.iota(0, m), h.iota(0, n)
+	pivT := ir.Tensor([]int64{k}, ir.I32)
+	piv0 := h.op("constant", nil, pivT, ir.Named("value", ir.DenseSplat(pivT, int64(0))))
+	res := forLoop(b, k, []*ir.Value{a, piv0, zi}, func(bb *ir.Builder, j *ir.Value, c []*ir.Value) []*ir.Value {
+		h := hlo{bb, at.Elem}
+		lu, piv, info := c[0], c[1], c[2]
+		jt := h.indexTensor(j)
+		jm := h.bcast(jt, nil, m)
+		// The pivot row: the first i ≥ j with the largest |a[i][j]|.
+		col := h.reshape(h.slice(lu, []*ir.Value{zi, jt}, m, 1), m)
+		mag := h.sel(h.cmp("GE", "SIGNED", rowsV, jm), h.op("abs", []*ir.Value{col}, col.Type), h.bcast(h.scalar(-1), nil, m))
+		best := h.reduce("maximum", mag, h.scalar(-1))
+		isBest := h.cmp("EQ", "FLOAT", mag, h.bcast(best, nil, m))
+		p := h.reduce("minimum", h.sel(isBest, rowsV, h.bcast(h.i32(m), nil, m)), h.i32(m))
+		p = h.op("minimum", []*ir.Value{p, h.i32(m - 1)}, p.Type) // all-NaN column: stay in range
+		piv = h.op("dynamic_update_slice", []*ir.Value{piv, h.reshape(h.bin("add", p, h.i32(1)), 1), jt}, piv.Type)
+		// Swap rows j and p.
+		rj := h.slice(lu, []*ir.Value{jt, zi}, 1, n)
+		rp := h.slice(lu, []*ir.Value{p, zi}, 1, n)
+		lu = h.op("dynamic_update_slice", []*ir.Value{lu, rp, jt, zi}, lu.Type)
+		lu = h.op("dynamic_update_slice", []*ir.Value{lu, rj, p, zi}, lu.Type)
+		// Scale the column below a non-zero pivot.
+		pivot := h.reshape(h.slice(lu, []*ir.Value{jt, jt}, 1, 1))
+		zero := h.cmp("EQ", "FLOAT", pivot, h.zerosLike(pivot))
+		info = h.sel(h.bin("and", zero, h.cmp("EQ", "SIGNED", info, zi)), h.bin("add", jt, h.i32(1)), info)
+		col = h.reshape(h.slice(lu, []*ir.Value{zi, jt}, m, 1), m)
+		below := h.bin("and", h.cmp("GT", "SIGNED", rowsV, jm), h.op("not", []*ir.Value{h.bcast(zero, nil, m)}, ir.Tensor([]int64{m}, ir.I1)))
+		l := h.sel(below, h.bin("divide", col, h.bcast(pivot, nil, m)), col)
+		lu = h.op("dynamic_update_slice", []*ir.Value{lu, h.reshape(l, m, 1), zi, jt}, lu.Type)
+		// Trailing update: a[i][c] -= l[i] u[c] for i > j, c > j.
+		lz := h.sel(below, l, h.zeros(m))
+		u := h.reshape(h.slice(lu, []*ir.Value{jt, zi}, 1, n), n)
+		u = h.sel(h.cmp("GT", "SIGNED", colsV, h.bcast(jt, nil, n)), u, h.zeros(n))
+		outer := h.bin("multiply", h.bcast(lz, []int64{0}, m, n), h.bcast(u, []int64{1}, m, n))
+		lu = h.bin("subtract", lu, outer)
+		return []*ir.Value{lu, piv, info}
+	})
+	return res
+}
+
+// scalar is a rank-0 constant of the element type.
+func (h hlo) scalar(v float64) *ir.Value {
+	t := ir.Tensor([]int64{}, h.elem)
+	return h.op("constant", nil, t, ir.Named("value", ir.DenseSplat(t, v)))
+}
+
+// reduce reduces a 1-D tensor to a scalar with the binary op name.
+func (h hlo) reduce(name string, x, init *ir.Value) *ir.Value {
+	et := init.Type
+	r := h.b.CreateWithRegions("stablehlo.reduce", []*ir.Value{x, init}, []ir.Type{et}, 1, ir.Named("dimensions", ir.I64Array(0)))
+	blk := ir.NewBlock()
+	p, q := blk.AddArgument(et, h.b.Loc), blk.AddArgument(et, h.b.Loc)
+	r.Regions[0].AddBlock(blk)
+	bb := ir.AtEnd(blk, h.b.Loc)
+	v := bb.Create("stablehlo."+name, []*ir.Value{p, q}, []ir.Type{et}).Result(0)
+	bb.Create("stablehlo.return", []*ir.Value{v}, nil)
+	return r.Result(0)
+}
