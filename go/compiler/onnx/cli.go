@@ -69,7 +69,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			output = arg[2:]
 		case arg == "--no-verify", arg == "--data-prop", arg == "--large-model", arg == "--no-large-model":
 		case arg == "--no-data-prop":
-			// Data propagation only refines types; gree keeps it on.
+			opts.NoDataProp = true
 		case arg == "--fold-shapes":
 			opts.FoldShapes = true
 		case name == "--data-dir":

@@ -131,7 +131,7 @@ func (gi *graphImporter) analyze() error {
 					outs = gi.inferLoopBody(n, ins, outs)
 				}
 			}
-			if !gi.imp.opts.FoldShapes && !onnxPropagates(n, gi.imp.opsets[""]) {
+			if !gi.imp.opts.FoldShapes && (gi.imp.opts.NoDataProp || !onnxPropagates(n, gi.imp.opsets[""])) {
 				for _, o := range outs {
 					if o != nil && o.val == nil {
 						o.data = nil

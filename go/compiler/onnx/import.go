@@ -23,6 +23,9 @@ type Options struct {
 	FoldShapes bool
 	// NoInference disables shape inference: only declared types are used.
 	NoInference bool
+	// NoDataProp turns off data propagation (--no-data-prop): shapes use
+	// literal values only, as ONNX's inference with data_prop=False.
+	NoDataProp bool
 }
 
 // ImportFile loads an ONNX model file and imports it (see Import).

@@ -231,6 +231,13 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 	case "Expand":
 		t := ranked(in, 0)
 		shape, ok := partialData(in, 1)
+		if st := ranked(in, 1); !ok && st != nil && len(st.dims) == 1 && st.dims[0] >= 0 {
+			// Unknown values of a known count: the rank is known.
+			shape, ok = make([]int64, st.dims[0]), true
+			for i := range shape {
+				shape[i] = unk
+			}
+		}
 		if t == nil || !ok {
 			return nil
 		}

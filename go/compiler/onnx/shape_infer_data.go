@@ -16,8 +16,9 @@ func inferReshape(n *onnxpb.NodeProto, in []*info, opset int64, extended bool) [
 		// Reshape-14 and newer read propagated shape values; older ones
 		// only literal shapes (as ONNX).
 		shape = d
-	} else if t := ranked(in, 1); extended && t != nil && len(t.dims) == 1 && t.dims[0] >= 0 && elemOf(in, 0) != 0 {
-		// gree's pipeline: the rank is the shape's length.
+	} else if t := ranked(in, 1); (extended || opset >= 14) && t != nil && len(t.dims) == 1 && t.dims[0] >= 0 && elemOf(in, 0) != 0 {
+		// Reshape-14 and newer (and gree's pipeline): the rank is the
+		// shape's length.
 		dims := make([]int64, t.dims[0])
 		for i := range dims {
 			dims[i] = unknownDim

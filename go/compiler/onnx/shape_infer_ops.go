@@ -172,9 +172,9 @@ func inferConstant(n *onnxpb.NodeProto) []*info {
 		case "value_floats":
 			return []*info{{t: tensorType(dtFloat, []int64{int64(len(a.GetFloats()))})}}
 		case "value_int":
-			return []*info{dataInfo(dtInt64, []int64{}, []int64{a.GetI()})}
+			return []*info{constInfo(int64Tensor([]int64{}, []int64{a.GetI()}))}
 		case "value_ints":
-			return []*info{dataInfo(dtInt64, []int64{int64(len(a.GetInts()))}, append([]int64{}, a.GetInts()...))}
+			return []*info{constInfo(int64Tensor([]int64{int64(len(a.GetInts()))}, a.GetInts()))}
 		case "value_string":
 			return []*info{{t: tensorType(dtString, []int64{})}}
 		case "value_strings":
