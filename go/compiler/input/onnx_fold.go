@@ -660,6 +660,8 @@ func (o *onnxOp) refine() {
 				dims = bcastDims(x.Dims, sd)
 			}
 		}
+	case "Slice", "Concat", "Transpose", "Unsqueeze", "Squeeze", "Gather", "Flatten", "MatMul", "Tile", "Pad":
+		dims = o.inferShape()
 	default:
 		h := onnxHandlers[o.kind]
 		if h == nil {
@@ -715,4 +717,227 @@ func init() {
 		"Max", "Min", "Sum", "Mean", "Where", "Cast", "Identity"} {
 		elementwiseKinds[k] = true
 	}
+}
+
+// inferShape computes the result shape of common data-movement ops from
+// static input shapes and constant shape-valued inputs (nil when it does
+// not follow).
+func (o *onnxOp) inferShape() []int64 {
+	x := tt(o.in(0))
+	if x == nil || !ir.HasStaticShape(x) {
+		return nil
+	}
+	xd := x.Dims
+	r := len(xd)
+	ints := func(i int) []int64 {
+		if v := cvalOfIndex(o, i); v != nil {
+			out := make([]int64, v.n())
+			for k := range out {
+				out[k] = v.atI(int64(k))
+			}
+			return out
+		}
+		return nil
+	}
+	axesOf := func() []int64 {
+		if o.c.opset >= 13 && o.in(1) != nil {
+			return ints(1)
+		}
+		a, _ := o.attrInts("axes")
+		return a
+	}
+	switch o.kind {
+	case "Slice":
+		if o.c.opset < 10 || o.in(1) == nil || o.in(2) == nil {
+			return nil
+		}
+		st, en := ints(1), ints(2)
+		if st == nil || en == nil || len(st) != len(en) {
+			return nil
+		}
+		axes, steps := ints(3), ints(4)
+		if o.in(3) != nil && axes == nil || o.in(4) != nil && steps == nil {
+			return nil
+		}
+		dims := append([]int64{}, xd...)
+		for k := range st {
+			a := int64(k)
+			if axes != nil {
+				a = axes[k]
+			}
+			d, err := o.normAxis(a, r)
+			if err != nil {
+				return nil
+			}
+			step := int64(1)
+			if steps != nil {
+				step = steps[k]
+			}
+			dim, b, e := xd[d], st[k], en[k]
+			if b < 0 {
+				b += dim
+			}
+			if e < 0 {
+				e += dim
+			}
+			switch {
+			case step > 0:
+				b, e = clampI(b, 0, dim), clampI(e, 0, dim)
+				dims[d] = max64(0, (e-b+step-1)/step)
+			case step < 0:
+				b, e = clampI(b, -1, dim-1), clampI(e, -1, dim-1)
+				dims[d] = max64(0, (b-e-step-1)/(-step))
+			default:
+				return nil
+			}
+		}
+		return dims
+	case "Concat":
+		ax, err := o.normAxis(o.attrInt("axis", 0), r)
+		if err != nil {
+			return nil
+		}
+		dims := append([]int64{}, xd...)
+		dims[ax] = 0
+		for _, v := range o.ins {
+			if v == nil {
+				continue
+			}
+			t := tt(v)
+			if t == nil || !ir.HasStaticShape(t) || len(t.Dims) != r {
+				return nil
+			}
+			dims[ax] += t.Dims[ax]
+		}
+		return dims
+	case "Transpose":
+		perm, ok := o.attrInts("perm")
+		if !ok {
+			for i := r - 1; i >= 0; i-- {
+				perm = append(perm, int64(i))
+			}
+		}
+		if len(perm) != r {
+			return nil
+		}
+		dims := make([]int64, r)
+		for i, p := range perm {
+			if p < 0 || int(p) >= r {
+				return nil
+			}
+			dims[i] = xd[p]
+		}
+		return dims
+	case "Unsqueeze":
+		axes := axesOf()
+		if axes == nil {
+			return nil
+		}
+		n := r + len(axes)
+		ins := map[int]bool{}
+		for _, a := range axes {
+			if a < 0 {
+				a += int64(n)
+			}
+			ins[int(a)] = true
+		}
+		var dims []int64
+		k := 0
+		for i := 0; i < n; i++ {
+			if ins[i] {
+				dims = append(dims, 1)
+			} else if k < r {
+				dims = append(dims, xd[k])
+				k++
+			}
+		}
+		return dims
+	case "Squeeze":
+		axes := axesOf()
+		drop := map[int]bool{}
+		for _, a := range axes {
+			d, err := o.normAxis(a, r)
+			if err != nil {
+				return nil
+			}
+			drop[d] = true
+		}
+		var dims []int64
+		for i, d := range xd {
+			if axes == nil && d == 1 || drop[i] {
+				continue
+			}
+			dims = append(dims, d)
+		}
+		return dims
+	case "Gather":
+		it := tt(o.in(1))
+		if it == nil || !ir.HasStaticShape(it) {
+			return nil
+		}
+		ax, err := o.normAxis(o.attrInt("axis", 0), r)
+		if err != nil {
+			return nil
+		}
+		return append(append(append([]int64{}, xd[:ax]...), it.Dims...), xd[ax+1:]...)
+	case "Flatten":
+		ax := o.attrInt("axis", 1)
+		if ax < 0 {
+			ax += int64(r)
+		}
+		a, b := int64(1), int64(1)
+		for i, d := range xd {
+			if int64(i) < ax {
+				a *= d
+			} else {
+				b *= d
+			}
+		}
+		return []int64{a, b}
+	case "MatMul":
+		y := tt(o.in(1))
+		if y == nil || !ir.HasStaticShape(y) || r < 1 || len(y.Dims) < 1 {
+			return nil
+		}
+		a, b := xd, y.Dims
+		var out []int64
+		if len(a) >= 2 && len(b) >= 2 {
+			batch := bcastDims(a[:len(a)-2], b[:len(b)-2])
+			if batch == nil {
+				return nil
+			}
+			out = append(append(batch, a[len(a)-2]), b[len(b)-1])
+		} else if len(a) == 1 && len(b) >= 2 {
+			out = append(append([]int64{}, b[:len(b)-2]...), b[len(b)-1])
+		} else if len(b) == 1 && len(a) >= 2 {
+			out = append([]int64{}, a[:len(a)-1]...)
+		} else {
+			out = []int64{}
+		}
+		return out
+	case "Tile":
+		rep := ints(1)
+		if len(rep) != r {
+			return nil
+		}
+		dims := make([]int64, r)
+		for i := range dims {
+			dims[i] = xd[i] * rep[i]
+		}
+		return dims
+	case "Pad":
+		if o.c.opset < 11 || o.in(3) != nil {
+			return nil
+		}
+		pads := ints(1)
+		if len(pads) != 2*r {
+			return nil
+		}
+		dims := make([]int64, r)
+		for i := range dims {
+			dims[i] = xd[i] + pads[i] + pads[r+i]
+		}
+		return dims
+	}
+	return nil
 }
