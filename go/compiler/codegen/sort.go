@@ -9,8 +9,8 @@ import (
 // its own (the grid spans the other dimensions): the operands are copied
 // to the results, then sorted stably there, all operands moving together:
 // by a bottom-up merge sort through the op's scratch results when it has
-// them (static slices of linalg.SortScratchMin or more elements), else by
-// an insertion sort.
+// them (dynamic slices, and static ones of linalg.SortScratchMin or more
+// elements), else by an insertion sort.
 func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 	da, ok := op.Attr("dimension").(*ir.IntegerAttr)
 	rt, ok2 := results[0].Type.(*ir.RankedTensorType)
@@ -73,7 +73,7 @@ func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 		}
 		return nil
 	})
-	if scratch != nil && rt.Dims[dim] >= 0 {
+	if scratch != nil {
 		tmp := make([]int, len(scratch))
 		for k, v := range scratch {
 			var err error
@@ -81,7 +81,7 @@ func (g *gen) lowerSort(op *ir.Operation, results []*ir.Value) error {
 				return ir.OpErrorf(op, "%v", err)
 			}
 		}
-		return g.mergeSort(op, results, outs, tmp, at, rt.Dims[dim])
+		return g.mergeSort(op, results, outs, tmp, at, rt.Dims[dim], n)
 	}
 	return g.insertionSort(op, results, outs, at, n, st)
 }

@@ -110,11 +110,12 @@ func BuildSort(b *ir.Builder, operands []*ir.Value, dim int, less func(bb *ir.Bu
 }
 
 // SortScratchMin is the shortest static slice that a sort merges through
-// scratch buffers (shorter ones are insertion-sorted in place).
+// scratch buffers (shorter ones are insertion-sorted in place; dynamic
+// ones are always merged).
 const SortScratchMin = 32
 
-// SortScratch gives a sort of static slices of SortScratchMin or more
-// elements a scratch result per operand (shaped as the operand, unused
+// SortScratch gives a sort of dynamic slices, or static ones of
+// SortScratchMin or more elements, a scratch result per operand (shaped as the operand, unused
 // by the program) that codegen merges through; it returns the new op, or
 // op itself when no scratch is needed. fn is the function holding op.
 func SortScratch(fn, op *ir.Operation) *ir.Operation {
@@ -123,7 +124,7 @@ func SortScratch(fn, op *ir.Operation) *ir.Operation {
 		return op
 	}
 	t, ok := op.Operands[0].Type.(*ir.RankedTensorType)
-	if !ok || int(d.Value) >= len(t.Dims) || d.Value < 0 || t.Dims[d.Value] < SortScratchMin {
+	if !ok || int(d.Value) >= len(t.Dims) || d.Value < 0 || (t.Dims[d.Value] >= 0 && t.Dims[d.Value] < SortScratchMin) {
 		return op
 	}
 	var types []ir.Type
