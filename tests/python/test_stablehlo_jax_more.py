@@ -129,7 +129,7 @@ def test_complex_arithmetic():
     def f(a, b):
         z = a.astype(jnp.complex64) + 1j * b
         w = jnp.exp(z) * (z - 0.5j) / (jnp.conj(z) + 2.0)
-        return jnp.abs(w), jnp.angle(jnp.sqrt(z)), (jnp.log(z) ** 2).real, jnp.sum(z * z).imag
+        return jnp.abs(w), jnp.angle(jnp.sqrt(z)), (jnp.log(z) ** 2).real, jnp.sum(z * z).imag, jnp.prod(z * 0.8).real
 
     check(f, rn(6), rn(6), rtol=5e-5, atol=1e-5)
 

@@ -77,17 +77,25 @@ func (r *rewriter) complexDot(b *ir.Builder, op *ir.Operation) error {
 	return nil
 }
 
-// complexReduce is a complex sum (a reduce whose body is one
-// stablehlo.add): both components reduce at once over the pair tensor.
+// complexReduce converts a reduce of one complex operand whose body is
+// made of complex element-wise ops (sums, products, …): a generic with
+// two outputs, the real and imaginary accumulators, so each step sees
+// whole complex values; the two are then interleaved into a pair.
 func (r *rewriter) complexReduce(b *ir.Builder, op *ir.Operation) error {
 	blk := regionBlock(op)
 	rt, et, ok := complexTensor(op.Results[0].Type)
-	if !ok || blk == nil || len(op.Operands) != 2 || len(blk.Ops) != 2 || blk.Ops[0].Name != "stablehlo.add" || blk.Ops[1].Name != "stablehlo.return" {
-		return ir.OpErrorf(op, "with complex elements is supported by gree for sums only")
+	if !ok || blk == nil || len(op.Operands) != 2 || len(op.Results) != 1 || len(blk.Args) != 2 || !ir.HasStaticShape(rt) {
+		return ir.OpErrorf(op, "with complex elements is supported by gree for one operand and static shapes only")
+	}
+	for _, o := range blk.Ops {
+		name := trimHLO(o.Name)
+		if o.Name != "stablehlo.return" && !complexScalarKnown(name, len(o.Operands)) {
+			return ir.OpErrorf(o, "in a complex reduction body is not supported by gree yet")
+		}
 	}
 	in, init := op.Operands[0], op.Operands[1]
 	it := in.Type.(*ir.RankedTensorType) // pair tensor
-	n := len(it.Dims)                    // logical rank + 1
+	n := len(it.Dims) - 1
 	red := map[int]bool{}
 	for _, d := range intsOf(op, "dimensions") {
 		red[int(d)] = true
@@ -95,21 +103,47 @@ func (r *rewriter) complexReduce(b *ir.Builder, op *ir.Operation) error {
 	om := &ir.AffineMap{NumDims: n}
 	its := make([]linalg.Iterator, n)
 	for i := 0; i < n; i++ {
-		if red[i] && i < n-1 {
+		if red[i] {
 			its[i] = linalg.Reduction
 		} else {
 			om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
 		}
 	}
-	pt := pairType(rt)
-	k := len(pt.Dims)
-	e := b.Create("tensor.empty", nil, []ir.Type{pt}).Result(0)
-	initMap := &ir.AffineMap{NumDims: k, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: k - 1}}}
-	filled := linalg.BuildGeneric(b, []*ir.Value{init}, []*ir.Value{e}, []*ir.AffineMap{initMap, linalg.Identity(k)}, parallel(k), yieldArg(0, pt))
-	g := linalg.BuildGeneric(b, []*ir.Value{in}, filled.Results, []*ir.AffineMap{linalg.Identity(n), om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
-		return []*ir.Value{bb.Create("arith.addf", []*ir.Value{a[1], a[0]}, []ir.Type{et}).Result(0)}
-	})
-	r.replacePairs(op, g.Results)
+	realT := ir.Tensor(rt.Dims, et)
+	k := len(rt.Dims)
+	fillPart := func(comp int64) *ir.Value {
+		part := r.realPart(b, init, comp) // rank 0
+		e := b.Create("tensor.empty", nil, []ir.Type{realT}).Result(0)
+		return linalg.BuildGeneric(b, []*ir.Value{part}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, realT)).Result(0)
+	}
+	re, im := pairMaps(n, n)
+	var err error
+	g := linalg.BuildGeneric(b, []*ir.Value{in, in}, []*ir.Value{fillPart(0), fillPart(1)}, []*ir.AffineMap{re, im, om, om}, its,
+		func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			f := fb{bb, et}
+			vals := map[*ir.Value]complexValue{blk.Args[0]: {a[2], a[3]}, blk.Args[1]: {a[0], a[1]}}
+			for _, o := range blk.Ops {
+				var xs []complexValue
+				for _, v := range o.Operands {
+					xs = append(xs, vals[v])
+				}
+				if o.Name == "stablehlo.return" {
+					return []*ir.Value{xs[0].re, xs[0].im}
+				}
+				y, ok := f.complexScalar(trimHLO(o.Name), xs)
+				if !ok || y.re == nil || y.im == nil {
+					err = ir.OpErrorf(o, "in a complex reduction body is not supported by gree yet")
+					return a[2:]
+				}
+				vals[o.Results[0]] = y
+			}
+			err = ir.OpErrorf(op, "has a body without stablehlo.return")
+			return a[2:]
+		})
+	if err != nil {
+		return err
+	}
+	r.replacePairs(op, []*ir.Value{pairOfParts(b, g.Result(0), g.Result(1))})
 	return nil
 }
 
