@@ -76,6 +76,7 @@ CASES = {
     "sort_f8": (lambda x: jnp.sort(x), ((_f32(40) * 3).astype(jnp.float8_e4m3fn),)),
     "top_k": (lambda x: lax.top_k(x, 3), (_f32(4, 9),)),
     "top_k_ties": (lambda x: lax.top_k(x, 4), (TIES,)),
+    "top_k_nans": (lambda x: lax.top_k(x, 5), (NANS,)),
     # Library functions built on them (index_vector_dim left at its default, multi-key sorts).
     "searchsorted": (lambda a, v: jnp.searchsorted(a, v), (np.sort(_f32(20)), _f32(7))),
     "sort_two_keys": (lambda a, b, c: lax.sort((a, b, c), dimension=0, num_keys=2), (RNG.integers(0, 3, 30).astype(np.int32), RNG.integers(0, 3, 30).astype(np.int32), np.arange(30, dtype=np.float32))),

@@ -69,29 +69,29 @@ func (r *rewriter) chloTopK(b *ir.Builder, op *ir.Operation) error {
 	vt, ok1 := op.Results[0].Type.(*ir.RankedTensorType)
 	xt, ok2 := op.Operands[0].Type.(*ir.RankedTensorType)
 	it, ok3 := op.Results[1].Type.(*ir.RankedTensorType)
-	if !ok1 || !ok2 || !ok3 || len(xt.Dims) == 0 || !ir.HasStaticShape(xt) {
-		return ir.OpErrorf(op, "needs a statically shaped operand of rank at least 1")
+	if !ok1 || !ok2 || !ok3 || len(xt.Dims) == 0 {
+		return ir.OpErrorf(op, "needs a ranked operand of rank at least 1")
 	}
 	n := len(xt.Dims)
-	if ka.Value < 0 || ka.Value > xt.Dims[n-1] {
+	if ka.Value < 0 || (xt.Dims[n-1] >= 0 && ka.Value > xt.Dims[n-1]) {
 		return ir.OpErrorf(op, "has k = %d outside the last dimension's size %d", ka.Value, xt.Dims[n-1])
 	}
 	return r.topK(b, op, op.Operands[0], vt, it)
 }
 
 // topK replaces op's two results with the largest elements of x along its
-// last dimension (ties keep their order) and their positions.
+// last dimension (ties keep their order) and their positions. Floats are
+// ordered totally, as XLA does: NaN first, +0 before -0.
 func (r *rewriter) topK(b *ir.Builder, op *ir.Operation, x *ir.Value, vt, it *ir.RankedTensorType) error {
 	xt := x.Type.(*ir.RankedTensorType)
 	n := len(xt.Dims)
-	iotaT := ir.Tensor(xt.Dims, it.Elem)
-	e := b.Create("tensor.empty", nil, []ir.Type{iotaT}).Result(0)
+	e := linalg.EmptyLike(b, x, it.Elem)
 	iota := linalg.BuildGeneric(b, nil, []*ir.Value{e}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
 		return []*ir.Value{convert(bb, index(bb, n-1), it.Elem)}
 	})
 	s := linalg.BuildSort(b, []*ir.Value{x, iota.Result(0)}, n-1, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
 		if ir.IsFloat(xt.Elem) {
-			return cmpOp(bb, "arith.cmpf", 2, a[0], a[1]) // ogt
+			return cmpOp(bb, "arith.cmpi", 4, totalOrderKey(bb, a[0]), totalOrderKey(bb, a[1])) // sgt
 		}
 		p := int64(4) // sgt
 		if elemKind(xt.Elem) == 2 || isBool(xt.Elem) {
@@ -100,8 +100,14 @@ func (r *rewriter) topK(b *ir.Builder, op *ir.Operation, x *ir.Value, vt, it *ir
 		return cmpOp(bb, "arith.cmpi", p, a[0], a[1])
 	})
 	var outs []*ir.Value
+	var dyn []*ir.Value
+	for d := 0; d < n-1; d++ {
+		if vt.Dims[d] < 0 {
+			dyn = append(dyn, linalg.Dim(b, x, d))
+		}
+	}
 	for i, t := range []*ir.RankedTensorType{vt, it} {
-		o := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
+		o := b.Create("tensor.empty", dyn, []ir.Type{t}).Result(0)
 		g := linalg.BuildGeneric(b, []*ir.Value{s.Result(i)}, []*ir.Value{o}, []*ir.AffineMap{linalg.Identity(n), linalg.Identity(n)}, parallel(n),
 			func(bb *ir.Builder, a []*ir.Value) []*ir.Value { return a[:1] })
 		outs = append(outs, g.Result(0))
