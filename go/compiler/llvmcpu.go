@@ -30,11 +30,12 @@ type LLVMCPUOptions struct {
 }
 
 // LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vmvx's
-// (the same vector width, so reductions combine in the same order and the
-// two CPU targets agree bit for bit outside contractions; LLVM splits the
-// wide vectors into the machine's registers) with Contract tiles sized
-// for the register-blocked microkernel the target maps them to.
-var LLVMCPUStrategy = codegen.Strategy{VectorWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: codegen.CPUStrategy.WorkgroupElements, Contract: true, ContractTile: [2]int64{96, 256}}
+// reduction width (partial sums combine in the same order, so the two CPU
+// targets agree bit for bit outside matrix products), 32-lane vectors
+// elsewhere (LLVM splits them into the machine's registers; wider ones
+// only cost compile time), and Contract tiles sized for the
+// register-blocked microkernel the target maps them to.
+var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 32, ReductionWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: codegen.CPUStrategy.WorkgroupElements, Contract: true, ContractTile: [2]int64{96, 256}}
 
 func init() {
 	RegisterBackend(&Backend{

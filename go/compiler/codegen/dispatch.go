@@ -10,6 +10,10 @@ type Strategy struct {
 	// VectorWidth is the number of lanes of the innermost parallel loop
 	// (1: no vectorization).
 	VectorWidth int
+	// ReductionWidth is the number of partial sums of a vectorized
+	// reduction (0: VectorWidth). It fixes the order floats are combined
+	// in, so targets that should agree bit for bit share it.
+	ReductionWidth int
 	// WorkgroupElements is the rough number of output elements one
 	// workgroup computes.
 	WorkgroupElements int64

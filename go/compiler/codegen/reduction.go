@@ -185,6 +185,9 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 	}
 	l.combs = combs
 	l.redWidth = l.g.st.VectorWidth
+	if l.g.st.ReductionWidth > 0 {
+		l.redWidth = l.g.st.ReductionWidth
+	}
 	return true
 }
 

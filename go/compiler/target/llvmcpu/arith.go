@@ -3,6 +3,7 @@ package llvmcpu
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/status"
@@ -439,7 +440,7 @@ func (f *fn) floatUnary(k kir.Kind, t kir.Type, a string) (string, error) {
 }
 
 // libm calls the f64 libm function name lane by lane on f64 operands of n
-// lanes.
+// lanes: vectors go through the stack in a loop, keeping the IR small.
 func (f *fn) libm(name string, n int, args ...string) string {
 	var types []string
 	for range args {
@@ -458,21 +459,44 @@ func (f *fn) libm(name string, n int, args ...string) string {
 	if n <= 1 {
 		return callOne(args)
 	}
+	f.scratchFor(n)
 	vt := vecOf("double", n)
-	acc := "poison"
-	for i := 0; i < n; i++ {
-		var lanes []string
-		for _, a := range args {
-			e := f.t()
-			f.emitf("%s = extractelement %s %s, i64 %d", e, vt, a, i)
-			lanes = append(lanes, e)
-		}
-		r := callOne(lanes)
-		ins := f.t()
-		f.emitf("%s = insertelement %s %s, double %s, i64 %d", ins, vt, acc, r, i)
-		acc = ins
+	buf := func(k int) string {
+		p := f.t()
+		f.emitf("%s = getelementptr inbounds double, ptr %%scratch, i64 %d", p, k*n)
+		return p
 	}
-	return acc
+	var ins []string
+	for k, a := range args {
+		p := buf(k)
+		f.emitf("store %s %s, ptr %s, align 8", vt, a, p)
+		ins = append(ins, p)
+	}
+	out := buf(2)
+	pre, loop, done := f.cur, f.newLabel("lanes"), f.newLabel("lanes.end")
+	i, next := f.t(), f.t()
+	f.emitf("br label %%%s", loop)
+	f.startBlock(loop)
+	f.emitf("%s = phi i64 [ 0, %%%s ], [ %s, %%%s ]", i, pre, next, loop)
+	var lanes []string
+	for _, p := range ins {
+		q, x := f.t(), f.t()
+		f.emitf("%s = getelementptr inbounds double, ptr %s, i64 %s", q, p, i)
+		f.emitf("%s = load double, ptr %s, align 8", x, q)
+		lanes = append(lanes, x)
+	}
+	r := callOne(lanes)
+	q := f.t()
+	f.emitf("%s = getelementptr inbounds double, ptr %s, i64 %s", q, out, i)
+	f.emitf("store double %s, ptr %s, align 8", r, q)
+	f.emitf("%s = add i64 %s, 1", next, i)
+	more := f.t()
+	f.emitf("%s = icmp ult i64 %s, %d", more, next, n)
+	f.emitf("br i1 %s, label %%%s, label %%%s", more, loop, done)
+	f.startBlock(done)
+	res := f.t()
+	f.emitf("%s = load %s, ptr %s, align 8", res, vt, out)
+	return res
 }
 
 func joinComma(xs []string) string {
@@ -556,20 +580,39 @@ func (f *fn) reduce(r kir.ReduceKind, t kir.Type, x string) (string, error) {
 	if k == 0 {
 		return "", status.Errorf(status.Unimplemented, "reduction %d on %s", r, t.Elem)
 	}
-	lane := func(i int) string {
-		e := f.t()
-		f.emitf("%s = extractelement %s %s, i64 %d", e, ty(t), x, i)
-		return e
+	// The lanes go through the stack; a loop combines them.
+	n := t.Width()
+	f.scratchFor((n + 1) / 2) // n 16-bit lanes fit in n/4 f64 slots
+	f.emitf("store %s %s, ptr %%scratch, align 8", ty(t), x)
+	first := f.t()
+	f.emitf("%s = extractelement %s %s, i64 0", first, ty(t), x)
+	pre, loop, done := f.cur, f.newLabel("red"), f.newLabel("red.end")
+	i, acc, next := f.t(), f.t(), f.t()
+	f.emitf("br label %%%s", loop)
+	f.startBlock(loop)
+	var accNext string
+	marker := fmt.Sprintf("  ;@@REDPHI%s@@\n", loop)
+	f.b.WriteString(marker)
+	p, e := f.t(), f.t()
+	f.emitf("%s = getelementptr inbounds %s, ptr %%scratch, i64 %s", p, scalarTy(t.Elem), i)
+	f.emitf("%s = load %s, ptr %s, align 2", e, scalarTy(t.Elem), p)
+	v, err := f.floatBinary(k, st, acc, e)
+	if err != nil {
+		return "", err
 	}
-	acc := lane(0)
-	for i := 1; i < t.Width(); i++ {
-		v, err := f.floatBinary(k, st, acc, lane(i))
-		if err != nil {
-			return "", err
-		}
-		acc = v
-	}
-	return acc, nil
+	accNext = v
+	f.emitf("%s = add i64 %s, 1", next, i)
+	more := f.t()
+	f.emitf("%s = icmp ult i64 %s, %d", more, next, n)
+	end := f.cur
+	f.emitf("br i1 %s, label %%%s, label %%%s", more, loop, done)
+	phis := fmt.Sprintf("  %s = phi i64 [ 1, %%%s ], [ %s, %%%s ]\n  %s = phi %s [ %s, %%%s ], [ %s, %%%s ]\n",
+		i, pre, next, end, acc, scalarTy(t.Elem), first, pre, accNext, end)
+	text := strings.Replace(f.b.String(), marker, phis, 1)
+	f.b.Reset()
+	f.b.WriteString(text)
+	f.startBlock(done)
+	return accNext, nil
 }
 
 var _ = fmt.Sprint

@@ -55,6 +55,18 @@ type fn struct {
 	tmp   int
 	label int
 	cur   string // the label of the block being emitted
+	// scratch is the lane count of the stack buffers lane loops use (0:
+	// none); they are allocated in the entry block, at scratchMarker.
+	scratch int
+}
+
+// scratchMarker is replaced by the entry block's scratch allocation.
+const scratchMarker = "  ;@@SCRATCH@@\n"
+
+// scratchFor makes sure the scratch buffers hold n lanes: %scratch holds
+// three arrays of n f64 lanes (two operands and a result).
+func (f *fn) scratchFor(n int) {
+	f.scratch = max(f.scratch, n)
 }
 
 func (f *fn) emitf(format string, args ...any) {
@@ -207,6 +219,7 @@ func (mo *module) kernel(k *kir.Kernel, idx int, sym string) error {
 	wg := fmt.Sprintf("gree_wg_%d", idx)
 	fmt.Fprintf(&f.b, "; kernel @%s\ndefine internal i64 @%s(ptr noalias %%d, i64 %%wx, i64 %%wy, i64 %%wz) #0 {\n", k.Name, wg)
 	f.startBlock("entry")
+	f.b.WriteString(scratchMarker)
 	f.emitf("%%bindings = load ptr, ptr %%d, align 8")
 	f.emitf("%%countsp = getelementptr inbounds i8, ptr %%d, i64 8")
 	f.emitf("%%counts = load ptr, ptr %%countsp, align 8")
@@ -233,7 +246,11 @@ func (mo *module) kernel(k *kir.Kernel, idx int, sym string) error {
 	}
 	f.emitf("ret i64 0")
 	f.b.WriteString("}\n\n")
-	mo.body.WriteString(f.b.String())
+	alloc := ""
+	if f.scratch > 0 {
+		alloc = fmt.Sprintf("  %%scratch = alloca double, i64 %d, align 64\n", 3*f.scratch)
+	}
+	mo.body.WriteString(strings.Replace(f.b.String(), scratchMarker, alloc, 1))
 	fmt.Fprintf(&mo.body, `define i64 @%[1]s(ptr noalias %%d, i64 %%first, i64 %%count) #0 {
 entry:
   %%gxp = getelementptr inbounds i8, ptr %%d, i64 24

@@ -48,20 +48,15 @@ func (f *fn) load(op *kir.Op, rt kir.Type) string {
 	if op.Kind == kir.LoadStrided {
 		stride := f.v(op.Args[1])
 		f.span(off, stride, n, count, kind, idx)
-		raw = "poison"
 		if n == 1 {
 			p, x := f.t(), f.t()
 			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
 			f.emitf("%s = load %s, ptr %s, align %d", x, memTy(elem), p, align)
 			raw = x
-		}
-		for i := 0; i < n && n > 1; i++ {
-			at := f.bin("add", kir.S(kir.I64), off, f.bin("mul", kir.S(kir.I64), stride, fmt.Sprint(i)))
-			p, x, ins := f.t(), f.t(), f.t()
-			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, at)
-			f.emitf("%s = load %s, ptr %s, align %d", x, memTy(elem), p, align)
-			f.emitf("%s = insertelement %s %s, %s %s, i64 %d", ins, mt, raw, memTy(elem), x, i)
-			raw = ins
+		} else {
+			ptrs := f.lanePointers(base, elem, off, stride, n)
+			name := "llvm.masked.gather" + vecMangle(elem, n) + fmt.Sprintf(".v%dp0", n)
+			raw = f.call(mt, name, vecOf("ptr", n), ptrs, "i32", fmt.Sprint(align), vecOf("i1", n), splat("i1", n, "true"), mt, "poison")
 		}
 	} else {
 		f.span(off, "", n, count, kind, idx)
@@ -96,18 +91,16 @@ func (f *fn) store(op *kir.Op) {
 	if op.Kind == kir.StoreStrided {
 		stride := f.v(op.Args[1])
 		f.span(off, stride, n, count, kind, idx)
-		for i := 0; i < n; i++ {
-			at := off
-			lane := x
-			if n > 1 {
-				at = f.bin("add", kir.S(kir.I64), off, f.bin("mul", kir.S(kir.I64), stride, fmt.Sprint(i)))
-				lane = f.t()
-				f.emitf("%s = extractelement %s %s, i64 %d", lane, mt, x, i)
-			}
+		if n == 1 {
 			p := f.t()
-			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, at)
-			f.emitf("store %s %s, ptr %s, align %d", memTy(elem), lane, p, align)
+			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
+			f.emitf("store %s %s, ptr %s, align %d", memTy(elem), x, p, align)
+			return
 		}
+		ptrs := f.lanePointers(base, elem, off, stride, n)
+		name := "llvm.masked.scatter" + vecMangle(elem, n) + fmt.Sprintf(".v%dp0", n)
+		f.emitf("call void @%s(%s %s, %s %s, i32 %d, %s %s)", name, mt, x, vecOf("ptr", n), ptrs, align, vecOf("i1", n), splat("i1", n, "true"))
+		f.mo.declare(name, fmt.Sprintf("declare void @%s(%s, %s, i32, %s)", name, mt, vecOf("ptr", n), vecOf("i1", n)))
 		return
 	}
 	f.span(off, "", n, count, kind, idx)
@@ -186,4 +179,30 @@ func (mo *module) declareTileOK() {
 `)
 	mo.declare("llvm.smin.i64", "declare i64 @llvm.smin.i64(i64, i64)")
 	mo.declare("llvm.smax.i64", "declare i64 @llvm.smax.i64(i64, i64)")
+}
+
+// lanePointers returns the n pointers base + (off + i·stride) elements.
+func (f *fn) lanePointers(base string, elem kir.Scalar, off, stride string, n int) string {
+	vt := kir.V(kir.I64, n)
+	iota := "<"
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			iota += ", "
+		}
+		iota += fmt.Sprintf("i64 %d", i)
+	}
+	iota += ">"
+	idx := f.bin("add", vt, f.broadcast(vt, off), f.bin("mul", vt, f.broadcast(vt, stride), iota))
+	p := f.t()
+	f.emitf("%s = getelementptr inbounds %s, ptr %s, %s %s", p, memTy(elem), base, ty(vt), idx)
+	return p
+}
+
+// vecMangle is the intrinsic suffix of n lanes of elem in memory (i1 as
+// i8).
+func vecMangle(elem kir.Scalar, n int) string {
+	if elem == kir.I1 {
+		return mangle(kir.I8, n)
+	}
+	return mangle(elem, n)
 }
