@@ -24,7 +24,9 @@
 // the induction variable and the loop-carried values (it ends when the
 // increment overflows, as in kir.Run), an If two branches joined by phis.
 // Vector values are LLVM vectors; LLVM splits them into the machine's
-// registers. The Contract tile op becomes a call of a register-blocked f32
+// registers. libm calls and f16/bf16 reductions on vectors go lane by lane
+// in a loop through a stack buffer; strided accesses are masked gathers
+// and scatters. The Contract tile op becomes a call of a register-blocked f32
 // microkernel (8 rows × 2 vectors of C in registers with AVX-512, else
 // 6 × 2; fused multiply-adds over K) when B's and C's rows are contiguous, and of a reference loop
 // nest otherwise and for the ragged edges.
