@@ -45,6 +45,8 @@ def attr(k, v):
         return "torch.onnx.%s = %.7e : f32" % (k, v)
     if isinstance(v, str):
         return 'torch.onnx.%s = "%s"' % (k, v)
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return "torch.onnx.%s = [%s]" % (k, ", ".join('"%s"' % x for x in v))
     if isinstance(v, list) and all(isinstance(x, int) for x in v):
         return "torch.onnx.%s = [%s]" % (k, ", ".join("%d : si64" % x for x in v))
     if isinstance(v, list):
@@ -169,5 +171,9 @@ case("attention_3d_mask_softcap", "Attention", [r(2, 3, 8), r(2, 4, 8), r(2, 4, 
 case("rotary_interleaved", "RotaryEmbedding", [r(1, 2, 3, 8), r(4, 4), r(4, 4), np.array([[0, 2, 3]], np.int64)], {"interleaved": 1}, opset=23)
 case("group_norm", "GroupNormalization", [r(2, 4, 3), r(4), r(4)], {"num_groups": 2}, opset=21)
 case("rms_norm", "RMSNormalization", [r(2, 3, 4), r(4)], {"axis": -1}, opset=23)
+case("lstm_bidirectional_seq_lens", "LSTM", [r(4, 2, 3), r(2, 16, 3), r(2, 16, 4), r(2, 32), np.array([4, 2], np.int32), r(2, 2, 4), r(2, 2, 4), r(2, 12)],
+     {"hidden_size": 4, "direction": "bidirectional"}, n_out=3, comment="LSTM: bidirectional, sequence_lens, initial states, peepholes.")
+case("gru_reverse_linear_before_reset", "GRU", [r(3, 2, 3), r(1, 12, 3), r(1, 12, 4), r(1, 24)], {"hidden_size": 4, "direction": "reverse", "linear_before_reset": 1}, n_out=2)
+case("rnn_relu", "RNN", [r(3, 2, 3), r(1, 4, 3), r(1, 4, 4), r(1, 8)], {"hidden_size": 4, "activations": ["Relu"]}, n_out=2)
 open("tests/e2e/onnx_ops.mlir", "w").write("\n".join(out))
 print(len([l for l in out if l.startswith("func.func")]), "cases")
