@@ -835,3 +835,14 @@ def test_random_sampling():
                 jax.random.truncated_normal(k2, -1.0, 1.0, (4,)), jax.random.gamma(k3, 2.0, (3,)))
 
     check(f, np.array([0, 7], np.uint32))
+
+
+def test_batched_linear_algebra():
+    """vmap'd solves and factorizations: the LAPACK calls carry batch
+    dimensions and loop over their matrices."""
+    a = rn(2, 3, 4, 4)
+    spd = a @ np.swapaxes(a, -1, -2) + 4 * np.eye(4, dtype=np.float32)
+    b = rn(2, 3, 4, 2)
+    check(lambda a, s, b: (jnp.linalg.solve(a, b), jnp.linalg.cholesky(s), jnp.linalg.det(a),
+                           jax.vmap(jax.vmap(lambda m, v: jax.scipy.linalg.solve_triangular(m, v, lower=True)))(s, b)),
+          a, spd, b, reduction=True)

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
@@ -10,11 +11,11 @@ import (
 // the LU-based solvers (jnp.linalg.solve, inv, det, slogdet, lu) on CPU to
 // LAPACK custom calls: @lapack_{s,d}potrf_ffi, @lapack_{s,d}trsm_ffi and
 // @lapack_{s,d}getrf_ffi.
-// rewriteLAPACK replaces the unbatched real ones with the same algorithms
+// rewriteLAPACK replaces the real ones with the same algorithms
 // written as a host scf.for over StableHLO ops (one row or column per
 // step), which the conversion then compiles like the rest of the program.
-// Batched and complex calls, and the other LAPACK routines, stay errors
-// naming their target.
+// Batched calls (vmap) loop over their matrices. Complex calls and the
+// other LAPACK routines stay errors naming their target.
 func rewriteLAPACK(fn *ir.Operation) {
 	var calls []*ir.Operation
 	fn.Walk(func(op *ir.Operation) bool {
@@ -28,26 +29,135 @@ func rewriteLAPACK(fn *ir.Operation) {
 		return true
 	})
 	for _, op := range calls {
-		if batchDims(op) != 0 {
+		nb := batchDims(op)
+		if nb < 0 || !lapackShapesOK(op, nb) {
 			continue
+		}
+		b := ir.NewBuilder(op.Loc)
+		b.SetInsertionPointBefore(op)
+		run := func(b *ir.Builder, ins []*ir.Value) []*ir.Value {
+			switch t := callTarget(op); {
+			case strings.Contains(t, "potrf"):
+				return potrf(b, op, ins[0])
+			case strings.Contains(t, "getrf"):
+				return getrf(b, op, ins[0])
+			}
+			return []*ir.Value{trsm(b, op, ins[0], ins[1])}
 		}
 		var vals []*ir.Value
-		switch t := callTarget(op); {
-		case strings.Contains(t, "potrf"):
-			vals = potrf(op)
-		case strings.Contains(t, "getrf"):
-			vals = getrf(op)
-		default:
-			vals = trsm(op)
-		}
-		if vals == nil {
-			continue
+		if nb == 0 {
+			vals = run(b, op.Operands)
+		} else {
+			vals = batchedLAPACK(b, op, nb, run)
 		}
 		for i, res := range op.Results {
 			ir.ReplaceAllUsesWith(fn, res, vals[i])
 		}
 		op.Erase()
 	}
+}
+
+// lapackShapesOK checks what the algorithms assume: static shapes, nb
+// leading batch dimensions shared by every operand and result, then
+// matrices (a square one for potrf and trsm's A), and the result counts.
+func lapackShapesOK(op *ir.Operation, nb int) bool {
+	var batch []int64
+	mats := [][]int64{}
+	for _, v := range append(append([]*ir.Value{}, op.Operands...), op.Results...) {
+		t, ok := v.Type.(*ir.RankedTensorType)
+		if !ok || !ir.HasStaticShape(t) || len(t.Dims) < nb || (isOperand(op, v) && !ir.IsFloat(t.Elem)) {
+			return false
+		}
+		if batch == nil {
+			batch = t.Dims[:nb]
+		}
+		for i := 0; i < nb; i++ {
+			if t.Dims[i] != batch[i] {
+				return false
+			}
+		}
+		mats = append(mats, t.Dims[nb:])
+	}
+	square := func(d []int64) bool { return len(d) == 2 && d[0] == d[1] }
+	switch t := callTarget(op); {
+	case strings.Contains(t, "potrf"):
+		return len(op.Operands) == 1 && len(op.Results) == 2 && square(mats[0])
+	case strings.Contains(t, "getrf"):
+		return len(op.Operands) == 1 && len(op.Results) == 3 && len(mats[0]) == 2
+	}
+	return len(op.Operands) == 2 && len(op.Results) == 1 && square(mats[0]) && len(mats[1]) == 2
+}
+
+func isOperand(op *ir.Operation, v *ir.Value) bool {
+	for _, o := range op.Operands {
+		if o == v {
+			return true
+		}
+	}
+	return false
+}
+
+// batchedLAPACK runs the algorithm once per matrix of a batched call (its
+// leading nb dimensions flattened) in a host loop.
+func batchedLAPACK(b *ir.Builder, op *ir.Operation, nb int, run func(*ir.Builder, []*ir.Value) []*ir.Value) []*ir.Value {
+	h := hlo{b, ir.ElementTypeOf(op.Operands[0].Type)}
+	flat := func(t *ir.RankedTensorType) (int64, []int64) {
+		n := int64(1)
+		for _, d := range t.Dims[:nb] {
+			n *= d
+		}
+		return n, t.Dims[nb:]
+	}
+	var ins []*ir.Value
+	for _, v := range op.Operands {
+		n, rest := flat(v.Type.(*ir.RankedTensorType))
+		ins = append(ins, h.reshape(v, append([]int64{n}, rest...)...))
+	}
+	var inits []*ir.Value
+	for _, r := range op.Results {
+		t := r.Type.(*ir.RankedTensorType)
+		n, rest := flat(t)
+		ft := ir.Tensor(append([]int64{n}, rest...), t.Elem)
+		var zero *ir.DenseElementsAttr
+		if ir.IsFloat(t.Elem) {
+			zero = ir.DenseSplat(ft, 0.0)
+		} else {
+			zero = ir.DenseSplat(ft, int64(0))
+		}
+		inits = append(inits, h.op("constant", nil, ft, ir.Named("value", zero)))
+	}
+	n, _ := flat(op.Operands[0].Type.(*ir.RankedTensorType))
+	outs := forLoop(b, n, inits, func(bb *ir.Builder, i *ir.Value, carried []*ir.Value) []*ir.Value {
+		h := hlo{bb, h.elem}
+		it := h.indexTensor(i)
+		zi := h.i32(0)
+		var mats []*ir.Value
+		for _, v := range ins {
+			d := v.Type.(*ir.RankedTensorType).Dims
+			at := []*ir.Value{it}
+			for range d[1:] {
+				at = append(at, zi)
+			}
+			mats = append(mats, h.reshape(h.slice(v, at, append([]int64{1}, d[1:]...)...), d[1:]...))
+		}
+		vals := run(bb, mats)
+		next := make([]*ir.Value, len(vals))
+		for k, v := range vals {
+			d := v.Type.(*ir.RankedTensorType).Dims
+			at := []*ir.Value{it}
+			for range d {
+				at = append(at, zi)
+			}
+			one := h.reshape(v, append([]int64{1}, d...)...)
+			next[k] = h.op("dynamic_update_slice", append([]*ir.Value{carried[k], one}, at...), carried[k].Type)
+		}
+		return next
+	})
+	vals := make([]*ir.Value, len(outs)) // outs is the loop's own result list
+	for k, r := range op.Results {
+		vals[k] = h.reshape(outs[k], r.Type.(*ir.RankedTensorType).Dims...)
+	}
+	return vals
 }
 
 // batchDims is the call's num_batch_dims frontend attribute (-1 when
@@ -61,10 +171,11 @@ func batchDims(op *ir.Operation) int {
 	if !ok {
 		return 0
 	}
-	if s.Value == "0" {
-		return 0
+	n, err := strconv.Atoi(s.Value)
+	if err != nil || n < 0 {
+		return -1
 	}
-	return -1
+	return n
 }
 
 // lapackFlag reads a one-character LAPACK option (uplo, side, trans_x,
@@ -187,15 +298,9 @@ func forLoop(b *ir.Builder, n int64, inits []*ir.Value, body func(bb *ir.Builder
 // A = Uᵀ U), column by column; the other triangle keeps a's values, as
 // LAPACK leaves them. info is 0, or the 1-based order of the first
 // leading minor that is not positive definite.
-func potrf(op *ir.Operation) []*ir.Value {
-	a := op.Operands[0]
-	at, ok := a.Type.(*ir.RankedTensorType)
-	if !ok || len(at.Dims) != 2 || at.Dims[0] != at.Dims[1] || at.Dims[0] < 0 || len(op.Results) != 2 {
-		return nil
-	}
+func potrf(b *ir.Builder, op *ir.Operation, a *ir.Value) []*ir.Value {
+	at := a.Type.(*ir.RankedTensorType)
 	n := at.Dims[0]
-	b := ir.NewBuilder(op.Loc)
-	b.SetInsertionPointBefore(op)
 	h := hlo{b, at.Elem}
 	upper := lapackFlag(op, "uplo") == 'U'
 	src := a
@@ -244,18 +349,8 @@ func (h hlo) zerosLike(v *ir.Value) *ir.Value {
 // trsm solves op(A) X = B (side L) or X op(A) = B (side R) for X, A
 // triangular (uplo), op(A) = A or Aᵀ (trans_x), with a unit diagonal when
 // diag is 'U': row by row substitution.
-func trsm(op *ir.Operation) []*ir.Value {
-	if len(op.Operands) != 2 || len(op.Results) != 1 {
-		return nil
-	}
-	a, bm := op.Operands[0], op.Operands[1]
-	at, ok1 := a.Type.(*ir.RankedTensorType)
-	bt, ok2 := bm.Type.(*ir.RankedTensorType)
-	if !ok1 || !ok2 || len(at.Dims) != 2 || len(bt.Dims) != 2 || at.Dims[0] != at.Dims[1] || !ir.HasStaticShape(at) || !ir.HasStaticShape(bt) {
-		return nil
-	}
-	b := ir.NewBuilder(op.Loc)
-	b.SetInsertionPointBefore(op)
+func trsm(b *ir.Builder, op *ir.Operation, a, bm *ir.Value) *ir.Value {
+	at := a.Type.(*ir.RankedTensorType)
 	h := hlo{b, at.Elem}
 	lower := lapackFlag(op, "uplo") != 'U'
 	trans := lapackFlag(op, "trans_x") != 'N'
@@ -297,7 +392,7 @@ func trsm(op *ir.Operation) []*ir.Value {
 	if right {
 		y = h.transpose(y)
 	}
-	return []*ir.Value{y}
+	return y
 }
 
 // getrf: the LU factorization with partial pivoting of an m×n matrix, as
@@ -306,16 +401,10 @@ func trsm(op *ir.Operation) []*ir.Value {
 // column of the first zero pivot). Step j picks the largest |a[i][j]|,
 // i ≥ j (the first one on ties), swaps rows, scales the column below the
 // pivot and updates the trailing matrix.
-func getrf(op *ir.Operation) []*ir.Value {
-	a := op.Operands[0]
-	at, ok := a.Type.(*ir.RankedTensorType)
-	if !ok || len(at.Dims) != 2 || !ir.HasStaticShape(at) || len(op.Results) != 3 {
-		return nil
-	}
+func getrf(b *ir.Builder, op *ir.Operation, a *ir.Value) []*ir.Value {
+	at := a.Type.(*ir.RankedTensorType)
 	m, n := at.Dims[0], at.Dims[1]
 	k := min(m, n)
-	b := ir.NewBuilder(op.Loc)
-	b.SetInsertionPointBefore(op)
 	h := hlo{b, at.Elem}
 	zi := h.i32(0)
 	rowsV, colsV := h.iota(0, m), h.iota(0, n)

@@ -9,7 +9,8 @@ import (
 
 // TestLAPACKCallsBecomeLoops checks that JAX's unbatched real LAPACK calls
 // (Cholesky, triangular solve, LU) turn into host loops of converted ops,
-// and that a batched one stays an error naming its target. Their numerics
+// batched ones too, and that another LAPACK routine stays an error naming
+// its target. Their numerics
 // are checked against JAX in tests/python/test_jax.py.
 func TestLAPACKCallsBecomeLoops(t *testing.T) {
 	src := `func.func public @main(%a: tensor<4x4xf32>, %b: tensor<4x2xf32>) -> (tensor<4x4xf32>, tensor<i32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4xi32>, tensor<i32>) {
@@ -33,16 +34,19 @@ func TestLAPACKCallsBecomeLoops(t *testing.T) {
 		t.Errorf("%d loops, want 3 (one per call)", n)
 	}
 
-	batched := `func.func public @main(%a: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
-  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2xi32>)
-  return %0#0 : tensor<2x4x4xf32>
+	// vmap: a batched call loops over its matrices (the error comes from
+	// the next line); other LAPACK routines stay errors naming their target.
+	batched := `func.func public @main(%a: tensor<2x3x4x4xf32>, %c: tensor<4x4xf32>) -> (tensor<2x3x4x4xf32>, tensor<4x4xf32>) {
+  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "2"}} : (tensor<2x3x4x4xf32>) -> (tensor<2x3x4x4xf32>, tensor<2x3xi32>)
+  %1:3 = stablehlo.custom_call @lapack_ssyevd_ffi(%c) {mhlo.backend_config = {mode = 86 : ui8, uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "0"}} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>, tensor<i32>)
+  return %0#0, %1#0 : tensor<2x3x4x4xf32>, tensor<4x4xf32>
 }`
 	m, err = parser.Parse("l.mlir", []byte(batched))
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = Run(m)
-	if err == nil || !strings.Contains(err.Error(), `l.mlir:2:3: error: 'stablehlo.custom_call' op calls the custom target "lapack_spotrf_ffi"`) {
-		t.Errorf("batched call: got %v", err)
+	if err == nil || !strings.Contains(err.Error(), `l.mlir:3:3: error: 'stablehlo.custom_call' op calls the custom target "lapack_ssyevd_ffi"`) {
+		t.Errorf("eigensolver call: got %v", err)
 	}
 }
