@@ -1,7 +1,6 @@
 package llvmcpu
 
 import (
-
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/status"
 )

@@ -75,4 +75,3 @@ func (f *fn) reduce(r kir.ReduceKind, t kir.Type, x string) (string, error) {
 	f.startBlock(done)
 	return accNext, nil
 }
-
