@@ -515,3 +515,41 @@ def test_float_inverted_residual_network():
     p = np.exp(logits - logits.max(axis=2, keepdims=True))
     want = p / p.sum(axis=2, keepdims=True)
     assert np.abs(got - want).max() < 2e-5, (got, want)
+
+
+def test_dynamic_batch_softmax_reshape_transpose_matmul():
+    src = """
+func.func @softmax(%x: tensor<?x5xf32>) -> tensor<?x5xf32> {
+  %mx = tosa.reduce_max %x {axis = 1 : i32} : (tensor<?x5xf32>) -> tensor<?x1xf32>
+  %sub = tosa.sub %x, %mx : (tensor<?x5xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+  %ex = tosa.exp %sub : (tensor<?x5xf32>) -> tensor<?x5xf32>
+  %sm = tosa.reduce_sum %ex {axis = 1 : i32} : (tensor<?x5xf32>) -> tensor<?x1xf32>
+  %rc = tosa.reciprocal %sm : (tensor<?x1xf32>) -> tensor<?x1xf32>
+  %s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %y = tosa.mul %ex, %rc, %s : (tensor<?x5xf32>, tensor<?x1xf32>, tensor<1xi8>) -> tensor<?x5xf32>
+  return %y : tensor<?x5xf32>
+}
+func.func @shapes(%x: tensor<?x2x3xf32>) -> tensor<3x?xf32> {
+  %s = tosa.const_shape {values = dense<[-1, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.reshape %x, %s : (tensor<?x2x3xf32>, !tosa.shape<2>) -> tensor<?x6xf32>
+  %1 = tosa.transpose %0 {perms = array<i32: 1, 0>} : (tensor<?x6xf32>) -> tensor<6x?xf32>
+  %s2 = tosa.const_shape {values = dense<[3, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %2 = tosa.reshape %1, %s2 : (tensor<6x?xf32>, !tosa.shape<2>) -> tensor<3x?xf32>
+  return %2 : tensor<3x?xf32>
+}
+func.func @mm(%x: tensor<1x?x3xi8>, %w: tensor<1x3x2xi8>) -> tensor<1x?x2xi32> {
+  %az = "tosa.const"() <{values = dense<-1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %bz = "tosa.const"() <{values = dense<2> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %r = tosa.matmul %x, %w, %az, %bz : (tensor<1x?x3xi8>, tensor<1x3x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x?x2xi32>
+  return %r : tensor<1x?x2xi32>
+}"""
+    m = _module(src)
+    w = RNG.integers(-128, 128, (1, 3, 2)).astype(np.int8)
+    for n in (1, 4, 7):
+        x = RNG.standard_normal((n, 5)).astype(np.float32)
+        e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+        _close(m.softmax(x).to_host(), e / e.sum(axis=1, keepdims=True), 8)
+        y = RNG.standard_normal((n, 2, 3)).astype(np.float32)
+        np.testing.assert_array_equal(m.shapes(y).to_host(), y.reshape(n, 6).T.reshape(3, -1))
+        a = RNG.integers(-128, 128, (1, n, 3)).astype(np.int8)
+        np.testing.assert_array_equal(m.mm(a, w).to_host(), ((a.astype(np.int64) + 1) @ (w.astype(np.int64) - 2)).astype(np.int32))

@@ -15,7 +15,7 @@ import (
 // sumLast reduces a static 2-D tensor over its last dimension into acc.
 func sumLast(b *ir.Builder, v *ir.Value, acc ir.Type) *ir.Value {
 	t := v.Type.(*ir.RankedTensorType)
-	init := fillTensor(b, ir.Tensor(t.Dims[:1], acc), b.Constant(zeroAttr(acc, 0)))
+	init := fillLike(b, ir.Tensor(t.Dims[:1], acc), b.Constant(zeroAttr(acc, 0)), func(int) *ir.Value { return linalg.Dim(b, v, 0) })
 	its := []linalg.Iterator{linalg.Parallel, linalg.Reduction}
 	return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{init}, []*ir.AffineMap{linalg.Identity(2), linalg.DimMap(2, 0)}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 		return []*ir.Value{iop(bb, "arith.addi", a[1], sext(bb, a[0], acc, false))}
@@ -28,6 +28,7 @@ func gemmABt(b *ir.Builder, A, B, bias *ir.Value, acc ir.Type, azp, bzp int64) *
 	at, bt := A.Type.(*ir.RankedTensorType), B.Type.(*ir.RankedTensorType)
 	M, K, N := at.Dims[0], at.Dims[1], bt.Dims[0]
 	outT := ir.Tensor([]int64{M, N}, acc)
+	size := func(i int) *ir.Value { return linalg.Dim(b, []*ir.Value{A, B}[i], 0) }
 	var ins []*ir.Value
 	var maps []*ir.AffineMap
 	if bias != nil {
@@ -49,9 +50,9 @@ func gemmABt(b *ir.Builder, A, B, bias *ir.Value, acc ir.Type, azp, bzp int64) *
 	}
 	var init *ir.Value
 	if len(ins) == 0 {
-		init = fillTensor(b, outT, b.Constant(zeroAttr(acc, 0)))
+		init = fillLike(b, outT, b.Constant(zeroAttr(acc, 0)), size)
 	} else {
-		e := b.Create("tensor.empty", nil, []ir.Type{outT}).Result(0)
+		e := emptyFor(b, outT, size)
 		init = linalg.BuildGeneric(b, ins, []*ir.Value{e}, append(maps, linalg.Identity(2)), parallel(2), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 			i := 0
 			v := bb.Constant(zeroAttr(acc, 0))

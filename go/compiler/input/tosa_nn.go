@@ -14,12 +14,13 @@ func (r *rewriter) tosaNN(b *ir.Builder, op *ir.Operation, name string, rt *ir.R
 	default:
 		return false, nil
 	}
-	for _, v := range op.Operands {
-		if t, ok := v.Type.(*ir.RankedTensorType); ok && !ir.HasStaticShape(t) {
+	dynOK := name == "matmul" || name == "fully_connected" // dynamic rows
+	for i, v := range op.Operands {
+		if t, ok := v.Type.(*ir.RankedTensorType); ok && !ir.HasStaticShape(t) && !(dynOK && i == 0) {
 			return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
 		}
 	}
-	if !ir.HasStaticShape(rt) {
+	if !ir.HasStaticShape(rt) && !dynOK {
 		return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
 	}
 	switch name {
@@ -115,7 +116,7 @@ func castResult(b *ir.Builder, v *ir.Value, rt *ir.RankedTensorType) *ir.Value {
 		return v
 	}
 	n := len(rt.Dims)
-	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	e := linalg.EmptyLike(b, v, rt.Elem)
 	return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{e}, []*ir.AffineMap{linalg.Identity(n), linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 		return []*ir.Value{tosaCast(bb, a[0], rt.Elem)}
 	}).Result(0)
@@ -258,13 +259,22 @@ func (r *rewriter) tosaMatmul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 	if err != nil {
 		return err
 	}
-	init := fillTensor(b, accT, b.Constant(zeroAttr(acc, 0)))
+	outSize := func(i int) *ir.Value {
+		if i == 2 {
+			return linalg.Dim(b, w, 2)
+		}
+		return linalg.Dim(b, x, i)
+	}
+	init := fillLike(b, accT, b.Constant(zeroAttr(acc, 0)), outSize)
 	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
 	if !ir.IsFloat(acc) && (azp != 0 || bzp != 0) {
+		if xd[2] < 0 {
+			return ir.OpErrorf(op, "with zero points and a dynamic reduction size is not supported by gree yet")
+		}
 		// init[n,h,w] = -azp·Σ_c b[n,c,w] - bzp·Σ_c a[n,h,c] + C·azp·bzp, so
 		// the product keeps a plain multiply-accumulate body.
 		sum := func(v *ir.Value, keep []int, red int, dims []int64) *ir.Value {
-			z := fillTensor(b, ir.Tensor(dims, acc), b.Constant(zeroAttr(acc, 0)))
+			z := fillLike(b, ir.Tensor(dims, acc), b.Constant(zeroAttr(acc, 0)), func(j int) *ir.Value { return linalg.Dim(b, v, keep[j]) })
 			it := []linalg.Iterator{0, 0, 0}
 			it[red] = linalg.Reduction
 			return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{z}, []*ir.AffineMap{linalg.Identity(3), linalg.DimMap(3, keep...)}, it, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
@@ -273,7 +283,7 @@ func (r *rewriter) tosaMatmul(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 		}
 		colB := sum(w, []int{0, 2}, 1, []int64{wd[0], wd[2]})
 		rowA := sum(x, []int{0, 1}, 2, []int64{xd[0], xd[1]})
-		e := b.Create("tensor.empty", nil, []ir.Type{accT}).Result(0)
+		e := emptyFor(b, accT, outSize)
 		cm := []*ir.AffineMap{linalg.DimMap(3, 0, 2), linalg.DimMap(3, 0, 1), linalg.Identity(3)}
 		init = linalg.BuildGeneric(b, []*ir.Value{colB, rowA}, []*ir.Value{e}, cm, parallel(3), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 			v := iop(bb, "arith.muli", a[0], cInt(bb, -azp, acc))

@@ -24,9 +24,6 @@ func (r *rewriter) tosaReduce(b *ir.Builder, op *ir.Operation, name string, rt *
 	if err != nil {
 		return true, err
 	}
-	if !ir.HasStaticShape(it) || !ir.HasStaticShape(rt) {
-		return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
-	}
 	for i, d := range it.Dims {
 		if len(rt.Dims) != n || (i == axis && rt.Dims[i] != 1) || (i != axis && rt.Dims[i] != d) || !ir.TypesEqual(rt.Elem, it.Elem) {
 			return true, ir.OpErrorf(op, "needs a %s result with size 1 along axis %d (found %s)", it.Elem, axis, rt)
@@ -76,6 +73,7 @@ func (r *rewriter) tosaReduce(b *ir.Builder, op *ir.Operation, name string, rt *
 		scalar = map[string]string{"reduce_max": "arith.maxui", "reduce_min": "arith.minui"}[name]
 	}
 	var dims []int64
+	var kept []int
 	om := &ir.AffineMap{NumDims: n}
 	its := make([]linalg.Iterator, n)
 	for i := 0; i < n; i++ {
@@ -84,14 +82,15 @@ func (r *rewriter) tosaReduce(b *ir.Builder, op *ir.Operation, name string, rt *
 			continue
 		}
 		dims = append(dims, it.Dims[i])
+		kept = append(kept, i)
 		om.Results = append(om.Results, &ir.AffineDimExpr{Pos: i})
 	}
 	redT := ir.Tensor(dims, elem)
-	filled := fillTensor(b, redT, b.Constant(init))
+	filled := fillLike(b, redT, b.Constant(init), func(j int) *ir.Value { return linalg.Dim(b, in, kept[j]) })
 	g := linalg.BuildGeneric(b, []*ir.Value{in}, []*ir.Value{filled}, []*ir.AffineMap{linalg.Identity(n), om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 		return []*ir.Value{bb.Create(scalar, []*ir.Value{a[1], a[0]}, []ir.Type{elem}).Result(0)}
 	})
-	r.replace(op, []*ir.Value{reshapeTo(b, g.Result(0), rt)})
+	r.replace(op, []*ir.Value{reshapeLike(b, g.Result(0), rt, func(i int) *ir.Value { return linalg.Dim(b, in, i) })})
 	return true, nil
 }
 
@@ -107,6 +106,31 @@ func fillTensor(b *ir.Builder, t *ir.RankedTensorType, v *ir.Value) *ir.Value {
 	k := len(t.Dims)
 	e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
 	return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, t)).Result(0)
+}
+
+// fillLike returns a tensor of type t filled with scalar v, its dynamic
+// sizes given by size.
+func fillLike(b *ir.Builder, t *ir.RankedTensorType, v *ir.Value, size func(i int) *ir.Value) *ir.Value {
+	k := len(t.Dims)
+	e := emptyFor(b, t, size)
+	return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{e}, []*ir.AffineMap{{NumDims: k}, linalg.Identity(k)}, parallel(k), yieldArg(0, t)).Result(0)
+}
+
+// reshapeLike reshapes v to t, whose dynamic sizes are given by size.
+func reshapeLike(b *ir.Builder, v *ir.Value, t *ir.RankedTensorType, size func(i int) *ir.Value) *ir.Value {
+	if ir.HasStaticShape(t) || ir.TypesEqual(v.Type, t) {
+		return reshapeTo(b, v, t)
+	}
+	var elems []*ir.Value
+	for i, d := range t.Dims {
+		if d < 0 {
+			elems = append(elems, b.Create("arith.index_cast", []*ir.Value{size(i)}, []ir.Type{ir.I64}).Result(0))
+		} else {
+			elems = append(elems, b.Constant(ir.IntAttr(d, ir.I64)))
+		}
+	}
+	shape := b.Create("tensor.from_elements", elems, []ir.Type{ir.Tensor([]int64{int64(len(elems))}, ir.I64)}).Result(0)
+	return b.Create("tensor.reshape", []*ir.Value{v, shape}, []ir.Type{t}).Result(0)
 }
 
 // reshapeTo reshapes a static tensor to the static type t.

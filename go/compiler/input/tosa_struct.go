@@ -14,15 +14,20 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 	default:
 		return false, nil
 	}
-	if !ir.HasStaticShape(rt) {
-		return true, ir.OpErrorf(op, "with a dynamic result shape is not supported by gree yet")
-	}
 	in := op.Operands[0]
 	it, ok := in.Type.(*ir.RankedTensorType)
 	if !ok {
 		return true, ir.OpErrorf(op, "needs a ranked tensor input")
 	}
 	n := len(rt.Dims)
+	switch {
+	case name == "reshape":
+		return true, r.tosaReshape(b, op, in, it, rt)
+	case name == "transpose" && !ir.HasStaticShape(rt):
+		// Dynamic sizes follow the permutation (checked below).
+	case !ir.HasStaticShape(rt):
+		return true, ir.OpErrorf(op, "with a dynamic result shape is not supported by gree yet")
+	}
 	switch name {
 	case "transpose", "slice", "tile", "pad", "reverse", "concat":
 		if len(it.Dims) != n || !ir.TypesEqual(it.Elem, rt.Elem) {
@@ -37,11 +42,6 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 		return true, nil
 	}
 	switch name {
-	case "reshape":
-		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(n)}, ir.I64), Ints: rt.Dims})
-		res := b.Create("tensor.reshape", []*ir.Value{in, shape}, []ir.Type{rt})
-		r.replace(op, res.Results)
-		return true, nil
 	case "transpose":
 		perm, err := tosaList(op, "perms", 1)
 		if err != nil {
@@ -52,12 +52,15 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 		}
 		m := &ir.AffineMap{NumDims: n, Results: make([]ir.AffineExpr, n)}
 		for i, p := range perm {
-			if p < 0 || int(p) >= n || m.Results[p] != nil {
+			if p < 0 || int(p) >= n || m.Results[p] != nil || (it.Dims[p] >= 0 && rt.Dims[i] >= 0 && it.Dims[p] != rt.Dims[i]) {
 				return true, ir.OpErrorf(op, "has an invalid permutation %v", perm)
 			}
 			m.Results[p] = &ir.AffineDimExpr{Pos: i}
 		}
-		return mapped(m)
+		o := emptyFor(b, rt, func(i int) *ir.Value { return linalg.Dim(b, in, int(perm[i])) })
+		g := linalg.BuildGeneric(b, []*ir.Value{in}, []*ir.Value{o}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), copyBody)
+		r.replace(op, g.Results)
+		return true, nil
 	case "slice":
 		start, err := tosaList(op, "start", 1)
 		if err != nil {
@@ -254,5 +257,67 @@ func (r *rewriter) tosaScatter(b *ir.Builder, op *ir.Operation, rt *ir.RankedTen
 		return []*ir.Value{sel(bb, hit, a[1], a[2])}
 	})
 	r.replace(op, g.Results)
+	return nil
+}
+
+// tosaReshape reshapes in to rt; one dynamic result size is the element
+// count divided by the static sizes.
+func (r *rewriter) tosaReshape(b *ir.Builder, op *ir.Operation, in *ir.Value, it, rt *ir.RankedTensorType) error {
+	if !ir.TypesEqual(it.Elem, rt.Elem) {
+		return ir.OpErrorf(op, "changes the element type %s to %s", it.Elem, rt.Elem)
+	}
+	if ir.HasStaticShape(rt) {
+		if ir.HasStaticShape(it) {
+			ni, _ := ir.NumElements(it.Dims)
+			nr, _ := ir.NumElements(rt.Dims)
+			if ni != nr {
+				return ir.OpErrorf(op, "reshapes %d elements into %d", ni, nr)
+			}
+		}
+		r.replace(op, []*ir.Value{reshapeTo(b, in, rt)})
+		return nil
+	}
+	static := int64(1)
+	dyn := -1
+	for i, d := range rt.Dims {
+		if d >= 0 {
+			static *= d
+		} else if dyn >= 0 {
+			return ir.OpErrorf(op, "with more than one dynamic result size is not supported by gree yet")
+		} else {
+			dyn = i
+		}
+	}
+	if static == 0 {
+		return ir.OpErrorf(op, "with a dynamic size beside a zero size is ambiguous")
+	}
+	known := int64(1)
+	var total *ir.Value
+	for i, d := range it.Dims {
+		if d >= 0 {
+			known *= d
+		} else if total == nil {
+			total = linalg.Dim(b, in, i)
+		} else {
+			total = iop(b, "arith.muli", total, linalg.Dim(b, in, i))
+		}
+	}
+	if total == nil {
+		total = b.Constant(ir.IntAttr(known, ir.Index))
+	} else if known != 1 {
+		total = iop(b, "arith.muli", total, b.Constant(ir.IntAttr(known, ir.Index)))
+	}
+	var elems []*ir.Value
+	for i, d := range rt.Dims {
+		if i == dyn {
+			v := iop(b, "arith.divui", total, b.Constant(ir.IntAttr(static, ir.Index)))
+			elems = append(elems, b.Create("arith.index_cast", []*ir.Value{v}, []ir.Type{ir.I64}).Result(0))
+		} else {
+			elems = append(elems, b.Constant(ir.IntAttr(d, ir.I64)))
+		}
+	}
+	shape := b.Create("tensor.from_elements", elems, []ir.Type{ir.Tensor([]int64{int64(len(elems))}, ir.I64)}).Result(0)
+	res := b.Create("tensor.reshape", []*ir.Value{in, shape}, []ir.Type{rt})
+	r.replace(op, res.Results)
 	return nil
 }
