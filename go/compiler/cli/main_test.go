@@ -131,6 +131,16 @@ func TestLLVMCPUDumpsIntermediatesAndBinaries(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("iree-compile: %s", stderr)
 	}
+	// The device form of the flags builds the same target.
+	code, _, stderr = run("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu", src, "-o", filepath.Join(dir, "mul2.vmfb"))
+	if code != 0 {
+		t.Fatalf("iree-compile (device flags): %s", stderr)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "mul.vmfb"))
+	b, _ := os.ReadFile(filepath.Join(dir, "mul2.vmfb"))
+	if len(a) == 0 || len(b) == 0 || !bytes.Contains(b, []byte("llvm-cpu-elf")) {
+		t.Errorf("modules of %d and %d bytes; want llvm-cpu executables", len(a), len(b))
+	}
 	for _, f := range []string{"im/mul_llvm_cpu_*.ll", "im/mul_llvm_cpu_*.optimized.ll", "im/mul_llvm_cpu_*.o", "bin/mul_llvm_cpu_*.so"} {
 		m, _ := filepath.Glob(filepath.Join(dir, f))
 		if len(m) == 0 {
