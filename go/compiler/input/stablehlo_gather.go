@@ -133,6 +133,16 @@ func (r *rewriter) hloGather(b *ir.Builder, op *ir.Operation) error {
 			return ir.OpErrorf(op, "has dimension numbers outside the operand's rank")
 		}
 	}
+	for _, d := range offsetDims {
+		if d < 0 || d >= n {
+			return ir.OpErrorf(op, "has offset_dims outside the result's rank")
+		}
+	}
+	for _, d := range sibd {
+		if d < 0 || d >= len(it.Dims) || d == ivd {
+			return ir.OpErrorf(op, "has start_indices_batching_dims outside the start indices' batch dimensions")
+		}
+	}
 	// Upper bounds of the clamped start indices (outside the generic).
 	limit := make([]*ir.Value, on)
 	for _, d := range sim {

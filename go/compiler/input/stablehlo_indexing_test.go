@@ -1,9 +1,14 @@
 package input
 
 import (
+	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
+	"github.com/gree-ml/gree/go/compiler/codegen"
+	"github.com/gree-ml/gree/go/compiler/flow"
+	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
 
@@ -66,5 +71,55 @@ func TestIndexingOpErrors(t *testing.T) {
 				t.Fatalf("got error %v\nwant %q", err, c.want)
 			}
 		})
+	}
+}
+
+// Random dimension numbers never make the gather and scatter conversions
+// panic: they either convert or give a diagnostic.
+func TestIndexingDimensionNumbersNeverPanic(t *testing.T) {
+	list := func(r *rand.Rand) string {
+		var xs []string
+		for i := r.Intn(4); i > 0; i-- {
+			xs = append(xs, fmt.Sprint(r.Intn(6)-1))
+		}
+		return "[" + strings.Join(xs, ", ") + "]"
+	}
+	r := rand.New(rand.NewSource(12))
+	for i := 0; i < 300; i++ {
+		gather := fmt.Sprintf(`"stablehlo.gather"(%%x, %%i) {dimension_numbers = #stablehlo.gather<offset_dims = %s, collapsed_slice_dims = %s, operand_batching_dims = %s, start_indices_batching_dims = %s, start_index_map = %s, index_vector_dim = %d>, slice_sizes = array<i64: 1, 2, 1>} : (tensor<4x3x2xf32>, tensor<2x3x2xi32>) -> tensor<2x3x2xf32>`,
+			list(r), list(r), list(r), list(r), list(r), r.Intn(5)-1)
+		scatter := fmt.Sprintf(`"stablehlo.scatter"(%%x, %%i, %%u) ({
+  ^bb0(%%a: tensor<f32>, %%b: tensor<f32>):
+    stablehlo.return %%b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = %s, inserted_window_dims = %s, input_batching_dims = %s, scatter_indices_batching_dims = %s, scatter_dims_to_operand_dims = %s, index_vector_dim = %d>} : (tensor<4x3x2xf32>, tensor<2x3x2xi32>, tensor<2x3x2xf32>) -> tensor<4x3x2xf32>`,
+			list(r), list(r), list(r), list(r), list(r), r.Intn(5)-1)
+		for _, body := range []string{gather, scatter} {
+			src := "func.func @f(%x: tensor<4x3x2xf32>, %i: tensor<2x3x2xi32>, %u: tensor<2x3x2xf32>) {\n  %0 = " + body + "\n  return\n}\n"
+			m, err := parser.Parse("t.mlir", []byte(src))
+			if err != nil {
+				t.Fatalf("parse: %v\n%s", err, src)
+			}
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("panic %v on\n%s", p, src)
+					}
+				}()
+				if Run(m) != nil {
+					return
+				}
+				// Accepted forms must also lower to kernels without panics.
+				if err := flow.Run(m); err != nil {
+					return
+				}
+				m.Op.Walk(func(op *ir.Operation) bool {
+					if op.Name == flow.RegionName {
+						_, _ = codegen.Lower(op, "k", codegen.CPUStrategy)
+						return false
+					}
+					return true
+				})
+			}()
+		}
 	}
 }

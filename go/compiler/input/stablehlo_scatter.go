@@ -84,6 +84,16 @@ func (r *rewriter) hloScatterOne(b *ir.Builder, op *ir.Operation, operand, indic
 			return nil, ir.OpErrorf(op, "has scatter_dimension_numbers outside the operand's rank")
 		}
 	}
+	for _, d := range uwd {
+		if d < 0 || d >= ru {
+			return nil, ir.OpErrorf(op, "has update_window_dims outside the updates' rank")
+		}
+	}
+	for _, d := range sibd {
+		if d < 0 || d >= len(it.Dims) || d == ivd {
+			return nil, ir.OpErrorf(op, "has scatter_indices_batching_dims outside the indices' batch dimensions")
+		}
+	}
 	unique := false
 	if a, ok := op.Attr("unique_indices").(*ir.BoolAttr); ok {
 		unique = a.Value
