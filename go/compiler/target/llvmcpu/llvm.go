@@ -78,7 +78,9 @@ func libCandidates() []string {
 		return []string{p}
 	}
 	var c []string
-	c = append(c, "libLLVM.so.19.1", "libLLVM-19.so", "/usr/lib/llvm-19/lib/libLLVM.so.1", "/usr/lib/llvm-19/lib/libLLVM.so")
+	c = append(c, "libLLVM.so.19.1", "libLLVM-19.so", "/usr/lib/llvm-19/lib/libLLVM.so.1", "/usr/lib/llvm-19/lib/libLLVM.so",
+		// The IR gree emits is also LLVM 18's and 20's.
+		"libLLVM.so.20.1", "libLLVM-20.so", "libLLVM.so.18.1", "libLLVM-18.so")
 	if runtime.GOOS == "darwin" {
 		c = append(c, "/opt/homebrew/opt/llvm@19/lib/libLLVM.dylib", "/usr/local/opt/llvm@19/lib/libLLVM.dylib")
 	}
@@ -91,7 +93,7 @@ func lldCandidates() []string {
 	if p := os.Getenv("GREE_LLD"); p != "" {
 		return []string{p}
 	}
-	return []string{"ld.lld-19", "/usr/lib/llvm-19/bin/ld.lld", "ld.lld"}
+	return []string{"ld.lld-19", "/usr/lib/llvm-19/bin/ld.lld", "ld.lld", "ld.lld-20", "ld.lld-18"}
 }
 
 // load finds libLLVM and ld.lld once per process.
