@@ -180,3 +180,45 @@ func onnxGridSample(o *onnxOp) ([]*ir.Value, error) {
 	})
 	return []*ir.Value{g.Result(0)}, nil
 }
+
+func init() {
+	onnxReg(onnxAffineGrid, "AffineGrid")
+}
+
+// onnxAffineGrid: grid[n, o…, k] = Σ_j theta[n, k, j] · base_j(o…), where
+// base is (x, y[, z], 1) with x along the last spatial dimension, the
+// normalized pixel centers (or corners with align_corners).
+func onnxAffineGrid(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	theta, rt := o.in(0), o.rts[0]
+	n := len(rt.Dims)
+	r := n - 2
+	if r < 2 || rt.Dims[n-1] != int64(r) {
+		return nil, o.errorf("needs a result [N, D…, %d]", r)
+	}
+	align := o.attrInt("align_corners", 0) != 0
+	g := linalg.BuildGeneric(o.b, nil, []*ir.Value{empty(o.b, rt)}, []*ir.AffineMap{linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+		s := sc{bb, rt.Elem}
+		acc := s.c(0)
+		for j := 0; j <= r; j++ {
+			base := s.c(1)
+			if j < r {
+				d := r - 1 - j // the spatial dimension of coordinate j
+				size := float64(rt.Dims[1+d])
+				i := indexF(bb, 1+d, rt.Elem)
+				if align {
+					base = s.add(s.c(-1), s.mul(i, s.c(2/(size-1))))
+				} else {
+					step := 2 / size
+					base = s.add(s.c(-1+step/2), s.mul(i, s.c(step)))
+				}
+			}
+			th := castScalar(bb, extractAt(bb, theta, []*ir.Value{index(bb, 0), index(bb, n-1), cIdx(bb, int64(j))}), rt.Elem, false, false)
+			acc = s.add(acc, s.mul(th, base))
+		}
+		return []*ir.Value{acc}
+	})
+	return []*ir.Value{g.Result(0)}, nil
+}
