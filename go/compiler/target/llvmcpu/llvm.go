@@ -79,7 +79,7 @@ func libCandidates() []string {
 	}
 	var c []string
 	c = append(c, "libLLVM.so.19.1", "libLLVM-19.so", "/usr/lib/llvm-19/lib/libLLVM.so.1", "/usr/lib/llvm-19/lib/libLLVM.so",
-		// The IR gree emits is also LLVM 18's and 20's.
+		// Untested fallbacks: the IR uses nothing newer than LLVM 18.
 		"libLLVM.so.20.1", "libLLVM-20.so", "libLLVM.so.18.1", "libLLVM-18.so")
 	if runtime.GOOS == "darwin" {
 		c = append(c, "/opt/homebrew/opt/llvm@19/lib/libLLVM.dylib", "/usr/local/opt/llvm@19/lib/libLLVM.dylib")
