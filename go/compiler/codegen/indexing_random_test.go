@@ -213,10 +213,11 @@ func TestRandomGathersMatchSpec(t *testing.T) {
 		ic := randomIndices(r, k)
 		sim := r.Perm(len(od))[:k]
 		collapsed := randomSubset(r, sim)
+		obd, sibd, bpos := batching(r, od, sim, ic)
 		sizes := make([]int, len(od))
-		var window []int // non-collapsed operand dims
+		var window []int // non-collapsed, non-batching operand dims
 		for d := range od {
-			if idxIn(collapsed, d) {
+			if idxIn(collapsed, d) || idxIn(obd, d) {
 				sizes[d] = 1
 			} else {
 				sizes[d] = 1 + r.Intn(od[d])
@@ -239,9 +240,9 @@ func TestRandomGathersMatchSpec(t *testing.T) {
 		}
 		xT, iT, rT := tt(od, "f32"), tt(ic.dims, "i32"), tt(res, "f32")
 		src := fmt.Sprintf(`func.func @f(%%x: %s, %%i: %s) -> %s {
-  %%0 = "stablehlo.gather"(%%x, %%i) {dimension_numbers = #stablehlo.gather<offset_dims = %s, collapsed_slice_dims = %s, start_index_map = %s, index_vector_dim = %d>, slice_sizes = array<i64: %s>} : (%s, %s) -> %s
+  %%0 = "stablehlo.gather"(%%x, %%i) {dimension_numbers = #stablehlo.gather<offset_dims = %s, collapsed_slice_dims = %s, operand_batching_dims = %s, start_indices_batching_dims = %s, start_index_map = %s, index_vector_dim = %d>, slice_sizes = array<i64: %s>} : (%s, %s) -> %s
   return %%0 : %s
-}`, xT, iT, rT, listStr(offsetDims), listStr(collapsed), listStr(sim), ic.ivd,
+}`, xT, iT, rT, listStr(offsetDims), listStr(collapsed), listStr(obd), listStr(sibd), listStr(sim), ic.ivd,
 			strings.Trim(listStr(sizes), "[]"), xT, iT, rT, rT)
 		x := f32Values(r, count(od))
 		idx := make([]int32, count(ic.dims))
@@ -267,6 +268,9 @@ func TestRandomGathersMatchSpec(t *testing.T) {
 			for w, d := range window {
 				oi[d] += off[w]
 			}
+			for j, d := range obd {
+				oi[d] = b[bpos[j]]
+			}
 			if want := x[flat(oi, od)]; got[f] != want {
 				t.Fatalf("trial %d element %v: got %v want %v\n%s", trial, ri, got[f], want, src)
 			}
@@ -289,10 +293,11 @@ func TestRandomScattersMatchSpec(t *testing.T) {
 		sdod := r.Perm(len(od))[:k]
 		inserted := randomSubset(r, sdod)
 		sortInts(inserted)
+		ibd, sibd, bpos := batching(r, od, sdod, ic)
 		var window []int
 		wsize := map[int]int{}
 		for d := range od {
-			if !idxIn(inserted, d) {
+			if !idxIn(inserted, d) && !idxIn(ibd, d) {
 				window = append(window, d)
 				wsize[d] = 1 + r.Intn(od[d])
 			}
@@ -316,9 +321,9 @@ func TestRandomScattersMatchSpec(t *testing.T) {
   ^bb0(%%a: tensor<f32>, %%b: tensor<f32>):
     %%s = stablehlo.add %%a, %%b : tensor<f32>
     stablehlo.return %%s : tensor<f32>
-  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = %s, inserted_window_dims = %s, scatter_dims_to_operand_dims = %s, index_vector_dim = %d>} : (%s, %s, %s) -> %s
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = %s, inserted_window_dims = %s, input_batching_dims = %s, scatter_indices_batching_dims = %s, scatter_dims_to_operand_dims = %s, index_vector_dim = %d>} : (%s, %s, %s) -> %s
   return %%0 : %s
-}`, xT, iT, uT, xT, listStr(uwd), listStr(inserted), listStr(sdod), ic.ivd, xT, iT, uT, xT, xT)
+}`, xT, iT, uT, xT, listStr(uwd), listStr(inserted), listStr(ibd), listStr(sibd), listStr(sdod), ic.ivd, xT, iT, uT, xT, xT)
 		x := f32Values(r, count(od))
 		u := f32Values(r, count(ud))
 		idx := make([]int32, count(ic.dims))
@@ -345,6 +350,9 @@ func TestRandomScattersMatchSpec(t *testing.T) {
 			for wi, d := range window {
 				oi[d] += w[wi]
 			}
+			for j, d := range ibd {
+				oi[d] = b[bpos[j]]
+			}
 			for d := range od {
 				inside = inside && oi[d] >= 0 && oi[d] < od[d]
 			}
@@ -358,6 +366,30 @@ func TestRandomScattersMatchSpec(t *testing.T) {
 			}
 		}
 	}
+}
+
+// batching picks, half of the time, one operand dimension outside used
+// and pairs it with a batch dimension of the indices (resizing the
+// operand dimension to match); it returns the operand batching dims, the
+// indices batching dims and each one's batch position.
+func batching(r *rand.Rand, od, used []int, ic indexConfig) (obd, sibd, bpos []int) {
+	var free []int
+	for d := range od {
+		if !idxIn(used, d) {
+			free = append(free, d)
+		}
+	}
+	if len(free) == 0 || len(ic.batch) == 0 || r.Intn(2) == 0 {
+		return nil, nil, nil
+	}
+	d := free[r.Intn(len(free))]
+	p := r.Intn(len(ic.batch))
+	od[d] = ic.batch[p]
+	id := p
+	if len(ic.dims) > len(ic.batch) && p >= ic.ivd {
+		id = p + 1
+	}
+	return []int{d}, []int{id}, []int{p}
 }
 
 func idxIn(xs []int, x int) bool {
