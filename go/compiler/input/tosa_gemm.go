@@ -94,16 +94,24 @@ func im2col(b *ir.Builder, pin *ir.Value, outs, ks, stride, dil []int64) *ir.Val
 		im.Results = append(im.Results, affLin(1+i, 1+s+i, stride[i], dil[i]))
 	}
 	im.Results = append(im.Results, &ir.AffineDimExpr{Pos: n - 1})
-	e := b.Create("tensor.empty", nil, []ir.Type{ir.Tensor(dims, it.Elem)}).Result(0)
+	e := emptyFor(b, ir.Tensor(dims, it.Elem), func(i int) *ir.Value { return linalg.Dim(b, pin, i) })
 	col := linalg.BuildGeneric(b, []*ir.Value{pin}, []*ir.Value{e}, []*ir.AffineMap{im, linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 		return a[:1]
 	}).Result(0)
-	rows, cols := it.Dims[0], C
+	rows, cols := int64(1), C
 	for _, o := range outs {
 		rows *= o
 	}
 	for _, k := range ks {
 		cols *= k
 	}
-	return reshapeTo(b, col, ir.Tensor([]int64{rows, cols}, it.Elem))
+	perImage := rows
+	if it.Dims[0] >= 0 {
+		rows *= it.Dims[0]
+	} else {
+		rows = -1 // a dynamic batch
+	}
+	return reshapeLike(b, col, ir.Tensor([]int64{rows, cols}, it.Elem), func(int) *ir.Value {
+		return iop(b, "arith.muli", linalg.Dim(b, pin, 0), b.Constant(ir.IntAttr(perImage, ir.Index)))
+	})
 }

@@ -14,13 +14,23 @@ func (r *rewriter) tosaNN(b *ir.Builder, op *ir.Operation, name string, rt *ir.R
 	default:
 		return false, nil
 	}
-	dynOK := name == "matmul" || name == "fully_connected" // dynamic rows
+	// Only the first operand's leading (batch) size may be dynamic, and
+	// the result's with it; matmul and fully_connected allow dynamic rows.
+	dynRows := name == "matmul" || name == "fully_connected"
+	batchOnly := func(t *ir.RankedTensorType) bool {
+		for i, d := range t.Dims {
+			if d < 0 && (i != 0 || dynRows) {
+				return false
+			}
+		}
+		return true
+	}
 	for i, v := range op.Operands {
-		if t, ok := v.Type.(*ir.RankedTensorType); ok && !ir.HasStaticShape(t) && !(dynOK && i == 0) {
+		if t, ok := v.Type.(*ir.RankedTensorType); ok && !ir.HasStaticShape(t) && !(i == 0 && (dynRows || batchOnly(t))) {
 			return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
 		}
 	}
-	if !ir.HasStaticShape(rt) && !dynOK {
+	if !ir.HasStaticShape(rt) && !dynRows && !batchOnly(rt) {
 		return true, ir.OpErrorf(op, "with dynamic shapes is not supported by gree yet")
 	}
 	switch name {
@@ -72,11 +82,11 @@ func affLin(o, k int, s, dil int64) ir.AffineExpr {
 
 // biasInit broadcasts bias (one value, or one per output channel read
 // through chanMap) into an accumulator of type t.
-func biasInit(b *ir.Builder, bias *ir.Value, t *ir.RankedTensorType, chanMap *ir.AffineMap) *ir.Value {
+func biasInit(b *ir.Builder, bias *ir.Value, t *ir.RankedTensorType, chanMap *ir.AffineMap, size func(int) *ir.Value) *ir.Value {
 	n := len(t.Dims)
-	e := b.Create("tensor.empty", nil, []ir.Type{t}).Result(0)
+	e := emptyFor(b, t, size)
 	if bias == nil {
-		return fillTensor(b, t, b.Constant(zeroAttr(t.Elem, 0)))
+		return fillLike(b, t, b.Constant(zeroAttr(t.Elem, 0)), size)
 	}
 	m := chanMap
 	if bt := bias.Type.(*ir.RankedTensorType); len(bt.Dims) == 1 && bt.Dims[0] == 1 {
@@ -174,6 +184,7 @@ func (r *rewriter) tosaConv(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 	}
 	pin := padded(b, in, lo, hi, pv)
 	acc := accType(op, rt.Elem)
+	batch := func(int) *ir.Value { return linalg.Dim(b, in, 0) }
 	if !depthwise {
 		// im2col + A·Bᵀ: the windows as rows, the weight [OC, K…·IC] as
 		// columns; codegen maps the product to its GEMM kernels.
@@ -181,7 +192,7 @@ func (r *rewriter) tosaConv(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 		wm := reshapeTo(b, w, ir.Tensor([]int64{oc, col.Type.(*ir.RankedTensorType).Dims[1]}, wt.Elem))
 		res := gemmABt(b, col, wm, bias, acc, izp, wzp)
 		res = castResult(b, res, ir.Tensor(res.Type.(*ir.RankedTensorType).Dims, rt.Elem))
-		r.replace(op, []*ir.Value{reshapeTo(b, res, rt)})
+		r.replace(op, []*ir.Value{reshapeLike(b, res, rt, batch)})
 		return nil
 	}
 	// Depthwise, loops: n, o…, c, m, k…; the result is computed as
@@ -211,10 +222,10 @@ func (r *rewriter) tosaConv(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 	if len(bt.Dims) == 1 && bt.Dims[0] == C*M && C*M != 1 {
 		bias = reshapeTo(b, bias, ir.Tensor([]int64{C, M}, bt.Elem))
 	}
-	init := biasInit(b, bias, accT, linalg.DimMap(s+3, s+1, s+2))
+	init := biasInit(b, bias, accT, linalg.DimMap(s+3, s+1, s+2), batch)
 	g := linalg.BuildGeneric(b, []*ir.Value{pin, w}, []*ir.Value{init}, []*ir.AffineMap{im, wm, om}, its, zpMulAdd(izp, wzp))
 	res := castResult(b, g.Result(0), ir.Tensor(dims, rt.Elem))
-	r.replace(op, []*ir.Value{reshapeTo(b, res, rt)})
+	r.replace(op, []*ir.Value{reshapeLike(b, res, rt, batch)})
 	return nil
 }
 

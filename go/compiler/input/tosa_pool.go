@@ -52,6 +52,7 @@ func (r *rewriter) tosaPool(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 		pv = b.Constant(ir.IntAttr(izp, elem))
 	}
 	pin := padded(b, in, []int64{0, pad[0], pad[2], 0}, []int64{0, pad[1], pad[3], 0}, pv)
+	batch := func(int) *ir.Value { return linalg.Dim(b, in, 0) }
 	// Loops: n, oh, ow, c, kh, kw.
 	im := &ir.AffineMap{NumDims: 6, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: 0}, affLin(1, 4, stride[0], 1), affLin(2, 5, stride[1], 1), &ir.AffineDimExpr{Pos: 3}}}
 	km := linalg.DimMap(6, 4, 5)
@@ -67,7 +68,7 @@ func (r *rewriter) tosaPool(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 				mx = "arith.maxnumf"
 			}
 		}
-		init := fillTensor(b, rt, pv)
+		init := fillLike(b, rt, pv, batch)
 		g := linalg.BuildGeneric(b, []*ir.Value{pin, win}, []*ir.Value{init}, []*ir.AffineMap{im, km, om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 			return []*ir.Value{bb.Create(mx, []*ir.Value{a[2], a[0]}, []ir.Type{elem}).Result(0)}
 		})
@@ -78,7 +79,7 @@ func (r *rewriter) tosaPool(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 	if !isF {
 		acc = ir.I32
 	}
-	sum := fillTensor(b, ir.Tensor(rt.Dims, acc), b.Constant(zeroAttr(acc, 0)))
+	sum := fillLike(b, ir.Tensor(rt.Dims, acc), b.Constant(zeroAttr(acc, 0)), batch)
 	g := linalg.BuildGeneric(b, []*ir.Value{pin, win}, []*ir.Value{sum}, []*ir.AffineMap{im, km, om}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 		if isF {
 			return []*ir.Value{bb.Create("arith.addf", []*ir.Value{a[2], convert(bb, a[0], acc)}, []ir.Type{acc}).Result(0)}
@@ -87,7 +88,7 @@ func (r *rewriter) tosaPool(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensor
 		return []*ir.Value{iop(bb, "arith.addi", a[2], x)}
 	})
 	ih, iw := it.Dims[1], it.Dims[2]
-	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	out := emptyFor(b, rt, batch)
 	lo, hi := intRange(elem, isUnsignedType(elem))
 	avg := linalg.BuildGeneric(b, g.Results, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(4), linalg.Identity(4)}, parallel(4), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 		// count = valid rows × valid columns of the window.
@@ -162,10 +163,14 @@ func (r *rewriter) tosaTransposeConv(b *ir.Builder, op *ir.Operation, rt *ir.Ran
 	} else {
 		fillv = b.Constant(ir.IntAttr(izp, it.Elem))
 	}
-	e := b.Create("tensor.empty", nil, []ir.Type{ir.Tensor(ed, it.Elem)}).Result(0)
+	batch := func(int) *ir.Value { return linalg.Dim(b, in, 0) }
+	e := emptyFor(b, ir.Tensor(ed, it.Elem), batch)
 	offs := []mixed{{static: 0}, {static: kh - 1 + opad[0]}, {static: kw - 1 + opad[2]}, {static: 0}}
 	strides := []mixed{{static: 1}, {static: stride[0]}, {static: stride[1]}, {static: 1}}
 	sizes := []mixed{{static: it.Dims[0]}, {static: it.Dims[1]}, {static: it.Dims[2]}, {static: it.Dims[3]}}
+	if it.Dims[0] < 0 {
+		sizes[0] = mixed{dyn: batch(0)}
+	}
 	spread := placeInto(b, e, in, nil, offs, strides, sizes, func(*ir.Builder, []*ir.Value, []*ir.Value) *ir.Value { return fillv }).Result(0)
 	flipMap := &ir.AffineMap{NumDims: 4, Results: []ir.AffineExpr{
 		&ir.AffineDimExpr{Pos: 0},
@@ -180,6 +185,6 @@ func (r *rewriter) tosaTransposeConv(b *ir.Builder, op *ir.Operation, rt *ir.Ran
 	wm := reshapeTo(b, flipped, ir.Tensor([]int64{wt.Dims[0], kh * kw * wt.Dims[3]}, wt.Elem))
 	res := gemmABt(b, col, wm, bias, accType(op, rt.Elem), izp, wzp)
 	res = castResult(b, res, ir.Tensor(res.Type.(*ir.RankedTensorType).Dims, rt.Elem))
-	r.replace(op, []*ir.Value{reshapeTo(b, res, rt)})
+	r.replace(op, []*ir.Value{reshapeLike(b, res, rt, batch)})
 	return nil
 }

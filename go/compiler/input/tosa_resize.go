@@ -47,7 +47,7 @@ func (r *rewriter) tosaResize(b *ir.Builder, op *ir.Operation, rt *ir.RankedTens
 	}
 	elem, oelem := it.Elem, rt.Elem
 	isF := ir.IsFloat(elem)
-	out := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	out := emptyFor(b, rt, func(int) *ir.Value { return linalg.Dim(b, in, 0) })
 	g := linalg.BuildGeneric(b, nil, []*ir.Value{out}, []*ir.AffineMap{linalg.Identity(4)}, parallel(4), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
 		ci := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
 		// coord returns i0, i1 and the remainder for one axis.

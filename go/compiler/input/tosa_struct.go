@@ -183,12 +183,15 @@ func padded(b *ir.Builder, in *ir.Value, lo, hi []int64, value *ir.Value) *ir.Va
 		dims[i] = d + lo[i] + hi[i]
 		offs[i] = mixed{static: lo[i]}
 		sizes[i] = mixed{static: d}
+		if d < 0 { // a dynamic (batch) size, never padded
+			dims[i], sizes[i] = d, mixed{dyn: linalg.Dim(b, in, i)}
+		}
 		any = any || lo[i] != 0 || hi[i] != 0
 	}
 	if !any {
 		return in
 	}
-	out := b.Create("tensor.empty", nil, []ir.Type{ir.Tensor(dims, it.Elem)}).Result(0)
+	out := emptyFor(b, ir.Tensor(dims, it.Elem), func(i int) *ir.Value { return linalg.Dim(b, in, i) })
 	return placeInto(b, out, in, nil, offs, ones(len(dims)), sizes, func(*ir.Builder, []*ir.Value, []*ir.Value) *ir.Value { return value }).Result(0)
 }
 
