@@ -223,3 +223,24 @@ def test_composite_is_inlined():
     text = jax.jit(f).lower(rn(5)).as_text()
     assert "stablehlo.composite" in text
     check(f, rn(5))
+
+
+def test_collectives_on_one_device():
+    from jax.sharding import Mesh, PartitionSpec as P
+
+    shard_map = getattr(jax, "shard_map", None)
+    if shard_map is None:
+        from jax.experimental.shard_map import shard_map
+    mesh = Mesh(np.array(jax.devices()[:1]), ("i",))
+
+    def f(x):
+        y = lax.psum(x * 2.0, "i")
+        z = lax.all_gather(y, "i", tiled=True)
+        w = lax.ppermute(z, "i", [(0, 0)])
+        v = lax.psum_scatter(w, "i", tiled=True)
+        return v * lax.axis_index("i") + lax.pmax(v, "i") - lax.pmean(x, "i")
+
+    g = shard_map(f, mesh=mesh, in_specs=P("i"), out_specs=P("i"))
+    text = jax.jit(g).lower(rn(6)).as_text()
+    assert "stablehlo.all_reduce" in text and "stablehlo.collective_permute" in text
+    check(g, rn(6))

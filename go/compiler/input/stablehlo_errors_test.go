@@ -61,3 +61,34 @@ func TestStableHLOUnsupportedIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// TestCollectivesNeedOneDevice checks that collectives over groups of
+// several devices are errors (gree runs a program on one device) while
+// single-member groups convert.
+func TestCollectivesNeedOneDevice(t *testing.T) {
+	body := `func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.all_reduce"(%x) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}`
+	for _, c := range []struct{ module, group, want string }{
+		{"module {\n", "[[0, 1]]> : tensor<1x2xi64>", "c.mlir:3:3: error: 'stablehlo.all_reduce' op has replica groups of 2 devices"},
+		{"module attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {\n", "[[0]]> : tensor<1x1xi64>", ""},
+	} {
+		src := c.module + strings.Replace(body, "[[0, 1]]> : tensor<1x2xi64>", c.group, 1) + "\n}"
+		m, err := parser.Parse("c.mlir", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = Run(m)
+		if c.want == "" && err != nil {
+			t.Errorf("one-device all_reduce: %v", err)
+		}
+		if c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+}

@@ -12,6 +12,9 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 	if extraOps[name] && !rankedOperands(op, name == "tuple" || name == "get_tuple_element") {
 		return true, ir.OpErrorf(op, "with unranked or non-tensor values is not supported by gree")
 	}
+	if collectiveOps[name] {
+		return true, r.hloCollective(b, op, name)
+	}
 	switch name {
 	case "rng":
 		rt, ok := op.Results[0].Type.(*ir.RankedTensorType)

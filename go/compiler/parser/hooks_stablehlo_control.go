@@ -17,6 +17,7 @@ import "github.com/gree-ml/gree/go/compiler/ir"
 //	stablehlo.get_tuple_element %t[1] : (tuple<T, U>) -> U
 //	stablehlo.dynamic_pad %x, %v, %lo, %hi, %in : (…) -> U
 //	stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (…) -> U
+//	stablehlo.partition_id : tensor<ui32>                (also replica_id)
 func init() {
 	registerOwn("stablehlo.while", parseHLOWhile)
 	registerOwn("stablehlo.composite", parseHLOComposite)
@@ -24,6 +25,16 @@ func init() {
 	registerOwn("stablehlo.get_tuple_element", parseHLOGetTupleElement)
 	registerOwn("stablehlo.dynamic_pad", hloOperandsFunctional)
 	registerOwn("stablehlo.real_dynamic_slice", hloOperandsFunctional)
+	registerOwn("stablehlo.replica_id", parseHLONullary)
+	registerOwn("stablehlo.partition_id", parseHLONullary)
+}
+
+// parseHLONullary: {attrs}? : T (replica_id, partition_id)
+func parseHLONullary(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	r.attrDict()
+	st.ResultTypes = []ir.Type{r.colonType()}
+	return r.err
 }
 
 func parseHLOTuple(p *OpParser, st *ir.OperationState) error {
