@@ -27,12 +27,14 @@ var tosaOpNames = []string{
 func TestTosaMalformedNeverPanics(t *testing.T) {
 	operands := map[string]string{
 		"%a": "tensor<2x3xf32>", "%i": "tensor<2x3xi8>", "%s": "!tosa.shape<2>", "%z": "tensor<i32>",
-		"%q": "tensor<1x4x4x2xi8>", "%u": "tensor<1xi8>",
+		"%q": "tensor<1x4x4x2xi8>", "%u": "tensor<1xi8>", "%d": "tensor<?x4x4x2xi8>", "%e": "tensor<4x?xf32>",
 	}
 	lists := [][]string{{}, {"%a"}, {"%s"}, {"%z"}, {"%a", "%s"}, {"%i", "%i"}, {"%a", "%a", "%a"}, {"%q", "%q", "%u"},
 		{"%q", "%u", "%u", "%u", "%u"}, {"%z", "%s", "%s", "%s"}, {"%a", "%z"}, {"%q", "%a", "%z", "%u", "%u"},
-		{"%q", "%s", "%u"}, {"%q", "%q", "%s"}, {"%a", "%s", "%s"}, {"%q", "%q", "%q", "%s", "%s"}, {"%i", "%s", "%s", "%s", "%s"}}
-	results := []string{"tensor<2x3xf32>", "tensor<1x4x4x2xi32>", "tensor<i1>", "tensor<3x2xi8>", "tensor<2x3xf32>, tensor<2x3xf32>"}
+		{"%q", "%s", "%u"}, {"%q", "%q", "%s"}, {"%a", "%s", "%s"}, {"%q", "%q", "%q", "%s", "%s"}, {"%i", "%s", "%s", "%s", "%s"},
+		{"%d"}, {"%d", "%q", "%u"}, {"%d", "%d", "%u", "%u", "%u"}, {"%e"}, {"%e", "%e"}, {"%e", "%a", "%a"}, {"%d", "%s", "%s", "%s"}}
+	results := []string{"tensor<2x3xf32>", "tensor<1x4x4x2xi32>", "tensor<i1>", "tensor<3x2xi8>", "tensor<2x3xf32>, tensor<2x3xf32>",
+		"tensor<?x4x4x2xi32>", "tensor<?x3x3x2xi8>", "tensor<?x4xf32>"}
 	attrs := []string{"", "{axis = 5 : i32}", "{axis = 0 : i32, shift = 40 : i8, perms = array<i32: 1, 0>, pad = array<i64: -1, 0>}",
 		"{kernel = array<i64: 9, 9>, stride = array<i64: 0, 0>, scale = array<i64: 0, 0, 0, 0>, mode = BILINEAR}",
 		"{multiplier = array<i32: 1, 2, 3>, shift = array<i8: 1>, per_channel = true, new_shape = array<i64: 6>, multiples = array<i64: 2>}"}
@@ -45,7 +47,7 @@ func TestTosaMalformedNeverPanics(t *testing.T) {
 					for _, o := range ops {
 						tys = append(tys, operands[o])
 					}
-					src := "func.func @f(%a: tensor<2x3xf32>, %i: tensor<2x3xi8>, %z: tensor<i32>, %q: tensor<1x4x4x2xi8>, %u: tensor<1xi8>) {\n" +
+					src := "func.func @f(%a: tensor<2x3xf32>, %i: tensor<2x3xi8>, %z: tensor<i32>, %q: tensor<1x4x4x2xi8>, %u: tensor<1xi8>, %d: tensor<?x4x4x2xi8>, %e: tensor<4x?xf32>) {\n" +
 						"  %s = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>\n" +
 						fmt.Sprintf("  %%r = tosa.%s %s %s : (%s) -> (%s)\n  return\n}\n", name, strings.Join(ops, ", "), at, strings.Join(tys, ", "), res)
 					if strings.Contains(res, ",") {
