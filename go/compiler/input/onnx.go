@@ -37,12 +37,12 @@ type onnxConv struct {
 	r        *rewriter
 	opset    int64
 	unsigned map[*ir.Value]bool
-	loops    map[*ir.Block]int // Loop bodies (in scf.while) → number of loop values
+	loops    map[*ir.Block]loopInfo // Loop and Scan bodies (now in scf.while)
 }
 
 // convertTorchFunc converts a torch-onnx function to core tensor ops.
 func convertTorchFunc(m *ir.Module, fn *ir.Operation) error {
-	c := &onnxConv{r: &rewriter{fn: fn}, opset: 17, unsigned: map[*ir.Value]bool{}, loops: map[*ir.Block]int{}}
+	c := &onnxConv{r: &rewriter{fn: fn}, opset: 17, unsigned: map[*ir.Value]bool{}, loops: map[*ir.Block]loopInfo{}}
 	if a, ok := fn.Attr("torch.onnx_meta.opset_version").(*ir.IntegerAttr); ok {
 		c.opset = a.Value
 	}

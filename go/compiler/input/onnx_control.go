@@ -256,39 +256,61 @@ func onnxLoop(o *onnxOp) ([]*ir.Value, error) {
 		after.Append(op)
 	}
 	o.op.Regions[0].Blocks = nil
-	o.c.loops[after] = nv
+	o.c.loops[after] = loopInfo{values: nv, cond: true}
 	return w.Results[2:], nil
 }
 
-// loopYield converts the terminator of a Loop body (now in scf.while):
-// (cond, values…, scan outputs…) → scf.yield(i+1, cond, values…,
-// accumulators with the scan outputs inserted at row i).
-func (c *onnxConv) loopYield(b *ir.Builder, op *ir.Operation, nv int) error {
+// loopInfo describes a Loop or Scan body moved into scf.while: its block
+// arguments are (iteration, [condition,] values…, accumulators…).
+type loopInfo struct {
+	values int    // loop-carried values
+	cond   bool   // Loop: a condition is carried and yielded first
+	trip   int64  // Scan: the iteration count (rows of the outputs)
+	revOut []bool // Scan: outputs filled from the last row
+}
+
+// loopYield converts the terminator of a Loop or Scan body (now in
+// scf.while): ([cond,] values…, scan outputs…) → scf.yield(i+1, [cond,]
+// values…, accumulators with the scan outputs inserted at their row).
+func (c *onnxConv) loopYield(b *ir.Builder, op *ir.Operation, info loopInfo) error {
 	blk := op.Block()
-	ns := len(blk.Args) - 2 - nv
-	if len(op.Operands) != 1+nv+ns || ns < 0 {
+	nv := info.values
+	lead := 1 // block arguments before the values
+	if info.cond {
+		lead = 2
+	}
+	opLead := lead - 1 // operands before the values
+	ns := len(blk.Args) - lead - nv
+	if len(op.Operands) != opLead+nv+ns || ns < 0 {
 		return ir.OpErrorf(op, "does not match its loop's values and scan outputs")
 	}
 	i := blk.Args[0]
 	next := iop(b, "arith.addi", i, b.Constant(ir.IntAttr(1, ir.I64)))
-	out := []*ir.Value{next, scalarOf(b, op.Operands[0])}
+	out := []*ir.Value{next}
+	if info.cond {
+		out = append(out, scalarOf(b, op.Operands[0]))
+	}
 	for k := 0; k < nv; k++ {
-		v := op.Operands[1+k]
-		if !ir.TypesEqual(v.Type, blk.Args[2+k].Type) {
-			return ir.OpErrorf(op, "loop value %d changes type or shape (%s to %s), which gree does not support", k, blk.Args[2+k].Type, v.Type)
+		v := op.Operands[opLead+k]
+		if !ir.TypesEqual(v.Type, blk.Args[lead+k].Type) {
+			return ir.OpErrorf(op, "loop value %d changes type or shape (%s to %s), which gree does not support", k, blk.Args[lead+k].Type, v.Type)
 		}
 		out = append(out, v)
 	}
 	ii := b.Create("arith.index_cast", []*ir.Value{i}, []ir.Type{ir.Index}).Result(0)
 	for k := 0; k < ns; k++ {
-		acc := blk.Args[2+nv+k]
+		acc := blk.Args[lead+nv+k]
 		at := tt(acc)
-		src := op.Operands[1+nv+k]
+		src := op.Operands[opLead+nv+k]
 		st := tt(src)
 		if st == nil || len(st.Dims) != len(at.Dims)-1 {
 			return ir.OpErrorf(op, "scan output %d does not match its accumulator %s", k, at)
 		}
-		offs := []mixed{{dyn: ii}}
+		row := ii
+		if k < len(info.revOut) && info.revOut[k] {
+			row = iop(b, "arith.subi", b.Constant(ir.IntAttr(info.trip-1, ir.Index)), ii)
+		}
+		offs := []mixed{{dyn: row}}
 		sizes := []mixed{{static: 1}}
 		for _, d := range st.Dims {
 			offs = append(offs, mixed{static: 0})

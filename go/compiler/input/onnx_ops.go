@@ -53,8 +53,8 @@ func (c *onnxConv) convert(op *ir.Operation) (err error) {
 		c.r.replace(op, op.Operands[:1])
 		return nil
 	case "torch.operator_terminator":
-		if nv, ok := c.loops[op.Block()]; ok {
-			return c.loopYield(b, op, nv)
+		if info, ok := c.loops[op.Block()]; ok {
+			return c.loopYield(b, op, info)
 		}
 		b.Create("scf.yield", op.Operands, nil)
 		op.Erase()
