@@ -34,6 +34,8 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 		return true, r.hloReducePrecision(b, op)
 	case "batch_norm_training":
 		return true, r.hloBatchNormTraining(b, op)
+	case "batch_norm_grad":
+		return true, r.hloBatchNormGrad(b, op)
 	case "tuple":
 		return true, r.hloTuple(op)
 	case "get_tuple_element":
@@ -53,7 +55,7 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 // extraOps are the ops stablehloExtra converts.
 var extraOps = map[string]bool{
 	"rng": true, "rng_bit_generator": true, "while": true, "if": true, "case": true, "reduce_precision": true,
-	"batch_norm_training": true, "tuple": true, "get_tuple_element": true, "map": true, "composite": true,
+	"batch_norm_training": true, "batch_norm_grad": true, "tuple": true, "get_tuple_element": true, "map": true, "composite": true,
 	"get_dimension_size": true, "dynamic_iota": true, "dynamic_broadcast_in_dim": true, "dynamic_reshape": true,
 	"dynamic_pad": true, "real_dynamic_slice": true,
 }

@@ -211,3 +211,69 @@ func (r *rewriter) hloTuple(op *ir.Operation) error {
 	}
 	return nil
 }
+
+// hloBatchNormGrad computes the gradients of batch normalization over
+// every dimension but feature_index (StableHLO's batch_norm_grad), given
+// the forward pass's mean and variance:
+//
+//	x̂ = (x - mean)/√(var + ε), g_offset = Σ dy, g_scale = Σ dy·x̂,
+//	dx = scale/√(var + ε) · (dy - g_offset/N - x̂·g_scale/N)
+func (r *rewriter) hloBatchNormGrad(b *ir.Builder, op *ir.Operation) error {
+	fi, ok := op.Attr("feature_index").(*ir.IntegerAttr)
+	eps, ok2 := op.Attr("epsilon").(*ir.FloatAttr)
+	xt, ok3 := op.Operands[0].Type.(*ir.RankedTensorType)
+	if !ok || !ok2 || !ok3 || len(op.Operands) != 5 || len(op.Results) != 3 || !ir.HasStaticShape(xt) {
+		return ir.OpErrorf(op, "needs a static float operand, scale, mean, variance, grad_output, feature_index and epsilon")
+	}
+	ft, ok := xt.Elem.(*ir.FloatType)
+	if !ok || fi.Value < 0 || int(fi.Value) >= len(xt.Dims) {
+		return ir.OpErrorf(op, "needs float elements and a feature_index within the operand's rank")
+	}
+	n, f := len(xt.Dims), int(fi.Value)
+	count := float64(1)
+	its := make([]linalg.Iterator, n)
+	for i, d := range xt.Dims {
+		if i != f {
+			count *= float64(d)
+			its[i] = linalg.Reduction
+		}
+	}
+	acc := ft
+	if width(ft) < 32 {
+		acc = ir.F32
+	}
+	accT := ir.Tensor([]int64{xt.Dims[f]}, acc)
+	fm := linalg.DimMap(n, f)
+	x, scale, mean, variance, dy := op.Operands[0], op.Operands[1], op.Operands[2], op.Operands[3], op.Operands[4]
+	// x̂ and the two sums, in one reduction with two outputs.
+	norm := func(g fb, xv, m, v *ir.Value) *ir.Value {
+		return g.mul(g.sub(convert(g.bb, xv, acc), convert(g.bb, m, acc)), g.math("rsqrt", g.add(convert(g.bb, v, acc), g.c(eps.Value))))
+	}
+	sums := linalg.BuildGeneric(b, []*ir.Value{x, mean, variance, dy}, []*ir.Value{zeroFilled(b, accT), zeroFilled(b, accT)},
+		[]*ir.AffineMap{linalg.Identity(n), fm, fm, linalg.Identity(n), fm, fm}, its, func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			g := fb{bb, acc}
+			d := convert(bb, a[3], acc)
+			return []*ir.Value{g.add(a[4], d), g.add(a[5], g.mul(d, norm(g, a[0], a[1], a[2])))}
+		})
+	gOffset, gScale := sums.Result(0), sums.Result(1)
+	outT := ir.Tensor(xt.Dims, ft)
+	dx := linalg.BuildGeneric(b, []*ir.Value{x, scale, mean, variance, dy, gOffset, gScale}, []*ir.Value{b.Create("tensor.empty", nil, []ir.Type{outT}).Result(0)},
+		[]*ir.AffineMap{linalg.Identity(n), fm, fm, fm, linalg.Identity(n), fm, fm, linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			g := fb{bb, acc}
+			xh := norm(g, a[0], a[2], a[3])
+			inv := g.math("rsqrt", g.add(convert(bb, a[3], acc), g.c(eps.Value)))
+			t := g.sub(g.sub(convert(bb, a[4], acc), g.div(a[5], g.c(count))), g.mul(xh, g.div(a[6], g.c(count))))
+			return []*ir.Value{convert(bb, g.mul(g.mul(convert(bb, a[1], acc), inv), t), ft)}
+		})
+	featT := ir.Tensor([]int64{xt.Dims[f]}, ft)
+	narrow := func(v *ir.Value) *ir.Value {
+		if acc == ft {
+			return v
+		}
+		return linalg.BuildGeneric(b, []*ir.Value{v}, []*ir.Value{b.Create("tensor.empty", nil, []ir.Type{featT}).Result(0)}, []*ir.AffineMap{linalg.Identity(1), linalg.Identity(1)}, parallel(1), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			return []*ir.Value{convert(bb, a[0], ft)}
+		}).Result(0)
+	}
+	r.replace(op, []*ir.Value{dx.Result(0), narrow(gScale), narrow(gOffset)})
+	return nil
+}
