@@ -106,6 +106,19 @@ func.func private @scale_add(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor
   return %r : tensor<2x3xf32>
 }
 
+func.func @einsum() {
+  %a = util.unfoldable_constant dense<[[-1.0, -0.5, 0.0], [0.5, 1.0, 1.5]]> : tensor<2x3xf32>
+  %b = util.unfoldable_constant dense<[[-1.0, -0.75, -0.5, -0.25], [0.0, 0.25, 0.5, 0.75], [1.0, 1.25, 1.5, 1.75]]> : tensor<3x4xf32>
+  %c = util.unfoldable_constant dense<[[[-1.5, -1.0, -0.5, 0.0, 0.5], [1.0, 1.5, -1.5, -1.0, -0.5], [0.0, 0.5, 1.0, 1.5, -1.5], [-1.0, -0.5, 0.0, 0.5, 1.0]], [[1.5, -1.5, -1.0, -0.5, 0.0], [0.5, 1.0, 1.5, -1.5, -1.0], [-0.5, 0.0, 0.5, 1.0, 1.5], [-1.5, -1.0, -0.5, 0.0, 0.5]]]> : tensor<2x4x5xf32>
+  %0 = stablehlo.einsum %a, %b, config = "ab,bc->ac" : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  check.expect_almost_eq_const(%0, dense<[[1.0, 0.625, 0.25, -0.125], [1.0, 1.75, 2.5, 3.25]]> : tensor<2x4xf32>) : tensor<2x4xf32>
+  %1 = stablehlo.unary_einsum %a, config = "ab->b" : (tensor<2x3xf32>) -> tensor<3xf32>
+  check.expect_almost_eq_const(%1, dense<[-0.5, 0.5, 1.5]> : tensor<3xf32>) : tensor<3xf32>
+  %2 = "stablehlo.einsum"(%0, %c) {einsum_config = "ij,ijk->ji"} : (tensor<2x4xf32>, tensor<2x4x5xf32>) -> tensor<4x2xf32>
+  check.expect_almost_eq_const(%2, dense<[[-2.5, -1.5], [-0.3125, 0.875], [0.375, 6.25], [0.0, -8.125]]> : tensor<4x2xf32>) : tensor<4x2xf32>
+  return
+}
+
 func.func @dynamic_shape_ops() {
   %g = util.unfoldable_constant dense<[[0.0, 0.5, 1.0, 1.5], [2.0, 2.5, 3.0, 3.5], [4.0, 4.5, 5.0, 5.5]]> : tensor<3x4xf32>
   %n = stablehlo.get_dimension_size %g, dim = 1 : (tensor<3x4xf32>) -> tensor<i32>

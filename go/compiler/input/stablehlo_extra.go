@@ -46,6 +46,12 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 			return true, ir.OpErrorf(op, "needs a ranked result")
 		}
 		return true, r.hloMap(b, op, rt)
+	case "einsum", "unary_einsum":
+		rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
+		if !ok || !ir.HasStaticShape(rt) {
+			return true, ir.OpErrorf(op, "needs a static result shape")
+		}
+		return true, r.hloEinsum(b, op, rt)
 	case "composite":
 		return true, ir.OpErrorf(op, "has no decomposition function gree can inline")
 	}
@@ -55,7 +61,7 @@ func (r *rewriter) stablehloExtra(b *ir.Builder, op *ir.Operation, name string) 
 // extraOps are the ops stablehloExtra converts.
 var extraOps = map[string]bool{
 	"rng": true, "rng_bit_generator": true, "while": true, "if": true, "case": true, "reduce_precision": true,
-	"batch_norm_training": true, "batch_norm_grad": true, "tuple": true, "get_tuple_element": true, "map": true, "composite": true,
+	"batch_norm_training": true, "batch_norm_grad": true, "einsum": true, "unary_einsum": true, "tuple": true, "get_tuple_element": true, "map": true, "composite": true,
 	"get_dimension_size": true, "dynamic_iota": true, "dynamic_broadcast_in_dim": true, "dynamic_reshape": true,
 	"dynamic_pad": true, "real_dynamic_slice": true,
 }

@@ -18,6 +18,7 @@ import "github.com/gree-ml/gree/go/compiler/ir"
 //	stablehlo.dynamic_pad %x, %v, %lo, %hi, %in : (…) -> U
 //	stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (…) -> U
 //	stablehlo.partition_id : tensor<ui32>                (also replica_id)
+//	stablehlo.einsum %a, %b, config = "ab,bc->ac" : (T, U) -> V   (also unary_einsum)
 func init() {
 	registerOwn("stablehlo.while", parseHLOWhile)
 	registerOwn("stablehlo.composite", parseHLOComposite)
@@ -25,6 +26,8 @@ func init() {
 	registerOwn("stablehlo.get_tuple_element", parseHLOGetTupleElement)
 	registerOwn("stablehlo.dynamic_pad", hloOperandsFunctional)
 	registerOwn("stablehlo.real_dynamic_slice", hloOperandsFunctional)
+	registerOwn("stablehlo.einsum", parseHLOEinsum)
+	registerOwn("stablehlo.unary_einsum", parseHLOEinsum)
 	registerOwn("stablehlo.replica_id", parseHLONullary)
 	registerOwn("stablehlo.partition_id", parseHLONullary)
 }
@@ -117,5 +120,27 @@ func parseHLOWhile(p *OpParser, st *ir.OperationState) error {
 	r.region(args)
 	r.keyword("do")
 	r.region(args)
+	return r.err
+}
+
+// parseHLOEinsum: %a (, %b)?, config = "spec" {attrs}? : (T…) -> U
+func parseHLOEinsum(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	ops := []Operand{r.operand()}
+	for r.ok() && p.Optional(",") {
+		if p.IsNextOperand() {
+			ops = append(ops, r.operand())
+			continue
+		}
+		r.keyword("config")
+		r.expect("=")
+		if r.ok() {
+			cfg, err := p.ParseString()
+			r.set(err)
+			st.AddAttr("einsum_config", ir.Str(cfg))
+		}
+		break
+	}
+	r.functionTyped(ops)
 	return r.err
 }
