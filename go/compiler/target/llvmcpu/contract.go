@@ -7,8 +7,9 @@ import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 )
 
-// contractParams is the parameter list every contract helper takes.
-const contractParams = "ptr noalias %A, i64 %ao, i64 %ars, i64 %acs, ptr noalias %B, i64 %bo, i64 %brs, i64 %bcs, ptr noalias %C, i64 %co, i64 %crs, i64 %ccs, i64 %M, i64 %N, i64 %K"
+// contractParams is the parameter list every contract helper takes (no
+// noalias: the host may bind one buffer to several bindings).
+const contractParams = "ptr %A, i64 %ao, i64 %ars, i64 %acs, ptr %B, i64 %bo, i64 %brs, i64 %bcs, ptr %C, i64 %co, i64 %crs, i64 %ccs, i64 %M, i64 %N, i64 %K"
 
 // contractFn returns the name of the helper computing C += A·B for the
 // element types elems (A, B, C), defining it on first use. f32 gets the
