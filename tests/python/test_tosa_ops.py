@@ -517,7 +517,7 @@ def test_float_inverted_residual_network():
     assert np.abs(got - want).max() < 2e-5, (got, want)
 
 
-def test_dynamic_batch_softmax_reshape_transpose_matmul():
+def test_dynamic_batch_softmax_reshape_transpose_matmul_slice_concat():
     src = """
 func.func @softmax(%x: tensor<?x5xf32>) -> tensor<?x5xf32> {
   %mx = tosa.reduce_max %x {axis = 1 : i32} : (tensor<?x5xf32>) -> tensor<?x1xf32>
@@ -542,6 +542,17 @@ func.func @mm(%x: tensor<1x?x3xi8>, %w: tensor<1x3x2xi8>) -> tensor<1x?x2xi32> {
   %bz = "tosa.const"() <{values = dense<2> : tensor<1xi8>}> : () -> tensor<1xi8>
   %r = tosa.matmul %x, %w, %az, %bz : (tensor<1x?x3xi8>, tensor<1x3x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x?x2xi32>
   return %r : tensor<1x?x2xi32>
+}
+func.func @sc(%x: tensor<?x6xf32>) -> (tensor<?x3xf32>, tensor<?x9xf32>, tensor<?x6xf32>) {
+  %s0 = tosa.const_shape {values = dense<[0, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s1 = tosa.const_shape {values = dense<[-1, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.slice %x, %s0, %s1 : (tensor<?x6xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x3xf32>
+  %1 = tosa.concat %x, %0 {axis = 1 : i32} : (tensor<?x6xf32>, tensor<?x3xf32>) -> tensor<?x9xf32>
+  %t0 = tosa.const_shape {values = dense<[1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %t1 = tosa.const_shape {values = dense<[-1, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %2 = tosa.slice %x, %t0, %t1 : (tensor<?x6xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x6xf32>
+  %3 = tosa.concat %2, %x {axis = 0 : i32} : (tensor<?x6xf32>, tensor<?x6xf32>) -> tensor<?x6xf32>
+  return %0, %1, %3 : tensor<?x3xf32>, tensor<?x9xf32>, tensor<?x6xf32>
 }"""
     m = _module(src)
     w = RNG.integers(-128, 128, (1, 3, 2)).astype(np.int8)
@@ -553,6 +564,11 @@ func.func @mm(%x: tensor<1x?x3xi8>, %w: tensor<1x3x2xi8>) -> tensor<1x?x2xi32> {
         np.testing.assert_array_equal(m.shapes(y).to_host(), y.reshape(n, 6).T.reshape(3, -1))
         a = RNG.integers(-128, 128, (1, n, 3)).astype(np.int8)
         np.testing.assert_array_equal(m.mm(a, w).to_host(), ((a.astype(np.int64) + 1) @ (w.astype(np.int64) - 2)).astype(np.int32))
+        v = RNG.standard_normal((n + 1, 6)).astype(np.float32)  # the row slice stays non-empty
+        p, q, u = m.sc(v)
+        np.testing.assert_array_equal(p.to_host(), v[:, 2:5])
+        np.testing.assert_array_equal(q.to_host(), np.concatenate([v, v[:, 2:5]], axis=1))
+        np.testing.assert_array_equal(u.to_host(), np.concatenate([v[1:], v], axis=0))
 
 
 def test_dynamic_batch_convolutions_pools_resize_match_static():

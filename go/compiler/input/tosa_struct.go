@@ -23,8 +23,8 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 	switch {
 	case name == "reshape":
 		return true, r.tosaReshape(b, op, in, it, rt)
-	case name == "transpose" && !ir.HasStaticShape(rt):
-		// Dynamic sizes follow the permutation (checked below).
+	case (name == "transpose" || name == "slice" || name == "concat") && !ir.HasStaticShape(rt):
+		// Dynamic sizes follow the permutation / the input (below).
 	case !ir.HasStaticShape(rt):
 		return true, ir.OpErrorf(op, "with a dynamic result shape is not supported by gree yet")
 	}
@@ -71,12 +71,18 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 		}
 		m := &ir.AffineMap{NumDims: n}
 		for i := 0; i < n; i++ {
-			if start[i] < 0 || start[i]+rt.Dims[i] > it.Dims[i] {
+			if start[i] < 0 || (it.Dims[i] >= 0 && start[i]+max(rt.Dims[i], 0) > it.Dims[i]) {
 				return true, ir.OpErrorf(op, "slices outside its input along dimension %d", i)
 			}
 			m.Results = append(m.Results, ir.AffineBinary(ir.AffineAdd, &ir.AffineDimExpr{Pos: i}, &ir.AffineConstantExpr{Value: start[i]}))
 		}
-		return mapped(m)
+		// A dynamic result size runs to the end of the input.
+		o := emptyFor(b, rt, func(i int) *ir.Value {
+			return iop(b, "arith.subi", linalg.Dim(b, in, i), b.Constant(ir.IntAttr(start[i], ir.Index)))
+		})
+		g := linalg.BuildGeneric(b, []*ir.Value{in}, []*ir.Value{o}, []*ir.AffineMap{m, linalg.Identity(n)}, parallel(n), copyBody)
+		r.replace(op, g.Results)
+		return true, nil
 	case "reverse":
 		axis, err := tosaAxis(op, n)
 		if err != nil {
@@ -111,7 +117,7 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 		if err != nil {
 			return true, err
 		}
-		sum := int64(0)
+		sum, dynAxis := int64(0), rt.Dims[axis] < 0
 		for _, v := range op.Operands {
 			vt, ok := v.Type.(*ir.RankedTensorType)
 			if !ok || len(vt.Dims) != n || !ir.TypesEqual(vt.Elem, rt.Elem) {
@@ -123,8 +129,9 @@ func (r *rewriter) tosaStructural(b *ir.Builder, op *ir.Operation, name string, 
 				}
 			}
 			sum += vt.Dims[axis]
+			dynAxis = dynAxis || vt.Dims[axis] < 0
 		}
-		if sum != rt.Dims[axis] {
+		if !dynAxis && sum != rt.Dims[axis] {
 			return true, ir.OpErrorf(op, "has inputs summing to %d along axis %d, not %d", sum, axis, rt.Dims[axis])
 		}
 		c := b.Create("tensor.concat", op.Operands, []ir.Type{rt}, ir.Named("dim", ir.IntAttr(int64(axis), ir.I64)))
