@@ -175,5 +175,7 @@ case("lstm_bidirectional_seq_lens", "LSTM", [r(4, 2, 3), r(2, 16, 3), r(2, 16, 4
      {"hidden_size": 4, "direction": "bidirectional"}, n_out=3, comment="LSTM: bidirectional, sequence_lens, initial states, peepholes.")
 case("gru_reverse_linear_before_reset", "GRU", [r(3, 2, 3), r(1, 12, 3), r(1, 12, 4), r(1, 24)], {"hidden_size": 4, "direction": "reverse", "linear_before_reset": 1}, n_out=2)
 case("rnn_relu", "RNN", [r(3, 2, 3), r(1, 4, 3), r(1, 4, 4), r(1, 8)], {"hidden_size": 4, "activations": ["Relu"]}, n_out=2)
+case("dft_complex_axis1", "DFT", [r(2, 5, 3, 2), None, np.array(1, np.int64)], opset=20, comment="DFT of complex input along axis 1 (direct transform).")
+case("dft_rfft_length", "DFT", [r(2, 6, 1), np.array(8, np.int64)], {"onesided": 1}, opset=20, comment="One-sided DFT of a real signal zero-padded to dft_length 8.")
 open("tests/e2e/onnx_ops.mlir", "w").write("\n".join(out))
 print(len([l for l in out if l.startswith("func.func")]), "cases")
