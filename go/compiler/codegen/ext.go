@@ -123,16 +123,26 @@ func argCount(blk *ir.Block) int {
 
 // nest emits loops 0 ≤ ivs[k] < dims[k] around body.
 func (g *gen) nest(b *kir.Builder, dims []kir.Value, body func(b *kir.Builder, ivs []kir.Value) error) error {
+	los := make([]kir.Value, len(dims))
+	for i := range los {
+		los[i] = g.idx(0)
+	}
+	return g.nestRange(b, los, dims, body)
+}
+
+// nestRange emits loops los[k] ≤ ivs[k] < his[k] around body.
+func (g *gen) nestRange(b *kir.Builder, los, his []kir.Value, body func(b *kir.Builder, ivs []kir.Value) error) error {
 	var err error
 	var rec func(b *kir.Builder, ivs []kir.Value)
 	rec = func(b *kir.Builder, ivs []kir.Value) {
-		if len(ivs) == len(dims) {
+		if len(ivs) == len(his) {
 			if e := body(b, ivs); e != nil && err == nil {
 				err = e
 			}
 			return
 		}
-		b.For(g.idx(0), dims[len(ivs)], g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+		k := len(ivs)
+		b.For(los[k], his[k], g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 			rec(b, append(append([]kir.Value{}, ivs...), iv))
 			return nil
 		})

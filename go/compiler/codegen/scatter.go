@@ -68,10 +68,13 @@ func scatterShapeOf(op *ir.Operation) (scatterShape, error) {
 }
 
 // lowerScatter copies original to the result, then visits the updates
-// in order on one workgroup (later updates see earlier ones, so
-// repeated indices combine in order): each update element whose target
-// lies inside the result is combined with the region and stored.
-// Targets outside the result are skipped.
+// in order (later updates see earlier ones, so repeated indices combine
+// in order): each update element whose target lies inside the result is
+// combined with the region and stored. Targets outside the result are
+// skipped. When a result dimension is covered whole by the update window
+// and no index moves it (rows of an embedding table, say), workgroups
+// split that dimension: each copies and updates its own range of it, so
+// no two touch the same element; otherwise one workgroup does it all.
 func (g *gen) lowerScatter(op *ir.Operation, result *ir.Value) error {
 	sh, err := scatterShapeOf(op)
 	if err != nil {
@@ -101,10 +104,34 @@ func (g *gen) lowerScatter(op *ir.Operation, result *ir.Value) error {
 			return ir.OpErrorf(op, "%v", err)
 		}
 	}
-	g.copyAll(bo, br, g.dims[result])
 	idxElem := g.k.Bindings[bi].Elem
 	rdims, rstrides := g.dims[result], g.strides[result]
-	return g.nest(g.b, g.dims[upd], func(b *kir.Builder, ivs []kir.Value) error {
+	ulo := make([]kir.Value, len(g.dims[upd]))
+	for i := range ulo {
+		ulo[i] = g.idx(0)
+	}
+	uhi := append([]kir.Value{}, g.dims[upd]...)
+	if part, ud, size := scatterSplit(op, sh, result); part >= 0 {
+		chunk := (size + scatterWorkgroups - 1) / scatterWorkgroups
+		g.k.Grid[0] = kir.GridDim{Static: size, Tile: chunk}
+		lo := g.b.Bin(kir.Mul, g.b.Query(kir.WorkgroupID, 0), g.idx(chunk))
+		hi := g.b.Bin(kir.MinS, g.b.Bin(kir.Add, lo, g.idx(chunk)), g.idx(size))
+		rlo := make([]kir.Value, len(rdims))
+		for i := range rlo {
+			rlo[i] = g.idx(0)
+		}
+		rhi := append([]kir.Value{}, rdims...)
+		rlo[part], rhi[part] = lo, hi
+		ulo[ud], uhi[ud] = lo, hi
+		g.nestRange(g.b, rlo, rhi, func(b *kir.Builder, ivs []kir.Value) error {
+			off := g.offset(b, ivs, rstrides)
+			b.Store(br, off, b.Load(bo, kir.S(g.k.Bindings[bo].Elem), off))
+			return nil
+		})
+	} else {
+		g.copyAll(bo, br, rdims)
+	}
+	return g.nestRange(g.b, ulo, uhi, func(b *kir.Builder, ivs []kir.Value) error {
 		starts := make([]kir.Value, len(rdims))
 		for i := range starts {
 			starts[i] = -1
@@ -175,4 +202,27 @@ func (g *gen) lowerScatter(op *ir.Operation, result *ir.Value) error {
 		}, nil)
 		return err
 	})
+}
+
+// scatterWorkgroups is the most workgroups a split scatter uses.
+const scatterWorkgroups = 8
+
+// scatterSplit finds a result dimension that the scatter's workgroups can
+// split: static, longer than 1, covered whole by the update window and
+// moved by no index. It returns that dimension, the matching update
+// dimension and its size, or -1.
+func scatterSplit(op *ir.Operation, sh scatterShape, result *ir.Value) (int, int, int64) {
+	rt := result.Type.(*ir.RankedTensorType)
+	ut := op.Operands[0].Type.(*ir.RankedTensorType)
+	for d := sh.sliceOffset; d < len(rt.Dims); d++ {
+		moved := false
+		for _, m := range sh.dimMap {
+			moved = moved || m == d
+		}
+		ud := sh.batchRank + d - sh.sliceOffset
+		if !moved && rt.Dims[d] > 1 && ut.Dims[ud] == rt.Dims[d] {
+			return d, ud, rt.Dims[d]
+		}
+	}
+	return -1, -1, 0
 }

@@ -334,3 +334,53 @@ func TestDynamicSortKernel(t *testing.T) {
 		}
 	}
 }
+
+// A scatter-add of whole rows (repeated and out-of-range row indices)
+// splits the columns over workgroups; run concurrently it gives the
+// interpreter's bytes, which are the in-order sums.
+func TestSplitScatterKernel(t *testing.T) {
+	d := lowerOne(t, `func.func @f(%x: tensor<50x40xf32>, %i: tensor<200x1xi32>, %u: tensor<200x40xf32>) -> tensor<50x40xf32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<50x40xf32>, tensor<200x1xi32>, tensor<200x40xf32>) -> tensor<50x40xf32>
+  return %0 : tensor<50x40xf32>
+}`)
+	r := rand.New(rand.NewSource(15))
+	x := make([]float32, 50*40)
+	u := make([]float32, 200*40)
+	for i := range x {
+		x[i] = float32(r.Intn(100)) / 4
+	}
+	for i := range u {
+		u[i] = float32(r.Intn(100)-50) / 8
+	}
+	idx := make([]int32, 200)
+	for i := range idx {
+		idx[i] = int32(r.Intn(56) - 3)
+	}
+	bind, pcs, grid := bindDynamic(t, d, [][]byte{f32Bytes(x), i32Data(idx), f32Bytes(u)}, nil, 4*50*40)
+	if grid[0] < 2 {
+		t.Fatalf("grid %v: want the columns split over workgroups", grid)
+	}
+	out := diff(t, d.Kernel, grid, pcs, bind)
+	want := append([]float32(nil), x...)
+	for n, row := range idx {
+		if row >= 0 && row < 50 {
+			for c := 0; c < 40; c++ {
+				want[int(row)*40+c] += u[n*40+c]
+			}
+		}
+	}
+	for i, v := range d.Bindings {
+		if v.Owner() != d.Region {
+			continue
+		}
+		for e := range want {
+			if got := math.Float32frombits(binary.LittleEndian.Uint32(out[i][4*e:])); got != want[e] {
+				t.Fatalf("element %d: got %v want %v", e, got, want[e])
+			}
+		}
+	}
+}
