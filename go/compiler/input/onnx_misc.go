@@ -452,3 +452,54 @@ func onnxBinarizer(o *onnxOp) ([]*ir.Value, error) {
 	})
 	return []*ir.Value{y}, nil
 }
+
+func init() {
+	onnxReg(onnxCausalConv, "CausalConvWithState")
+}
+
+// onnxCausalConv is CausalConvWithState: a depthwise 1-D convolution over
+// [past_state | input] (zeros without a state), an optional SiLU, and the
+// last k-1 steps of that concatenation as the present state.
+func onnxCausalConv(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, w, bias, past := o.in(0), o.in(1), o.in(2), o.in(3)
+	xt, wt := tt(x), tt(w)
+	if len(xt.Dims) != 3 || len(wt.Dims) != 3 {
+		return nil, o.errorf("needs input [B, C, L] and weight [C, 1, k]")
+	}
+	B, C, L, k := xt.Dims[0], xt.Dims[1], xt.Dims[2], wt.Dims[2]
+	act := o.attrStr("activation", "none")
+	if act != "none" && act != "silu" && act != "swish" {
+		return nil, o.errorf("activation '%s' is not supported by gree", act)
+	}
+	if past == nil {
+		past = filled(o.b, ir.Tensor([]int64{B, C, k - 1}, xt.Elem), 0)
+	}
+	pt := ir.Tensor([]int64{B, C, L + k - 1}, xt.Elem)
+	padded := x
+	if k > 1 {
+		padded = concatAlong(o.b, []*ir.Value{past, x}, 2, pt)
+	}
+	yt := ir.Tensor([]int64{B, C, L}, xt.Elem)
+	var init *ir.Value
+	if bias != nil {
+		init = copyGeneric(o.b, bias, &ir.AffineMap{NumDims: 3, Results: []ir.AffineExpr{dimExpr(1)}}, yt)
+	} else {
+		init = filled(o.b, yt, 0)
+	}
+	y := convAffine(o.b, padded, w, init, yt, []int64{1}, []int64{1}, []int64{0}, C, false)
+	if act != "none" {
+		y = mapGeneric(o.b, []*ir.Value{y}, yt, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
+			s := sc{bb, xt.Elem}
+			return s.op("arith.divf", a[0], s.add(s.c(1), s.op("math.exp", s.op("arith.negf", a[0]))))
+		})
+	}
+	out := []*ir.Value{reshape(o.b, y, o.rts[0])}
+	if len(o.rts) > 1 && o.rts[1] != nil {
+		st := ir.Tensor([]int64{B, C, k - 1}, xt.Elem)
+		out = append(out, reshape(o.b, sliceCopy(o.b, padded, []int64{0, 0, L}, []int64{1, 1, 1}, st), o.rts[1]))
+	}
+	return out, nil
+}
