@@ -446,6 +446,21 @@ func (gi *graphImporter) inferLoopBody(n *onnxpb.NodeProto, in []*info, outs []*
 			for len(outs) <= i {
 				outs = append(outs, nil)
 			}
+			if gi.imp.opts.FoldShapes && k < len(bodyOut) {
+				// gree's pipeline: the dimensions the body keeps.
+				a, b := in[2+i].typ(), bodyOut[k]
+				if a.isTensor() && b.isTensor() && a.ranked && b.ranked && len(a.dims) == len(b.dims) {
+					dims := make([]int64, len(a.dims))
+					for d := range dims {
+						dims[d] = a.dims[d]
+						if a.dims[d] != b.dims[d] {
+							dims[d] = unknownDim
+						}
+					}
+					outs[i] = &info{t: tensorType(b.elem, dims)}
+					continue
+				}
+			}
 			if outs[i] == nil || outs[i].t == nil {
 				e := elemOf(in, 2+i)
 				if k < len(bodyOut) && bodyOut[k].isTensor() {

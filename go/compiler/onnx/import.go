@@ -170,7 +170,7 @@ func (imp *importer) function(g *onnxpb.GraphProto) (*function, error) {
 		if err != nil {
 			return nil, fmt.Errorf("graph input '%s': %v", in.GetName(), err)
 		}
-		asm, err := t.asm()
+		asm, err := gi.imp.typeAsm(t)
 		if err != nil {
 			return nil, fmt.Errorf("graph input '%s': %v", in.GetName(), err)
 		}
@@ -187,6 +187,22 @@ func (imp *importer) function(g *onnxpb.GraphProto) (*function, error) {
 	}
 	fn.attrs = imp.metaAttrs()
 	return fn, nil
+}
+
+// typeAsm spells a value's type. A tensor of unknown rank prints as IREE's
+// importer prints it ("[]", which reads as a scalar), except in gree's own
+// pipeline (FoldShapes), where it is the unranked !torch.vtensor<*,…> so that
+// a conversion needing the rank fails with an error instead of treating
+// the value as a scalar.
+func (imp *importer) typeAsm(t *vtype) (string, error) {
+	if imp.opts.FoldShapes && t.isTensor() && !t.ranked {
+		e, err := mlirElem(t.elem)
+		if err != nil {
+			return "", err
+		}
+		return "!torch.vtensor<*," + e + ">", nil
+	}
+	return t.asm()
 }
 
 func (imp *importer) metaAttrs() []namedAttr {
@@ -285,7 +301,7 @@ func (gi *graphImporter) constant(t *tensor, name string) error {
 		return fmt.Errorf("initializer '%s': %w", name, err)
 	}
 	vt := tensorType(t.elem, t.dims)
-	asm, err := vt.asm()
+	asm, err := gi.imp.typeAsm(vt)
 	if err != nil {
 		return err
 	}
@@ -357,7 +373,7 @@ func (gi *graphImporter) importNode(n *onnxpb.NodeProto) error {
 		o.operands = append(o.operands, v)
 	}
 	for _, out := range n.GetOutput() {
-		asm, err := gi.typeFor(out).asm()
+		asm, err := gi.imp.typeAsm(gi.typeFor(out))
 		if err != nil {
 			return fmt.Errorf("output '%s': %v", out, err)
 		}
@@ -431,7 +447,7 @@ func (gi *graphImporter) subgraph(g *onnxpb.GraphProto, inTypes []*vtype) (*regi
 			// Loop and Scan bodies.
 			t = mergeTypes(t, inTypes[i])
 		}
-		asm, err := t.asm()
+		asm, err := gi.imp.typeAsm(t)
 		if err != nil {
 			return nil, err
 		}
