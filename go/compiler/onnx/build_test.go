@@ -188,6 +188,23 @@ func testModels() map[string]struct {
 	}
 	out["literals_f16"] = entry{model(half, 18), false}
 
+	// Unknown ranks: "[]" as IREE prints them, "*" in gree's pipeline.
+	unr := func() *onnxpb.GraphProto {
+		return &onnxpb.GraphProto{
+			Name:  proto.String("unranked"),
+			Input: []*onnxpb.ValueInfoProto{tensorVI("x", onnxpb.TensorProto_FLOAT, 2, 3, 4), tensorVI("axes", onnxpb.TensorProto_INT64, "n")},
+			Node: []*onnxpb.NodeProto{
+				node("ReduceSum", []string{"x", "axes"}, []string{"r"}, attrI("keepdims", 0)),
+				node("ReduceSum", []string{"x", "axes"}, []string{"k"}, attrI("keepdims", 1)),
+				node("Shape", []string{"r"}, []string{"rs"}),
+				node("Shape", []string{"k"}, []string{"ks"}),
+			},
+			Output: []*onnxpb.ValueInfoProto{tensorVI("rs", onnxpb.TensorProto_INT64, "a"), tensorVI("ks", onnxpb.TensorProto_INT64, "b")},
+		}
+	}
+	out["unranked"] = entry{model(unr(), 18), false}
+	out["unranked_folded"] = entry{model(unr(), 18), true}
+
 	// Subgraphs: If branches reading an outer value, a Loop body with
 	// block arguments, an op after them (value numbering across regions).
 	branch := func(name string, v float32) *onnxpb.GraphProto {
