@@ -15,6 +15,9 @@ func (r *rewriter) stablehloStructural(b *ir.Builder, op *ir.Operation, name str
 		return ir.OpErrorf(op, "with dynamic or unranked results is not supported by gree yet")
 	}
 	n := len(rt.Dims)
+	if err := verifyHLOShape(op, name, rt); err != nil {
+		return err
+	}
 	if done, err := r.stablehloMore(b, op, name, rt); done || err != nil {
 		return err
 	}
