@@ -46,6 +46,8 @@ func ImportFile(path string, opts Options) ([]byte, error) {
 func Import(m *onnxpb.ModelProto, opts Options) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			// Debugging aid: GREE_ONNX_PANIC=1 re-raises the panic with
+			// its stack.
 			if os.Getenv("GREE_ONNX_PANIC") != "" {
 				panic(p)
 			}
