@@ -309,3 +309,43 @@ func TestGenericCPUHalfPrecision(t *testing.T) {
 	})
 	diffOn(t, m, k2, [3]int64{1, 1, 1}, nil, [][]byte{enc(kir.F64, bb), make([]byte, 2*n), make([]byte, 2*n), make([]byte, 8*n)}, 0)
 }
+
+// TestSharedMemoryAndThreadOpsInOneThreadWorkgroups: workgroup memory is
+// zeroed per workgroup and bounds-checked; thread ids, subgroup ops and
+// barriers behave as for a workgroup of one thread.
+func TestSharedMemoryAndThreadOpsInOneThreadWorkgroups(t *testing.T) {
+	k, b := kir.NewKernel("shared")
+	k.Bindings = []kir.Binding{{Elem: kir.I32, Access: kir.Read}, {Elem: kir.I32, Access: kir.Write}}
+	k.Shared = []kir.SharedAlloc{{Elem: kir.I32, Count: 16}}
+	wg := b.Query(kir.WorkgroupID, 0)
+	base := b.Bin(kir.Mul, wg, b.Idx(8))
+	tid := b.Query(kir.ThreadID, 0)
+	x := b.Load(0, kir.V(kir.I32, 8), base)
+	// Shared memory starts zeroed: its upper half is read back unwritten.
+	b.StoreShared(0, tid, x)
+	b.Barrier()
+	y := b.LoadShared(0, kir.V(kir.I32, 8), b.Idx(4))
+	s := b.Emit(kir.Add, kir.V(kir.I32, 8), x, y)
+	r := b.EmitImm(kir.SubgroupReduce, kir.S(kir.I32), int64(kir.ReduceAdd), b.Reduce(kir.ReduceAdd, s))
+	lane := b.Emit(kir.SubgroupShuffle, kir.S(kir.I32), r, b.Query(kir.LaneID, 0))
+	sz := b.Emit(kir.TruncI, kir.S(kir.I32), b.Query(kir.SubgroupSize, 0))
+	b.Store(1, base, b.Emit(kir.Add, kir.V(kir.I32, 8), s, b.Emit(kir.Broadcast, kir.V(kir.I32, 8), b.Bin(kir.Add, lane, sz))))
+	in := make([]float64, 32)
+	for i := range in {
+		in[i] = float64(i*7 - 50)
+	}
+	diff(t, k, [3]int64{4, 1, 1}, nil, [][]byte{enc(kir.I32, in), make([]byte, 4*32)}, 0)
+	// A shared access out of its allocation is an error, as in kir.Run.
+	k2, b2 := kir.NewKernel("shared_oob")
+	k2.Bindings = []kir.Binding{{Elem: kir.I32, Access: kir.Write}}
+	k2.Shared = []kir.SharedAlloc{{Elem: kir.I32, Count: 4}}
+	b2.Store(0, b2.Idx(0), b2.LoadShared(0, kir.V(kir.I32, 2), b2.Idx(3)))
+	x2 := build(t, needLLVM(t), k2)
+	err := x2.Run(0, 0, 1, [3]int64{1, 1, 1}, nil, [][]byte{make([]byte, 8)})
+	if err == nil || !containsAll(err.Error(), "OUT_OF_RANGE", "shared allocation 0") {
+		t.Fatalf("err = %v", err)
+	}
+	if kir.Run(k2, [3]int64{1, 1, 1}, nil, [][]byte{make([]byte, 8)}) == nil {
+		t.Fatalf("kir.Run accepted the access")
+	}
+}
