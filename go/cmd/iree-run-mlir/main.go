@@ -1,8 +1,8 @@
 // Command iree-run-mlir compiles an MLIR file and runs it in one process,
 // as IREE's tool does: `iree-run-mlir [compiler flags] file.mlir [runtime
 // flags]`, with --Xcompiler,<flag> / --Xruntime,<flag> to route a flag
-// explicitly. Without a target it compiles for vmvx and runs on
-// local-task; see `iree-run-mlir --help`.
+// explicitly. Without a target it compiles for llvm-cpu (vmvx where LLVM is
+// not installed) and runs on local-task; see `iree-run-mlir --help`.
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gree-ml/gree/go/compiler"
 	"github.com/gree-ml/gree/go/compiler/cli"
 	"github.com/gree-ml/gree/go/runtime/flags"
 	"github.com/gree-ml/gree/go/runtime/tooling"
@@ -57,8 +58,13 @@ func main() {
 		}
 	}
 	if !hasTarget {
-		// gree's CPU target: vmvx (IREE infers llvm-cpu for local-* devices).
-		compilerArgs = append(compilerArgs, "--iree-hal-target-backends=vmvx")
+		// As IREE, llvm-cpu for the local devices; vmvx where LLVM is not
+		// installed.
+		backend := "llvm-cpu"
+		if compiler.TargetUnavailable(backend) != nil {
+			backend = "vmvx"
+		}
+		compilerArgs = append(compilerArgs, "--iree-hal-target-backends="+backend)
 	}
 	var vmfb bytes.Buffer
 	if code := cli.Main(append(compilerArgs, source, "-o", "-"), os.Stdin, &vmfb, os.Stderr); code != 0 {
