@@ -64,8 +64,19 @@ func onnxScan(o *onnxOp) ([]*ir.Value, error) {
 		types = append(types, v.Type)
 	}
 	revOut := make([]bool, nout)
+	term := body.Terminator()
 	for k := 0; k < nout; k++ {
 		t := o.rts[ns+k]
+		if (t == nil || !ir.HasStaticShape(t)) && term != nil && ns+k < len(term.Operands) {
+			// The importer may not know the stacked shape; the body's
+			// per-iteration output type gives it.
+			if et, _, err := builtinType(term.Operands[ns+k].Type); err == nil {
+				if e, ok := et.(*ir.RankedTensorType); ok && ir.HasStaticShape(e) {
+					t = ir.Tensor(append([]int64{trip}, e.Dims...), e.Elem)
+					o.rts[ns+k] = t
+				}
+			}
+		}
 		if t == nil || !ir.HasStaticShape(t) || len(t.Dims) == 0 || t.Dims[0] != trip {
 			return nil, o.errorf("scan output %d needs a static shape with %d rows", k, trip)
 		}
