@@ -221,6 +221,8 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return inferIf(n)
 	case "Loop":
 		return inferLoop(n, in)
+	case "Einsum":
+		return inferEinsum(n, in)
 	case "SequenceLength":
 		return []*info{{t: tensorType(dtInt64, []int64{})}}
 	case "GatherElements":
