@@ -438,3 +438,83 @@ func onnxDepthToSpace(o *onnxOp) ([]*ir.Value, error) {
 	})
 	return []*ir.Value{g.Result(0)}, nil
 }
+
+func init() {
+	onnxReg(onnxReverseSequence, "ReverseSequence")
+	onnxReg(onnxTensorScatter, "TensorScatter")
+}
+
+// onnxReverseSequence reverses the first sequence_lens[b] steps along
+// time_axis of each batch entry b.
+func onnxReverseSequence(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	x, lens, rt := o.in(0), o.in(1), o.rts[0]
+	n := len(rt.Dims)
+	ba, err := o.normAxis(o.attrInt("batch_axis", 1), n)
+	if err != nil {
+		return nil, err
+	}
+	ta, err := o.normAxis(o.attrInt("time_axis", 0), n)
+	if err != nil {
+		return nil, err
+	}
+	g := linalg.BuildGeneric(o.b, []*ir.Value{x}, []*ir.Value{empty(o.b, rt)}, []*ir.AffineMap{linalg.Identity(n), linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		l := bb.Create("arith.index_cast", []*ir.Value{extractAt(bb, lens, []*ir.Value{index(bb, ba)})}, []ir.Type{ir.Index}).Result(0)
+		t := index(bb, ta)
+		in := cmp(bb, predSLT, t, l)
+		src := iop(bb, "arith.subi", iop(bb, "arith.subi", l, cIdx(bb, 1)), t)
+		src = bb.Create("arith.minsi", []*ir.Value{bb.Create("arith.maxsi", []*ir.Value{src, cIdx(bb, 0)}, []ir.Type{ir.Index}).Result(0), cIdx(bb, rt.Dims[ta]-1)}, []ir.Type{ir.Index}).Result(0)
+		var ix []*ir.Value
+		for d := 0; d < n; d++ {
+			if d == ta {
+				ix = append(ix, src)
+			} else {
+				ix = append(ix, index(bb, d))
+			}
+		}
+		v := extractAt(bb, x, ix)
+		return []*ir.Value{bb.Create("arith.select", []*ir.Value{in, v, a[0]}, []ir.Type{rt.Elem}).Result(0)}
+	})
+	return []*ir.Value{g.Result(0)}, nil
+}
+
+// onnxTensorScatter writes update into the cache along axis starting at
+// write_indices[b] (wrapping around in circular mode).
+func onnxTensorScatter(o *onnxOp) ([]*ir.Value, error) {
+	if err := o.static(); err != nil {
+		return nil, err
+	}
+	past, upd, widx, rt := o.in(0), o.in(1), o.in(2), o.rts[0]
+	n := len(rt.Dims)
+	ax, err := o.normAxis(o.attrInt("axis", -2), n)
+	if err != nil {
+		return nil, err
+	}
+	circular := o.attrStr("mode", "linear") == "circular"
+	M, S := rt.Dims[ax], tt(upd).Dims[ax]
+	g := linalg.BuildGeneric(o.b, []*ir.Value{past}, []*ir.Value{empty(o.b, rt)}, []*ir.AffineMap{linalg.Identity(n), linalg.Identity(n)}, parallel(n), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		w := cIdx(bb, 0)
+		if widx != nil {
+			w = bb.Create("arith.index_cast", []*ir.Value{extractAt(bb, widx, []*ir.Value{index(bb, 0)})}, []ir.Type{ir.Index}).Result(0)
+		}
+		rel := iop(bb, "arith.subi", index(bb, ax), w)
+		if circular {
+			rel = iop(bb, "arith.remsi", iop(bb, "arith.addi", rel, cIdx(bb, M)), cIdx(bb, M))
+		}
+		in := iop(bb, "arith.andi", cmp(bb, predSGE, rel, cIdx(bb, 0)), cmp(bb, predSLT, rel, cIdx(bb, S)))
+		rc := bb.Create("arith.minsi", []*ir.Value{bb.Create("arith.maxsi", []*ir.Value{rel, cIdx(bb, 0)}, []ir.Type{ir.Index}).Result(0), cIdx(bb, max64(S-1, 0))}, []ir.Type{ir.Index}).Result(0)
+		var ix []*ir.Value
+		for d := 0; d < n; d++ {
+			if d == ax {
+				ix = append(ix, rc)
+			} else {
+				ix = append(ix, index(bb, d))
+			}
+		}
+		v := extractAt(bb, upd, ix)
+		return []*ir.Value{bb.Create("arith.select", []*ir.Value{in, v, a[0]}, []ir.Type{rt.Elem}).Result(0)}
+	})
+	return []*ir.Value{g.Result(0)}, nil
+}
