@@ -5,10 +5,12 @@ import (
 )
 
 // prepareModule rewrites what conversion cannot take op by op: global
-// addresses and indirect loads become direct loads, tuple signatures are
-// flattened, and complex calls and composites are inlined.
+// addresses and indirect loads become direct loads, Householder products
+// become generics, tuple signatures are flattened, and complex calls and
+// composites are inlined.
 func prepareModule(m *ir.Module) error {
 	resolveGlobalAddresses(m)
+	rewriteHouseholder(m)
 	if err := flattenTupleSignatures(m); err != nil {
 		return err
 	}
