@@ -846,3 +846,16 @@ def test_batched_linear_algebra():
     check(lambda a, s, b: (jnp.linalg.solve(a, b), jnp.linalg.cholesky(s), jnp.linalg.det(a),
                            jax.vmap(jax.vmap(lambda m, v: jax.scipy.linalg.solve_triangular(m, v, lower=True)))(s, b)),
           a, spd, b, reduction=True)
+
+
+def test_bitcast_between_widths():
+    """lax.bitcast_convert_type to a narrower or wider type adds or drops a
+    trailing dimension (element 0 holds the low bits, as on XLA's CPU)."""
+    x = rn(2, 3)
+
+    def f(x, b):
+        return (lax.bitcast_convert_type(x, jnp.uint8), lax.bitcast_convert_type(x, jnp.bfloat16),
+                lax.bitcast_convert_type(lax.bitcast_convert_type(x, jnp.uint8), jnp.float32),
+                lax.bitcast_convert_type(b, jnp.int16), lax.bitcast_convert_type(x.astype(jnp.float16), jnp.int8))
+
+    check(f, x, _rng.integers(0, 255, (5, 2), dtype=np.uint8))

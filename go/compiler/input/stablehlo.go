@@ -155,6 +155,9 @@ func (r *rewriter) stablehlo(b *ir.Builder, op *ir.Operation) error {
 			return hloConvert(bb, args[0], elem)
 		})
 	case "bitcast_convert":
+		if width(ir.ElementTypeOf(op.Operands[0].Type)) != width(ir.ElementTypeOf(op.Results[0].Type)) {
+			return r.hloBitcastResize(b, op)
+		}
 		return r.hloGeneric(b, op, func(bb *ir.Builder, args []*ir.Value, elem ir.Type) *ir.Value {
 			return bb.Create("arith.bitcast", args, []ir.Type{elem}).Result(0)
 		})

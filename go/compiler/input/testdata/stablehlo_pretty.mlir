@@ -69,3 +69,13 @@ func.func public @dot_bf16(%x: tensor<2x8xbf16>, %w: tensor<8x3xbf16>) -> tensor
   %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x8xbf16>, tensor<8x3xbf16>) -> tensor<2x3xbf16>
   return %0 : tensor<2x3xbf16>
 }
+// bitcast_convert between widths: the narrow side has a trailing
+// dimension, element 0 the low bits.
+func.func public @bitcast_split(%x: tensor<3xf32>) -> tensor<3x4xui8> {
+  %0 = stablehlo.bitcast_convert %x : (tensor<3xf32>) -> tensor<3x4xui8>
+  return %0 : tensor<3x4xui8>
+}
+func.func public @bitcast_merge(%x: tensor<3x2xui32>) -> tensor<3xui64> {
+  %0 = stablehlo.bitcast_convert %x : (tensor<3x2xui32>) -> tensor<3xui64>
+  return %0 : tensor<3xui64>
+}
