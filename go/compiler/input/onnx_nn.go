@@ -347,9 +347,11 @@ func onnxPool(o *onnxOp) ([]*ir.Value, error) {
 	if err := o.static(); err != nil {
 		return nil, err
 	}
-	if len(o.rts) > 1 && o.rts[1] != nil {
-		return nil, o.errorf("with an Indices result is not supported by gree yet")
+	withIndices := len(o.rts) > 1 && o.rts[1] != nil
+	if withIndices && o.kind != "MaxPool" {
+		return nil, o.errorf("has a second result only MaxPool defines")
 	}
+	colMajor := o.attrInt("storage_order", 0) != 0
 	x, rt := o.in(0), o.rts[0]
 	xt := tt(x)
 	ns := len(xt.Dims) - 2
@@ -401,6 +403,29 @@ func onnxPool(o *onnxOp) ([]*ir.Value, error) {
 	xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}
 	for j := 0; j < ns; j++ {
 		xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), mulExpr(dimExpr(O+j), dil[j])))
+	}
+	if withIndices {
+		// Values and the flat index (row-major, or column-major spatial
+		// dimensions) of the first maximum, in the unpadded input.
+		idxT := o.rts[1]
+		g := linalg.BuildGeneric(o.b, []*ir.Value{pin, window}, []*ir.Value{filled(o.b, rt, init), filledInt(o.b, idxT, 0)}, []*ir.AffineMap{xm, wm, om, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+			s := sc{bb, elem}
+			v, acc := args[0], args[2]
+			better := s.cmp("gt", v, acc, o.isUnsigned(x))
+			flat := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, 0), cIdx(bb, xt.Dims[1])), index(bb, 1))
+			for q := 0; q < ns; q++ {
+				j := q
+				if colMajor { // storage_order 1: the spatial dimensions column-major
+					j = ns - 1 - q
+				}
+				pos := iop(bb, "arith.addi", iop(bb, "arith.muli", index(bb, 2+j), cIdx(bb, strides[j])), iop(bb, "arith.muli", index(bb, O+j), cIdx(bb, dil[j])))
+				pos = iop(bb, "arith.subi", pos, cIdx(bb, low[j]))
+				flat = iop(bb, "arith.addi", iop(bb, "arith.muli", flat, cIdx(bb, xt.Dims[2+j])), pos)
+			}
+			fi := bb.Create("arith.index_cast", []*ir.Value{flat}, []ir.Type{idxT.Elem}).Result(0)
+			return []*ir.Value{s.sel(better, v, acc), bb.Create("arith.select", []*ir.Value{better, fi, args[3]}, []ir.Type{idxT.Elem}).Result(0)}
+		})
+		return []*ir.Value{g.Result(0), g.Result(1)}, nil
 	}
 	g := linalg.BuildGeneric(o.b, []*ir.Value{pin, window}, []*ir.Value{filled(o.b, rt, init)}, []*ir.AffineMap{xm, wm, om}, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
 		s := sc{bb, elem}
@@ -720,6 +745,9 @@ func convGEMM(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, stri
 	ns := len(kernel)
 	pin := padForWindows(b, x, kernel, rt, strides, dil, low)
 	pt := tt(pin)
+	if pt.Dims[0] == 1 {
+		return convGEMMNCHW(b, pin, w, bias, rt, strides, dil)
+	}
 	N, C, M := pt.Dims[0], pt.Dims[1], rt.Dims[1]
 	outs := rt.Dims[2:]
 	// col[n, o…, c, k…] = pin[n, c, o·s + k·d]
@@ -743,4 +771,59 @@ func convGEMM(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, stri
 	prod = reshape(b, prod, ir.Tensor([]int64{N, P, M}, rt.Elem))
 	tr := copyGeneric(b, prod, &ir.AffineMap{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2), dimExpr(1)}}, ir.Tensor([]int64{N, M, P}, rt.Elem))
 	return reshape(b, tr, rt)
+}
+
+// convGEMMNCHW is convGEMM for a batch of one, in the layout of the
+// result: the weight [M, C·ΠK] times the windows as columns [C·ΠK, ΠO]
+// gives [M, ΠO], which is the NCHW result without a transpose. A 1×1
+// convolution with unit strides reads the input itself as the columns
+// (no copy). The bias is added by an element-wise consumer of the
+// product, which dispatch formation runs as the contraction's epilogue.
+func convGEMMNCHW(b *ir.Builder, pin, w, bias *ir.Value, rt *ir.RankedTensorType, strides, dil []int64) *ir.Value {
+	wt, pt := tt(w), tt(pin)
+	kernel := wt.Dims[2:]
+	ns := len(kernel)
+	C, M := pt.Dims[1], rt.Dims[1]
+	outs := rt.Dims[2:]
+	P, K := int64(1), C
+	for _, o := range outs {
+		P *= o
+	}
+	for _, k := range kernel {
+		K *= k
+	}
+	direct := true
+	for j := 0; j < ns; j++ {
+		direct = direct && kernel[j] == 1 && strides[j] == 1 && pt.Dims[2+j] == outs[j]
+	}
+	var col *ir.Value
+	if direct {
+		col = reshape(b, pin, ir.Tensor([]int64{K, P}, pt.Elem))
+	} else {
+		// col[c, k…, o…] = pin[0, c, o·s + k·d]
+		dims := append(append([]int64{C}, kernel...), outs...)
+		nl := len(dims)
+		im := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{cstExpr(0), dimExpr(0)}}
+		for j := 0; j < ns; j++ {
+			im.Results = append(im.Results, addExpr(mulExpr(dimExpr(1+ns+j), strides[j]), mulExpr(dimExpr(1+j), dil[j])))
+		}
+		col = reshape(b, copyGeneric(b, pin, im, ir.Tensor(dims, pt.Elem)), ir.Tensor([]int64{K, P}, pt.Elem))
+	}
+	wm := reshape(b, w, ir.Tensor([]int64{M, K}, wt.Elem))
+	mt := ir.Tensor([]int64{M, P}, rt.Elem)
+	// Loops m, p (parallel), k (reduction).
+	maps := []*ir.AffineMap{
+		{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
+		{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), dimExpr(1)}},
+		{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}},
+	}
+	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}
+	prod := linalg.BuildGeneric(b, []*ir.Value{wm, col}, []*ir.Value{filled(b, mt, 0)}, maps, its, mulAdd).Result(0)
+	if bias != nil {
+		bm := &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{dimExpr(0)}}
+		prod = linalg.BuildGeneric(b, []*ir.Value{prod, bias}, []*ir.Value{empty(b, mt)}, []*ir.AffineMap{linalg.Identity(2), bm, linalg.Identity(2)}, parallel(2), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+			return []*ir.Value{sc{bb, rt.Elem}.add(a[0], a[1])}
+		}).Result(0)
+	}
+	return reshape(b, prod, rt)
 }
