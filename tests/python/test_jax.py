@@ -836,6 +836,13 @@ def test_random_sampling():
 
     check(f, np.array([0, 7], np.uint32))
 
+    # The "rbg" PRNG: rng_bit_generator, and bitcasts between u32 pairs and u64.
+    def g(k):
+        key = jax.random.wrap_key_data(k, impl="rbg")
+        return jax.random.bits(key, (4,)), jax.random.uniform(key, (3,)), jax.random.key_data(jax.random.split(key, 2))
+
+    check(g, np.array([1, 2, 3, 4], np.uint32))
+
 
 def test_batched_linear_algebra():
     """vmap'd solves and factorizations: the LAPACK calls carry batch
