@@ -67,7 +67,8 @@ func onnxScan(o *onnxOp) ([]*ir.Value, error) {
 	term := body.Terminator()
 	for k := 0; k < nout; k++ {
 		t := o.rts[ns+k]
-		if (t == nil || !ir.HasStaticShape(t)) && term != nil && ns+k < len(term.Operands) {
+		bad := t == nil || !ir.HasStaticShape(t) || len(t.Dims) == 0 || t.Dims[0] != trip
+		if bad && term != nil && ns+k < len(term.Operands) {
 			// The importer may not know the stacked shape; the body's
 			// per-iteration output type gives it.
 			if et, _, err := builtinType(term.Operands[ns+k].Type); err == nil {
