@@ -257,6 +257,12 @@ func (gi *graphImporter) inferIf(n *onnxpb.NodeProto, outs []*info) []*info {
 	res := make([]*info, len(then))
 	for i := range then {
 		a, b := then[i], els[i]
+		if a != nil && b != nil && a.kind == kindSequence && b.kind == kindSequence {
+			if u := unionTensor(a.inner, b.inner); u != nil {
+				res[i] = &info{t: &vtype{kind: kindSequence, inner: u}}
+			}
+			continue
+		}
 		switch {
 		case a == nil || b == nil || !a.isTensor() || !b.isTensor():
 			continue
@@ -489,4 +495,22 @@ func (gi *graphImporter) inferLoopBody(n *onnxpb.NodeProto, in []*info, outs []*
 		}
 	}
 	return outs
+}
+
+// unionTensor is the type of a value that is either a or b (nil: unknown).
+func unionTensor(a, b *vtype) *vtype {
+	if !a.isTensor() || !b.isTensor() || a.elem != b.elem {
+		return nil
+	}
+	if !a.ranked || !b.ranked || len(a.dims) != len(b.dims) {
+		return &vtype{kind: kindTensor, elem: a.elem, dims: []int64{}}
+	}
+	dims := make([]int64, len(a.dims))
+	for k := range dims {
+		dims[k] = a.dims[k]
+		if a.dims[k] != b.dims[k] {
+			dims[k] = unknownDim
+		}
+	}
+	return tensorType(a.elem, dims)
 }

@@ -223,6 +223,37 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return inferLoop(n, in)
 	case "Einsum":
 		return inferEinsum(n, in)
+	case "SequenceEmpty":
+		elem := int32(attrInt(n, "dtype", int64(dtFloat)))
+		return []*info{{t: &vtype{kind: kindSequence, inner: &vtype{kind: kindTensor, elem: elem, dims: []int64{}}}}}
+	case "SplitToSequence":
+		t := ranked(in, 0)
+		if t == nil {
+			return nil
+		}
+		axis, ok := normAxis(attrInt(n, "axis", 0), len(t.dims))
+		if !ok {
+			return nil
+		}
+		dims := append([]int64{}, t.dims...)
+		if present(in, 1) {
+			dims[axis] = unknownDim
+		} else if attrInt(n, "keepdims", 1) == 1 {
+			dims[axis] = 1
+		} else {
+			dims = append(dims[:axis], dims[axis+1:]...)
+		}
+		return []*info{{t: &vtype{kind: kindSequence, inner: tensorType(t.elem, dims)}}}
+	case "OptionalHasElement":
+		return []*info{{t: tensorType(dtBool, []int64{})}}
+	case "OptionalGetElement":
+		if t := in[0].typ(); t != nil {
+			if t.kind == kindOptional {
+				return []*info{{t: t.inner}}
+			}
+			return []*info{{t: t}}
+		}
+		return nil
 	case "SequenceLength":
 		return []*info{{t: tensorType(dtInt64, []int64{})}}
 	case "GatherElements":
@@ -260,7 +291,7 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		}
 		return []*info{{t: tensorType(t.elem, dims)}}
 	case "Pad":
-		return inferPad(n, in, opset)
+		return inferPad(n, in, opset, imp.opts.FoldShapes)
 	case "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
 		"ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin":
 		return inferReduce(n, in, opset, imp.opts.FoldShapes)

@@ -390,7 +390,7 @@ func inferGather(n *onnxpb.NodeProto, in []*info) []*info {
 	return []*info{o}
 }
 
-func inferPad(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
+func inferPad(n *onnxpb.NodeProto, in []*info, opset int64, extended bool) []*info {
 	x := ranked(in, 0)
 	if x == nil {
 		return nil
@@ -400,7 +400,8 @@ func inferPad(n *onnxpb.NodeProto, in []*info, opset int64) []*info {
 		pads, _ = attrInts(n, "pads")
 	} else {
 		var ok bool
-		if pads, ok = intData(in, 1); !ok {
+		// ONNX reads literal pads only (gree's pipeline also propagated ones).
+		if pads, ok = intData(in, 1); !ok || (in[1].val == nil && !extended) {
 			return unaryRankOnly(in)
 		}
 	}

@@ -293,6 +293,12 @@ func mergeTypes(declared, inferred *vtype) *vtype {
 	if declared == nil || declared.kind == kindNone {
 		return inferred
 	}
+	if inferred != nil && declared.kind == kindSequence && inferred.kind == kindSequence {
+		if in := mergeTypes(declared.inner, inferred.inner); in != nil {
+			return &vtype{kind: kindSequence, inner: in}
+		}
+		return declared
+	}
 	if inferred == nil || !declared.isTensor() || !inferred.isTensor() {
 		return declared
 	}
