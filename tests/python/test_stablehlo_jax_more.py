@@ -244,3 +244,20 @@ def test_collectives_on_one_device():
     text = jax.jit(g).lower(rn(6)).as_text()
     assert "stablehlo.all_reduce" in text and "stablehlo.collective_permute" in text
     check(g, rn(6))
+
+
+def test_variadic_reduce_window_argmax_pooling():
+    # Two inputs reduced together (value and index of each window's
+    # maximum); the body calls JAX's private _where helper.
+    def f(x):
+        idx = jnp.arange(x.size, dtype=jnp.int32).reshape(x.shape)
+
+        def body(a, b):
+            return jnp.maximum(a[0], b[0]), jnp.where(a[0] >= b[0], a[1], b[1])
+
+        init = (jnp.asarray(-jnp.inf, x.dtype), jnp.int32(0))
+        v, i = lax.reduce_window((x, idx), init, body, (2, 3), (2, 1), [(0, 1), (1, 1)],
+                                 window_dilation=(1, 2))
+        return v, i
+
+    check(f, rn(5, 7))

@@ -7,7 +7,8 @@ import (
 // inlineComplexCalls inlines, before conversion, the calls of private
 // functions whose signature carries complex tensors (JAX wraps jnp.fft and
 // friends in such helpers: complex values exist only inside input
-// conversion, as pair tensors, so they cannot cross a call) and every
+// conversion, as pair tensors, so they cannot cross a call), the calls
+// inside StableHLO ops' regions (bodies become scalar code) and every
 // stablehlo.composite (replaced by its decomposition function). Callees
 // are single-block func.func ops; inlining repeats for calls the inlined
 // bodies contain. Private functions left without callers are erased.
@@ -16,7 +17,7 @@ func inlineComplexCalls(m *ir.Module) error {
 	for round := 0; round < 16; round++ {
 		var calls []*ir.Operation
 		m.Op.Walk(func(op *ir.Operation) bool {
-			if (op.Name == "func.call" && signatureHasComplex(op)) || op.Name == "stablehlo.composite" {
+			if (op.Name == "func.call" && (signatureHasComplex(op) || inHLORegion(op))) || op.Name == "stablehlo.composite" {
 				calls = append(calls, op)
 			}
 			return true
@@ -37,6 +38,9 @@ func inlineComplexCalls(m *ir.Module) error {
 			if callee == nil || callee.Name != "func.func" || len(callee.Regions) != 1 || len(callee.Regions[0].Blocks) != 1 {
 				if call.Name == "stablehlo.composite" {
 					return ir.OpErrorf(call, "has no single-block decomposition function gree can inline")
+				}
+				if !signatureHasComplex(call) {
+					return ir.OpErrorf(call, "calls a function gree cannot inline into a region body (single-block func.func only)")
 				}
 				return ir.OpErrorf(call, "passes complex values to a function gree cannot inline (complex values cannot cross calls)")
 			}
@@ -66,6 +70,14 @@ func inlineComplexCalls(m *ir.Module) error {
 		}
 	}
 	return nil
+}
+
+// inHLORegion reports a call inside the region of a StableHLO op (a
+// reduction or comparator body, which converts to scalar code that has
+// no calls; JAX calls helpers such as _where there).
+func inHLORegion(op *ir.Operation) bool {
+	p := op.ParentOp()
+	return p != nil && (p.Dialect() == "stablehlo" || p.Dialect() == "chlo")
 }
 
 func signatureHasComplex(op *ir.Operation) bool {

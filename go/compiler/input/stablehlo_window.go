@@ -11,8 +11,11 @@ import (
 // dilation read the init value, as in StableHLO.
 func (r *rewriter) hloReduceWindow(b *ir.Builder, op *ir.Operation, rt *ir.RankedTensorType) error {
 	blk := regionBlock(op)
+	if len(op.Operands) > 2 {
+		return r.hloReduceWindowVariadic(b, op)
+	}
 	if blk == nil || len(op.Operands) != 2 || len(op.Results) != 1 || len(blk.Args) != 2 {
-		return ir.OpErrorf(op, "with several inputs is not supported by gree yet")
+		return ir.OpErrorf(op, "has a malformed body or operand list")
 	}
 	in, init := op.Operands[0], op.Operands[1]
 	it := in.Type.(*ir.RankedTensorType)
