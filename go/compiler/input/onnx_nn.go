@@ -255,12 +255,6 @@ func onnxConvolution(o *onnxOp) ([]*ir.Value, error) {
 	om := linalg.Identity(n)
 	om.Results = om.Results[:O]
 	elem := rt.Elem
-	var init *ir.Value
-	if b := o.in(2); b != nil && o.kind == "Conv" {
-		init = copyGeneric(o.b, b, &ir.AffineMap{NumDims: O, Results: []ir.AffineExpr{dimExpr(1)}}, rt)
-	} else {
-		init = filled(o.b, rt, 0)
-	}
 	var xzp, wzp *ir.Value
 	if o.kind == "ConvInteger" {
 		xzp, wzp = o.in(2), o.in(3)
@@ -273,15 +267,31 @@ func onnxConvolution(o *onnxOp) ([]*ir.Value, error) {
 			needCheck = true
 		}
 	}
+	bias := o.in(2)
+	if o.kind != "Conv" {
+		bias = nil
+	}
 	if xzp == nil && wzp == nil && group == 1 && ir.IsFloat(elem) {
-		bias := o.in(2)
-		if o.kind != "Conv" {
-			bias = nil
-		}
 		return []*ir.Value{convGEMM(o.b, x, w, bias, rt, strides, dil, low)}, nil
 	}
 	if xzp == nil && wzp == nil {
-		return []*ir.Value{convAffine(o.b, x, w, init, rt, strides, dil, low, group, needCheck)}, nil
+		// The bias is added after the sum by an element-wise consumer,
+		// which runs as the reduction's epilogue (with what follows, such
+		// as a Clip) instead of a pass writing it as the initial value.
+		r := convAffine(o.b, x, w, filled(o.b, rt, 0), rt, strides, dil, low, group, needCheck)
+		if bias != nil {
+			bm := &ir.AffineMap{NumDims: O, Results: []ir.AffineExpr{dimExpr(1)}}
+			r = linalg.BuildGeneric(o.b, []*ir.Value{r, bias}, []*ir.Value{empty(o.b, rt)}, []*ir.AffineMap{linalg.Identity(O), bm, linalg.Identity(O)}, parallel(O), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+				return []*ir.Value{sc{bb, elem}.add(a[0], a[1])}
+			}).Result(0)
+		}
+		return []*ir.Value{r}, nil
+	}
+	var init *ir.Value
+	if bias != nil {
+		init = copyGeneric(o.b, bias, &ir.AffineMap{NumDims: O, Results: []ir.AffineExpr{dimExpr(1)}}, rt)
+	} else {
+		init = filled(o.b, rt, 0)
 	}
 	ins := []*ir.Value{w}
 	maps := []*ir.AffineMap{wm}
