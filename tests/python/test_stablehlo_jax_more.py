@@ -261,3 +261,18 @@ def test_variadic_reduce_window_argmax_pooling():
         return v, i
 
     check(f, rn(5, 7))
+
+
+@pytest.mark.parametrize("alg", ["RNG_DEFAULT", "RNG_PHILOX", "RNG_THREE_FRY"])
+def test_rng_bit_generator_matches_jax(alg):
+    # JAX passes the key as a 2×u64 state (key, counter): the generators
+    # then give XLA's bits and advance the state as XLA does.
+    algorithm = getattr(lax.RandomAlgorithm, alg)
+
+    def f(k):
+        s1, a = lax.rng_bit_generator(k, (3, 5), dtype=jnp.uint32, algorithm=algorithm)
+        s2, b = lax.rng_bit_generator(s1, (7,), dtype=jnp.uint8, algorithm=algorithm)
+        return s2, a, b
+
+    check(f, np.array([1, 2, 3, 4], np.uint32))
+    check(f, np.array([0xDEADBEEF, 7, 0xFFFFFFFF, 12345], np.uint32))
