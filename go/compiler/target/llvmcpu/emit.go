@@ -114,6 +114,36 @@ func (f *fn) check(ok string, kind llvmcpu.ErrorKind, binding int) {
 	f.startBlock(pass)
 }
 
+// guard emits a run-time check that stays inside loops (a check that
+// returns is an exit of every enclosing loop, and LLVM's loop passes
+// spend time on each exit): when ok is false the workgroup records code
+// in %gree.err (the first failure's code is what the workgroup returns
+// when it ends) and skips the guarded code. The caller emits the guarded
+// code next and ends it with endGuard(join); fail is the label of the
+// skipping path, for phis at join.
+func (f *fn) guard(ok string, kind llvmcpu.ErrorKind, binding int) (join, fail string) {
+	f.mo.checkNo++
+	code := llvmcpu.MakeError(kind, binding, f.mo.checkNo)
+	pass := f.newLabel("ok")
+	fail, join = f.newLabel("fail"), f.newLabel("join")
+	f.emitf("br i1 %s, label %%%s, label %%%s, !prof !0", ok, pass, fail)
+	f.startBlock(fail)
+	e, z, c := f.t(), f.t(), f.t()
+	f.emitf("%s = load i64, ptr %%gree.err, align 8", e)
+	f.emitf("%s = icmp eq i64 %s, 0", z, e)
+	f.emitf("%s = select i1 %s, i64 %d, i64 %s", c, z, int64(code), e)
+	f.emitf("store i64 %s, ptr %%gree.err, align 8", c)
+	f.emitf("br label %%%s", join)
+	f.startBlock(pass)
+	return join, fail
+}
+
+// endGuard ends the code guard began: it continues at join.
+func (f *fn) endGuard(join string) {
+	f.emitf("br label %%%s", join)
+	f.startBlock(join)
+}
+
 // Emit translates kernels into one llvm-cpu executable for machine m;
 // entry i is kernels[i]. Each kernel is verified first.
 func Emit(kernels []*kir.Kernel, m Machine) ([]byte, error) {
@@ -244,11 +274,13 @@ func (mo *module) kernel(k *kir.Kernel, idx int, sym string) error {
 	if err := f.block(k.Body); err != nil {
 		return err
 	}
-	f.emitf("ret i64 0")
+	r := f.t()
+	f.emitf("%s = load i64, ptr %%gree.err, align 8", r)
+	f.emitf("ret i64 %s", r)
 	f.b.WriteString("}\n\n")
-	alloc := ""
+	alloc := "  %gree.err = alloca i64, align 8\n  store i64 0, ptr %gree.err, align 8\n"
 	if f.scratch > 0 {
-		alloc = fmt.Sprintf("  %%scratch = alloca double, i64 %d, align 64\n", 3*f.scratch)
+		alloc += fmt.Sprintf("  %%scratch = alloca double, i64 %d, align 64\n", 3*f.scratch)
 	}
 	mo.body.WriteString(strings.Replace(f.b.String(), scratchMarker, alloc, 1))
 	fmt.Fprintf(&mo.body, `define i64 @%[1]s(ptr noalias %%d, i64 %%first, i64 %%count) #0 {

@@ -18,8 +18,9 @@ func (f *fn) buffer(op *kir.Op) (base, count string, elem kir.Scalar, idx int, k
 	return fmt.Sprintf("%%b%d", op.Binding), fmt.Sprintf("%%n%d", op.Binding), f.k.Bindings[op.Binding].Elem, op.Binding, llvmcpu.ErrOutOfBounds
 }
 
-// span checks that lanes elements at off, off+stride, … lie below count.
-func (f *fn) span(off, stride string, lanes int, count string, kind llvmcpu.ErrorKind, idx int) {
+// span guards the access of lanes elements at off, off+stride, …: they
+// must lie below count (see guard).
+func (f *fn) span(off, stride string, lanes int, count string, kind llvmcpu.ErrorKind, idx int) (join, fail string) {
 	i64 := kir.S(kir.I64)
 	b1 := kir.S(kir.I1)
 	ok := f.icmp("ult", i64, off, count)
@@ -34,7 +35,7 @@ func (f *fn) span(off, stride string, lanes int, count string, kind llvmcpu.Erro
 		}
 		ok = f.bin("and", b1, ok, f.icmp("ult", i64, last, count))
 	}
-	f.check(ok, kind, idx)
+	return f.guard(ok, kind, idx)
 }
 
 // load emits Load, LoadStrided and LoadShared.
@@ -44,10 +45,10 @@ func (f *fn) load(op *kir.Op, rt kir.Type) string {
 	n := rt.Width()
 	mt := vecOf(memTy(elem), n)
 	align := elem.ByteSize()
-	var raw string
+	var raw, join, fail string
 	if op.Kind == kir.LoadStrided {
 		stride := f.v(op.Args[1])
-		f.span(off, stride, n, count, kind, idx)
+		join, fail = f.span(off, stride, n, count, kind, idx)
 		if n == 1 {
 			p, x := f.t(), f.t()
 			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
@@ -59,12 +60,18 @@ func (f *fn) load(op *kir.Op, rt kir.Type) string {
 			raw = f.call(mt, name, vecOf("ptr", n), ptrs, "i32", fmt.Sprint(align), vecOf("i1", n), splat("i1", n, "true"), mt, "poison")
 		}
 	} else {
-		f.span(off, "", n, count, kind, idx)
+		join, fail = f.span(off, "", n, count, kind, idx)
 		p, x := f.t(), f.t()
 		f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
 		f.emitf("%s = load %s, ptr %s, align %d", x, mt, p, align)
 		raw = x
 	}
+	// A failed check loads zeros.
+	from := f.cur
+	f.endGuard(join)
+	phi := f.t()
+	f.emitf("%s = phi %s [ %s, %%%s ], [ zeroinitializer, %%%s ]", phi, mt, raw, from, fail)
+	raw = phi
 	if elem == kir.I1 {
 		r := f.t()
 		f.emitf("%s = trunc %s %s to %s", r, mt, raw, ty(rt))
@@ -90,7 +97,8 @@ func (f *fn) store(op *kir.Op) {
 	}
 	if op.Kind == kir.StoreStrided {
 		stride := f.v(op.Args[1])
-		f.span(off, stride, n, count, kind, idx)
+		join, _ := f.span(off, stride, n, count, kind, idx)
+		defer f.endGuard(join)
 		if n == 1 {
 			p := f.t()
 			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
@@ -103,10 +111,11 @@ func (f *fn) store(op *kir.Op) {
 		f.mo.declare(name, fmt.Sprintf("declare void @%s(%s, %s, i32, %s)", name, mt, vecOf("ptr", n), vecOf("i1", n)))
 		return
 	}
-	f.span(off, "", n, count, kind, idx)
+	join, _ := f.span(off, "", n, count, kind, idx)
 	p := f.t()
 	f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
 	f.emitf("store %s %s, ptr %s, align %d", mt, x, p, align)
+	f.endGuard(join)
 }
 
 // contract emits the Contract tile op: nothing when M, N or K is not
@@ -125,10 +134,16 @@ func (f *fn) contract(op *kir.Op) {
 	rows := [3]string{a[9], a[11], a[9]}
 	cols := [3]string{a[11], a[10], a[10]}
 	f.mo.declareTileOK()
+	all := "true"
 	for i, b := range op.Bindings {
 		ok := f.call("i1", "gree_tile_ok", "i64", a[3*i], "i64", a[3*i+1], "i64", a[3*i+2], "i64", rows[i], "i64", cols[i], "i64", fmt.Sprintf("%%n%d", b))
-		f.check(ok, llvmcpu.ErrTileBounds, b)
+		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
+		f.endGuard(join)
+		all = f.bin("and", b1, all, ok)
 	}
+	call := f.newLabel("contract.call")
+	f.emitf("br i1 %s, label %%%s, label %%%s", all, call, done)
+	f.startBlock(call)
 	var elems [3]kir.Scalar
 	for i, b := range op.Bindings {
 		elems[i] = f.k.Bindings[b].Elem
