@@ -49,7 +49,12 @@ func compileIR(src string, m Machine, optimized *string) ([]byte, error) {
 		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: target triple %q: %s (this LLVM supports x86_64 and aarch64)", m.Triple, t.message(msg))
 	}
 	lvl := int32(min(max(m.OptLevel, 0), 3))
-	tm := t.CreateTM(target, m.Triple, m.CPU, m.Features, lvl, 2 /* PIC */, 0)
+	// Code generation is aggressive at every level but O0, as IREE's.
+	cg := lvl
+	if cg > 0 {
+		cg = 3
+	}
+	tm := t.CreateTM(target, m.Triple, m.CPU, m.Features, cg, 2 /* PIC */, 0)
 	if tm == 0 {
 		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: LLVM could not create a target machine for %s, cpu %q, features %q", m.Triple, m.CPU, m.Features)
 	}

@@ -118,7 +118,8 @@ func (f *fn) check(ok string, kind llvmcpu.ErrorKind, binding int) {
 // returns is an exit of every enclosing loop, and LLVM's loop passes
 // spend time on each exit): when ok is false the workgroup records code
 // in %gree.err (the first failure's code is what the workgroup returns
-// when it ends) and skips the guarded code. The caller emits the guarded
+// when it ends; volatile, so that LLVM keeps it in memory instead of
+// threading it through every loop as a phi) and skips the guarded code. The caller emits the guarded
 // code next and ends it with endGuard(join); fail is the label of the
 // skipping path, for phis at join.
 func (f *fn) guard(ok string, kind llvmcpu.ErrorKind, binding int) (join, fail string) {
@@ -129,10 +130,10 @@ func (f *fn) guard(ok string, kind llvmcpu.ErrorKind, binding int) (join, fail s
 	f.emitf("br i1 %s, label %%%s, label %%%s, !prof !0", ok, pass, fail)
 	f.startBlock(fail)
 	e, z, c := f.t(), f.t(), f.t()
-	f.emitf("%s = load i64, ptr %%gree.err, align 8", e)
+	f.emitf("%s = load volatile i64, ptr %%gree.err, align 8", e)
 	f.emitf("%s = icmp eq i64 %s, 0", z, e)
 	f.emitf("%s = select i1 %s, i64 %d, i64 %s", c, z, int64(code), e)
-	f.emitf("store i64 %s, ptr %%gree.err, align 8", c)
+	f.emitf("store volatile i64 %s, ptr %%gree.err, align 8", c)
 	f.emitf("br label %%%s", join)
 	f.startBlock(pass)
 	return join, fail
@@ -275,7 +276,7 @@ func (mo *module) kernel(k *kir.Kernel, idx int, sym string) error {
 		return err
 	}
 	r := f.t()
-	f.emitf("%s = load i64, ptr %%gree.err, align 8", r)
+	f.emitf("%s = load volatile i64, ptr %%gree.err, align 8", r)
 	f.emitf("ret i64 %s", r)
 	f.b.WriteString("}\n\n")
 	alloc := "  %gree.err = alloca i64, align 8\n  store i64 0, ptr %gree.err, align 8\n"
