@@ -105,6 +105,13 @@ func onnxReduce(o *onnxOp) ([]*ir.Value, error) {
 	x, rt := o.in(0), o.rts[0]
 	xt := tt(x)
 	fromInput := o.c.opset >= 18 || o.kind == "ReduceSum" && o.c.opset >= 13
+	if fromInput && o.attrInt("keepdims", 1) == 0 && o.in(1) != nil {
+		if _, ok := o.constInts(1); !ok {
+			if cands := o.axesCandidates(len(xt.Dims)); len(cands) > 1 {
+				return o.reduceChoice(x, cands)
+			}
+		}
+	}
 	red, noop, err := o.reduceAxes(len(xt.Dims), fromInput)
 	if err != nil {
 		return nil, err
@@ -130,6 +137,17 @@ func onnxReduce(o *onnxOp) ([]*ir.Value, error) {
 	if noop {
 		return []*ir.Value{x}, nil
 	}
+	y, err := o.reduceValue(x, red, elem, uns)
+	if err != nil {
+		return nil, err
+	}
+	return []*ir.Value{reshape(o.b, y, rt)}, nil
+}
+
+// reduceValue reduces x over red as the op's kind says, with the reduced
+// dimensions dropped from the result.
+func (o *onnxOp) reduceValue(x *ir.Value, red map[int]bool, elem ir.Type, uns bool) (*ir.Value, error) {
+	xt := tt(x)
 	count := int64(1)
 	for d := range red {
 		count *= xt.Dims[d]
@@ -207,7 +225,7 @@ func onnxReduce(o *onnxOp) ([]*ir.Value, error) {
 			y = mapGeneric(o.b, []*ir.Value{y}, tt(y), func(bb *ir.Builder, a []*ir.Value) *ir.Value { return post(sc{bb, elem}, a[0]) })
 		}
 	}
-	return []*ir.Value{reshape(o.b, y, rt)}, nil
+	return y, nil
 }
 
 // mapGenericMaps is mapGeneric with explicit input maps.
