@@ -99,12 +99,16 @@ func (o *onnxOp) reduceAxes(rank int, fromInput bool) (map[int]bool, bool, error
 }
 
 func onnxReduce(o *onnxOp) ([]*ir.Value, error) {
+	fromInput := o.c.opset >= 18 || o.kind == "ReduceSum" && o.c.opset >= 13
 	if err := o.static(); err != nil {
-		return nil, err
+		// A result shape the importer could not infer is fine when the
+		// axes do not depend on it: the result type follows from them.
+		if len(o.rts) == 0 || o.rts[0] == nil || !o.axesKnown(fromInput) || !staticIns(o) {
+			return nil, err
+		}
 	}
 	x, rt := o.in(0), o.rts[0]
 	xt := tt(x)
-	fromInput := o.c.opset >= 18 || o.kind == "ReduceSum" && o.c.opset >= 13
 	if fromInput && o.attrInt("keepdims", 1) == 0 && o.in(1) != nil {
 		if _, ok := o.constInts(1); !ok {
 			if cands := o.axesCandidates(len(xt.Dims)); len(cands) > 1 {

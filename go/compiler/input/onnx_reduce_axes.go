@@ -127,3 +127,28 @@ func axesMask(b *ir.Builder, axes *ir.Value, rank int) *ir.Value {
 	})
 	return g.Result(0)
 }
+
+// axesKnown reports whether a reduction's axes are known without its
+// result type: an attribute, a constant, an empty axes tensor or none.
+func (o *onnxOp) axesKnown(fromInput bool) bool {
+	if !fromInput || o.in(1) == nil {
+		return true
+	}
+	if _, ok := o.constInts(1); ok {
+		return true
+	}
+	at := tt(o.in(1))
+	return at != nil && len(at.Dims) == 1 && at.Dims[0] == 0
+}
+
+// staticIns reports whether every tensor input of o has a static shape.
+func staticIns(o *onnxOp) bool {
+	for _, v := range o.ins {
+		if v != nil {
+			if t := tt(v); t != nil && !ir.HasStaticShape(t) {
+				return false
+			}
+		}
+	}
+	return true
+}
