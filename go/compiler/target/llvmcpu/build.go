@@ -84,8 +84,8 @@ func compileIR(src string, m Machine, optimized *string) ([]byte, error) {
 	return obj, nil
 }
 
-// link turns an object file into a shared object with ld.lld.
-func link(obj []byte) ([]byte, error) {
+// link turns object files into one shared object with ld.lld.
+func link(objs [][]byte) ([]byte, error) {
 	t, err := load()
 	if err != nil {
 		return nil, err
@@ -95,11 +95,16 @@ func link(obj []byte) ([]byte, error) {
 		return nil, status.Errorf(status.Unavailable, "llvm-cpu: temporary directory: %v", err)
 	}
 	defer os.RemoveAll(dir)
-	in, out := filepath.Join(dir, "kernels.o"), filepath.Join(dir, "kernels.so")
-	if err := os.WriteFile(in, obj, 0o600); err != nil {
-		return nil, status.Errorf(status.Unavailable, "llvm-cpu: %v", err)
+	out := filepath.Join(dir, "kernels.so")
+	args := []string{"-shared", "--build-id=none", "-z", "noexecstack", "-z", "now", "--hash-style=both", "-O1", "-o", out}
+	for i, obj := range objs {
+		in := filepath.Join(dir, fmt.Sprintf("kernels%d.o", i))
+		if err := os.WriteFile(in, obj, 0o600); err != nil {
+			return nil, status.Errorf(status.Unavailable, "llvm-cpu: %v", err)
+		}
+		args = append(args, in)
 	}
-	cmd := exec.Command(t.lld, "-shared", "--build-id=none", "-z", "noexecstack", "-z", "now", "--hash-style=both", "-O1", "-o", out, in)
+	cmd := exec.Command(t.lld, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -24,6 +24,14 @@ type module struct {
 	softF16 bool // convert f16 with integer operations (x86 without F16C)
 }
 
+// newModule starts an empty module for machine m.
+func newModule(m Machine) *module {
+	mo := &module{m: m, decls: map[string]string{}, vl: vectorLanes(m)}
+	mo.attrs = functionAttrs(m)
+	mo.softF16 = archOf(m.Triple) == "x86_64" && !has(requiredFeatures(m), "f16c")
+	return mo
+}
+
 // declare records a declaration or helper definition under name once.
 func (mo *module) declare(name, text string) {
 	if _, ok := mo.decls[name]; ok {
@@ -179,6 +187,18 @@ func (d Dump) write(dir, ext string, data []byte) error {
 
 // EmitWithDump is Emit that also writes the build's intermediate files.
 func EmitWithDump(kernels []*kir.Kernel, m Machine, d Dump) ([]byte, error) {
+	if d.Intermediates == "" && partsFor(len(kernels)) > 1 {
+		// Nothing to dump: compile parts of the executable in parallel.
+		srcs, x, err := TranslateParts(kernels, m, partsFor(len(kernels)))
+		if err != nil {
+			return nil, err
+		}
+		objs, err := compileParts(srcs, m)
+		if err != nil {
+			return nil, err
+		}
+		return finish(x, objs, d)
+	}
 	src, x, err := Translate(kernels, m)
 	if err != nil {
 		return nil, err
@@ -202,7 +222,12 @@ func EmitWithDump(kernels []*kir.Kernel, m Machine, d Dump) ([]byte, error) {
 	if err := d.write(d.Intermediates, ".o", obj); err != nil {
 		return nil, err
 	}
-	so, err := link(obj)
+	return finish(x, [][]byte{obj}, d)
+}
+
+// finish links the object files into x's shared object and encodes x.
+func finish(x *llvmcpu.Executable, objs [][]byte, d Dump) ([]byte, error) {
+	so, err := link(objs)
 	if err != nil {
 		return nil, err
 	}
@@ -216,9 +241,7 @@ func EmitWithDump(kernels []*kir.Kernel, m Machine, d Dump) ([]byte, error) {
 // Translate returns the LLVM IR text of kernels and the executable's
 // header (without the shared object).
 func Translate(kernels []*kir.Kernel, m Machine) (string, *llvmcpu.Executable, error) {
-	mo := &module{m: m, decls: map[string]string{}, vl: vectorLanes(m)}
-	mo.attrs = functionAttrs(m)
-	mo.softF16 = archOf(m.Triple) == "x86_64" && !has(requiredFeatures(m), "f16c")
+	mo := newModule(m)
 	x := &llvmcpu.Executable{Triple: m.Triple, CPU: m.CPU, Features: m.Features, Required: requiredFeatures(m)}
 	for i, k := range kernels {
 		if err := kir.Verify(k); err != nil {

@@ -1,0 +1,56 @@
+package llvmcpu_test
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
+)
+
+// TestParallelParts builds an executable of several kernels as parallel
+// LLVM modules and runs every entry against kir.Run.
+func TestParallelParts(t *testing.T) {
+	m := needLLVM(t)
+	ks := []*kir.Kernel{
+		elementwise("a", kir.F32, kir.F32, 1, 256, chain),
+		elementwise("b", kir.F32, kir.F32, 8, 256, chain),
+		elementwise("c", kir.F64, kir.F64, 16, 256, chain),
+	}
+	srcs, x, err := llvmcpu.TranslateParts(ks, m, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, single, err := llvmcpu.Translate(ks, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(x.Entries, single.Entries) {
+		t.Fatalf("entries %v, want %v", x.Entries, single.Entries)
+	}
+	for i, src := range srcs {
+		if !strings.Contains(src, "@"+x.Entries[i].Symbol+"(") {
+			t.Fatalf("part %d lacks %s", i, x.Entries[i].Symbol)
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	exe := build(t, m, ks...)
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 2*256 + 5
+	for i, k := range ks {
+		e := k.Bindings[0].Elem
+		in := [][]byte{enc(e, randFloats(r, n, 4)), enc(e, randFloats(r, n, 4)), make([]byte, e.ByteSize()*n)}
+		grid := [3]int64{3, 1, 1}
+		want, got := clone(in), clone(in)
+		if err := kir.Run(k, grid, []int64{int64(n)}, want); err != nil {
+			t.Fatal(err)
+		}
+		if err := exe.Run(i, 0, 3, grid, []int64{int64(n)}, got); err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		compare(t, k, "parallel parts", want, got, 0)
+	}
+}
