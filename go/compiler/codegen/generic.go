@@ -30,6 +30,9 @@ type genericLowering struct {
 	reds    []int
 	vecDim  int // -1: none
 	width   int
+	// wrap, when set, is the residue c of reads at (vecDim + c) mod n
+	// (a zero pad's wrapped read): vectors run only where no lane wraps.
+	wrap *wrapRead
 	// Reduction vectorization of the innermost loop.
 	redVec   bool
 	redWidth int
@@ -154,6 +157,10 @@ func (l *genericLowering) analyze() error {
 		l.vecDim = l.pars[len(l.pars)-1]
 		if g.st.VectorWidth > 1 && !gather && l.linearIn(l.vecDim) {
 			l.width = g.st.VectorWidth
+		} else if g.st.VectorWidth > 1 && !gather && !l.hasReduction() {
+			if w, ok := l.wrappedIn(l.vecDim); ok {
+				l.width, l.wrap = g.st.VectorWidth, w
+			}
 		}
 	}
 	return nil

@@ -16,6 +16,22 @@ func (l *genericLowering) emit() error {
 	if len(l.pars) == 0 {
 		return l.point(top, ivs, 1)
 	}
+	// Unit loops (the batch of one of an NCHW tensor) move inward, next to
+	// the vectorized loop, so that the distributed loop has more than one
+	// iteration and the grid more than one workgroup.
+	if n := len(l.pars); n > 1 {
+		var lead, unit []int
+		for _, k := range l.pars[:n-1] {
+			if l.sizes[k].static == 1 {
+				unit = append(unit, k)
+			} else {
+				lead = append(lead, k)
+			}
+		}
+		if len(lead) > 0 {
+			l.pars = append(append(lead, unit...), l.pars[n-1])
+		}
+	}
 	dist := l.pars[0]
 	// Tile of the distributed loop: enough rows for WorkgroupElements.
 	inner := int64(1)
@@ -59,19 +75,25 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 		})
 		return err
 	}
-	w := l.width
 	var err error
 	main := lo
-	if w > 1 {
-		n := b.Bin(kir.Sub, hi, lo)
-		main = b.Bin(kir.Add, lo, b.Bin(kir.Mul, b.Bin(kir.DivS, n, g.idx(int64(w))), g.idx(int64(w))))
-		b.For(lo, main, g.idx(int64(w)), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+	if l.wrap != nil {
+		// Scalars up to the first index whose read does not wrap; vectors
+		// stop at the next wrap (the scalar loop below finishes).
+		first, end := g.idx(l.wrap.first), g.idx(l.wrap.first+l.wrap.n)
+		main = b.Bin(kir.MinS, b.Bin(kir.MaxS, lo, first), hi)
+		b.For(lo, main, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 			ivs[k] = iv
-			if e := l.point(b, ivs, w); e != nil {
+			if e := l.point(b, ivs, 1); e != nil {
 				err = e
 			}
 			return nil
 		})
+		// The scalar loop after the vectors runs to the end of the range.
+		mid := b.Bin(kir.MaxS, main, b.Bin(kir.MinS, hi, end))
+		main = l.vectorLoops(b, ivs, k, main, mid, &err)
+	} else {
+		main = l.vectorLoops(b, ivs, k, main, hi, &err)
 	}
 	b.For(main, hi, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 		ivs[k] = iv
@@ -81,6 +103,28 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 		return nil
 	})
 	return err
+}
+
+// vectorLoops emits the vector loops over as much of [lo, hi) of loop k
+// as whole vectors cover, and returns where they stop.
+func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, err *error) kir.Value {
+	g := l.g
+	main := lo
+	// Full vectors, then (when the width is large) a quarter width, so
+	// rows shorter than a vector, or their tails, do not fall to scalars.
+	for _, w := range remainderWidths(l.width) {
+		n := b.Bin(kir.Sub, hi, main)
+		from := main
+		main = b.Bin(kir.Add, from, b.Bin(kir.Mul, b.Bin(kir.DivS, n, g.idx(int64(w))), g.idx(int64(w))))
+		b.For(from, main, g.idx(int64(w)), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+			ivs[k] = iv
+			if e := l.point(b, ivs, w); e != nil {
+				*err = e
+			}
+			return nil
+		})
+	}
+	return main
 }
 
 // access is how one operand is addressed at a loop point.
@@ -118,7 +162,7 @@ func (l *genericLowering) address(b *kir.Builder, t *ir.Value, binding int, m *i
 	contiguous := true
 	any := false
 	for r, e := range m.Results {
-		c, _ := linearCoef(e, l.vecDim)
+		c, _ := l.vecCoef(e)
 		if c == 0 {
 			continue
 		}
@@ -185,4 +229,17 @@ func (l *genericLowering) store(b *kir.Builder, a access, v kir.Value, w int) {
 		return
 	}
 	b.Append(&kir.Op{Kind: kir.StoreStrided, Args: []kir.Value{a.off, stride, v}, Binding: a.binding})
+}
+
+// remainderWidths returns the vector widths of the loops that cover the
+// vectorized loop before its scalar remainder: w, then w/4 when that is
+// still a vector of at least 8 lanes (an AVX2 register of f32).
+func remainderWidths(w int) []int {
+	if w <= 1 {
+		return nil
+	}
+	if w%4 == 0 && w/4 >= 8 {
+		return []int{w, w / 4}
+	}
+	return []int{w}
 }
