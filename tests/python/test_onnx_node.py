@@ -168,6 +168,7 @@ CI_SUBSET = [
     "test_reduce_l1_default_axes_keepdims_example_expanded", "test_reduce_l1_empty_set",
     "test_reduce_l1_keep_dims_example", "test_reduce_l1_negative_axes_keep_dims_example",
     "test_reduce_l2_default_axes_keepdims_example", "test_reduce_l2_do_not_keepdims_example",
+    "test_adagrad_multiple", "test_adam_multiple", "test_momentum", "test_nesterov_momentum",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
     "test_reduce_max_do_not_keepdims_example", "test_reduce_mean_do_not_keepdims_random",
