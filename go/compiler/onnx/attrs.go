@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,12 +127,19 @@ func (r *resources) write(b *strings.Builder) {
 	if len(r.keys) == 0 {
 		return
 	}
+	size := 0
+	for _, k := range r.keys {
+		size += 2*len(r.data[k]) + len(k) + 32
+	}
+	b.Grow(size + 64)
 	b.WriteString("\n{-#\n  dialect_resources: {\n    builtin: {\n")
+	var buf []byte
 	for i, k := range r.keys {
 		b.WriteString("      ")
 		b.WriteString(keyOrString(k))
 		b.WriteString(": \"0x08000000")
-		b.WriteString(strings.ToUpper(hex.EncodeToString(r.data[k])))
+		buf = upperHex(buf[:0], r.data[k])
+		b.Write(buf)
 		b.WriteByte('"')
 		if i < len(r.keys)-1 {
 			b.WriteByte(',')
@@ -139,6 +147,19 @@ func (r *resources) write(b *strings.Builder) {
 		b.WriteByte('\n')
 	}
 	b.WriteString("    }\n  }\n#-}\n")
+}
+
+// upperHex appends the upper-case hex digits of data to dst (MLIR's
+// spelling of resource blobs), without the copies of hex.EncodeToString
+// and strings.ToUpper.
+func upperHex(dst, data []byte) []byte {
+	const digits = "0123456789ABCDEF"
+	n := len(dst)
+	dst = slices.Grow(dst, 2*len(data))[:n+2*len(data)]
+	for i, c := range data {
+		dst[n+2*i], dst[n+2*i+1] = digits[c>>4], digits[c&15]
+	}
+	return dst
 }
 
 // smallFloatSems are the semantics of the narrow float types.
