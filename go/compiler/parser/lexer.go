@@ -209,6 +209,16 @@ func (l *lexer) prefixed(c byte, start int) token {
 // error message.
 func (l *lexer) str() (string, string) {
 	l.pos++ // opening quote
+	// Fast path: no escapes (resource blobs are megabytes of hex digits).
+	for i := l.pos; i < len(l.src); i++ {
+		if c := l.src[i]; c == '"' {
+			v := string(l.src[l.pos:i])
+			l.pos = i + 1
+			return v, ""
+		} else if c == '\\' || c == '\n' {
+			break
+		}
+	}
 	var sb strings.Builder
 	for {
 		if l.pos >= len(l.src) || l.src[l.pos] == '\n' {
