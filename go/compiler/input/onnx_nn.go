@@ -518,7 +518,7 @@ func onnxBatchNorm(o *onnxOp) ([]*ir.Value, error) {
 		return nil, err
 	}
 	if o.attrInt("training_mode", 0) != 0 {
-		return nil, o.errorf("in training mode is not supported by gree")
+		return o.batchNormTraining()
 	}
 	x, rt := o.in(0), o.rts[0]
 	n := len(rt.Dims)
