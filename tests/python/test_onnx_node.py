@@ -171,7 +171,7 @@ CI_SUBSET = [
     "test_adagrad_multiple", "test_adam_multiple", "test_momentum", "test_nesterov_momentum",
     "test_optional_has_element_empty_no_input_name_optional_input",
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
-    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode",
+    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
     "test_reduce_max_do_not_keepdims_example", "test_reduce_mean_do_not_keepdims_random",
@@ -384,3 +384,28 @@ def test_import_onnx_python_module(tmp_path):
     r = subprocess.run([sys.executable, "-m", "iree_go.compiler.tools.import_onnx", str(tmp_path / "missing.onnx")],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "could not open ONNX model" in r.stderr
+
+
+def test_det_matches_numpy_float64():
+    """ONNX Det on 5×5 and 8×8 batches (random, needing row swaps, singular)
+    against numpy's float64 determinant."""
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(7)
+    for n in (5, 8):
+        x = rng.standard_normal((4, n, n)).astype(np.float32)
+        x[1, 0, :] = 0  # zero first pivot: row swaps needed
+        x[1, :, 0] = rng.standard_normal(n)
+        x[2, 3] = x[2, 1] * 2  # singular
+        x[3] = np.eye(n, dtype=np.float32)[::-1]  # permutation matrix
+        g = helper.make_graph([helper.make_node("Det", ["x"], ["d"])], "det",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, n, n])],
+                              [helper.make_tensor_value_info("d", TensorProto.FLOAT, [4])])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 22)])
+        vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+        ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+        ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+        got = np.asarray(ctx.modules.module["det"](x).to_host())
+        want = np.linalg.det(x.astype(np.float64))
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
