@@ -187,8 +187,8 @@ func (d Dump) write(dir, ext string, data []byte) error {
 
 // EmitWithDump is Emit that also writes the build's intermediate files.
 func EmitWithDump(kernels []*kir.Kernel, m Machine, d Dump) ([]byte, error) {
-	if d.Intermediates == "" && partsFor(len(kernels)) > 1 {
-		// Nothing to dump: compile parts of the executable in parallel.
+	if d.Intermediates == "" {
+		// Nothing to dump: compile distinct kernels, in parallel parts.
 		srcs, x, err := TranslateParts(kernels, m, partsFor(len(kernels)))
 		if err != nil {
 			return nil, err

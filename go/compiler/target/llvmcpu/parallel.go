@@ -20,8 +20,10 @@ func partsFor(n int) int {
 }
 
 // TranslateParts is Translate that spreads the kernels over parts LLVM
-// modules (kernel i in module i mod parts), each compiled on its own:
-// entry symbols and check numbers are those of the single module.
+// modules, each compiled on its own. A kernel whose code is that of an
+// earlier one (same-shaped dispatches: MobileNetV2's 137 are 76 distinct
+// kernels) is not emitted again: its entry names the earlier symbol, and
+// a failing check reports the earlier kernel's check number.
 func TranslateParts(kernels []*kir.Kernel, m Machine, parts int) ([]string, *llvmcpu.Executable, error) {
 	parts = max(1, min(parts, len(kernels)))
 	mods := make([]*module, parts)
@@ -29,25 +31,50 @@ func TranslateParts(kernels []*kir.Kernel, m Machine, parts int) ([]string, *llv
 		mods[p] = newModule(m)
 	}
 	x := &llvmcpu.Executable{Triple: m.Triple, CPU: m.CPU, Features: m.Features, Required: requiredFeatures(m)}
-	checks := 0
+	checks, distinct := 0, 0
+	seen := map[string]string{} // kernel code → entry symbol
 	for i, k := range kernels {
 		if err := kir.Verify(k); err != nil {
 			return nil, nil, fmt.Errorf("llvm-cpu: kernel %d: %w", i, err)
 		}
-		mo := mods[i%parts]
-		mo.checkNo = checks
-		sym := fmt.Sprintf("gree_entry_%d", i)
-		if err := mo.kernel(k, i, sym); err != nil {
+		key, err := kernelKey(k, m)
+		if err != nil {
 			return nil, nil, fmt.Errorf("llvm-cpu: kernel %d (@%s): %w", i, k.Name, err)
 		}
-		checks = mo.checkNo
+		sym, dup := seen[key]
+		if !dup {
+			sym = fmt.Sprintf("gree_entry_%d", i)
+			seen[key] = sym
+			mo := mods[distinct%parts]
+			distinct++
+			mo.checkNo = checks
+			if err := mo.kernel(k, i, sym); err != nil {
+				return nil, nil, fmt.Errorf("llvm-cpu: kernel %d (@%s): %w", i, k.Name, err)
+			}
+			checks = mo.checkNo
+		}
 		x.Entries = append(x.Entries, llvmcpu.Entry{Name: k.Name, Symbol: sym, NumPushConstants: k.NumPushConstants, NumBindings: len(k.Bindings)})
 	}
-	srcs := make([]string, parts)
+	if distinct < parts {
+		mods = mods[:distinct]
+	}
+	srcs := make([]string, len(mods))
 	for p, mo := range mods {
 		srcs[p] = mo.String()
 	}
 	return srcs, x, nil
+}
+
+// kernelKey returns the LLVM code of k alone, with fixed names and check
+// numbers: kernels with the same key compile to the same machine code.
+func kernelKey(k *kir.Kernel, m Machine) (string, error) {
+	kc := *k
+	kc.Name = ""
+	mo := newModule(m)
+	if err := mo.kernel(&kc, 0, "e"); err != nil {
+		return "", err
+	}
+	return mo.body.String(), nil
 }
 
 // compileParts compiles each module's IR on its own goroutine (LLVM's C

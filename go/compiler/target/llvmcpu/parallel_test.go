@@ -9,18 +9,21 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
+	schema "github.com/gree-ml/gree/go/schemas/llvmcpu"
 )
 
-// TestParallelParts builds an executable of several kernels as parallel
-// LLVM modules and runs every entry against kir.Run.
+// TestParallelParts builds an executable of several kernels, one of them
+// a copy of another under a new name, as parallel LLVM modules and runs
+// every entry against kir.Run.
 func TestParallelParts(t *testing.T) {
 	m := needLLVM(t)
 	ks := []*kir.Kernel{
 		elementwise("a", kir.F32, kir.F32, 1, 256, chain),
 		elementwise("b", kir.F32, kir.F32, 8, 256, chain),
 		elementwise("c", kir.F64, kir.F64, 16, 256, chain),
+		elementwise("d", kir.F32, kir.F32, 1, 256, chain), // same code as "a"
 	}
-	srcs, x, err := llvmcpu.TranslateParts(ks, m, 3)
+	srcs, x, err := llvmcpu.TranslateParts(ks, m, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +31,13 @@ func TestParallelParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(x.Entries, single.Entries) {
-		t.Fatalf("entries %v, want %v", x.Entries, single.Entries)
+	want := append([]schema.Entry{}, single.Entries...)
+	want[3].Symbol = want[0].Symbol
+	if !reflect.DeepEqual(x.Entries, want) {
+		t.Fatalf("entries %v, want %v", x.Entries, want)
+	}
+	if len(srcs) != 3 {
+		t.Fatalf("%d parts, want one per distinct kernel (3)", len(srcs))
 	}
 	for i, src := range srcs {
 		if !strings.Contains(src, "@"+x.Entries[i].Symbol+"(") {
