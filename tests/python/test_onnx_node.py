@@ -171,7 +171,7 @@ CI_SUBSET = [
     "test_adagrad_multiple", "test_adam_multiple", "test_momentum", "test_nesterov_momentum",
     "test_optional_has_element_empty_no_input_name_optional_input",
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
-    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape",
+    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
     "test_reduce_max_do_not_keepdims_example", "test_reduce_mean_do_not_keepdims_random",
@@ -409,3 +409,42 @@ def test_det_matches_numpy_float64():
         got = np.asarray(ctx.modules.module["det"](x).to_host())
         want = np.linalg.det(x.astype(np.float64))
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_nonzero_and_compress_with_declared_length():
+    """NonZero and Compress convert when the model declares the result
+    length K: the first K selected elements, -1 (NonZero) or 0 (Compress)
+    where the input selects fewer (gree compiles static shapes)."""
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(3)
+    x = (rng.random((3, 4, 5)) < 0.3).astype(np.float32) * rng.standard_normal((3, 4, 5)).astype(np.float32)
+    k = int(np.count_nonzero(x))
+    cond = rng.random(4) < 0.5
+    kc = int(cond.sum())
+    g = helper.make_graph(
+        [helper.make_node("NonZero", ["x"], ["i"]), helper.make_node("Compress", ["x", "c"], ["y"], axis=1)],
+        "nz",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 4, 5]),
+         helper.make_tensor_value_info("c", TensorProto.BOOL, [4])],
+        [helper.make_tensor_value_info("i", TensorProto.INT64, [3, k]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, kc, 5])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+    ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+    f = ctx.modules.module["nz"]
+    i, y = (np.asarray(r.to_host()) for r in f(x, cond))
+    np.testing.assert_array_equal(i, np.stack(np.nonzero(x)))
+    np.testing.assert_array_equal(y, np.compress(cond, x, axis=1))
+    # Fewer selected elements than declared: the tail is -1 / 0.
+    x2 = x.copy()
+    x2.flat[np.flatnonzero(x2)[-1]] = 0
+    c2 = cond.copy()
+    c2[np.flatnonzero(c2)[-1]] = False
+    i, y = (np.asarray(r.to_host()) for r in f(x2, c2))
+    np.testing.assert_array_equal(i[:, :k - 1], np.stack(np.nonzero(x2)))
+    assert (i[:, k - 1] == -1).all()
+    np.testing.assert_array_equal(y[:, :kc - 1], np.compress(c2, x2, axis=1))
+    assert (y[:, kc - 1] == 0).all()
