@@ -20,9 +20,9 @@ CLASS_REASON = {
     "them; the Python runtime does not pass them yet). Excluded from the percentage.",
     "unsupported op": "The op, or this form of it, is not converted to core ops; the compiler reports "
     "an error naming the op and opset. Most are results whose shapes depend on run-time values "
-    "(NonZero, Unique, Compress, NonMaxSuppression, Range/Pad/Split/Slice with run-time operands), "
+    "(Unique, NonMaxSuppression, Range/Pad/Split/Slice/ReduceSum with run-time operands), "
     "random ops (Bernoulli, RandomUniformLike, training-mode Dropout: nondeterministic, no fixed "
-    "expected output to match), training ops (Adam, Adagrad, Momentum), and ops not written yet.",
+    "expected output to match), and ops not written yet.",
     "compile error": "The model imports but does not compile; the error names the op.",
     "mismatch": "Compiles and runs but a result differs from the expected one.",
     "runtime error": "Compiles but fails when run.",
