@@ -1,9 +1,12 @@
 // Package llvmcpu is the llvm-cpu target: it translates kernels in the
 // kernel IR (package kir) to LLVM IR text, has LLVM optimize it (the
-// default<O3> pipeline through LLVMRunPasses) and generate native code for
-// the target machine, links the object into a shared object with ld.lld
-// and wraps it in an llvm-cpu executable (go/schemas/llvmcpu), which the
-// local drivers load (go/runtime/hal/local/llvmcpu).
+// default<O2> pipeline through LLVMRunPasses, as IREE's; O3 on request)
+// and generate native code for the target machine, links the objects into
+// a shared object with ld.lld and wraps it in an llvm-cpu executable
+// (go/schemas/llvmcpu), which the local drivers load
+// (go/runtime/hal/local/llvmcpu). Kernels with the same LLVM code share
+// one symbol, and the distinct ones are compiled as one LLVM module per
+// CPU, in parallel.
 //
 // LLVM is found at run time, never linked: libLLVM (Debian's libllvm19)
 // through purego and ld.lld-19 as a program (Available says whether they
@@ -17,8 +20,10 @@
 // are done with integer operations, no runtime library), transcendental
 // functions call libm's f64 functions and round, and every load, store
 // and Contract tile is bounds-checked against its binding's size: a
-// failing check returns an error code from the entry point
-// (llvmcpu.ErrorCode) instead of touching memory.
+// failing check skips the access (a load gives zeros), records the first
+// failure's code and the entry point returns it (llvmcpu.ErrorCode), so
+// memory outside the binding is never touched. The checks do not return
+// from inside loops: loop exits make LLVM's loop passes many times slower.
 //
 // Control flow is structured: a For loop becomes a header with phis for
 // the induction variable and the loop-carried values (it ends when the
