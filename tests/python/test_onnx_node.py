@@ -171,7 +171,7 @@ CI_SUBSET = [
     "test_adagrad_multiple", "test_adam_multiple", "test_momentum", "test_nesterov_momentum",
     "test_optional_has_element_empty_no_input_name_optional_input",
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
-    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis",
+    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
     "test_reduce_max_do_not_keepdims_example", "test_reduce_mean_do_not_keepdims_random",
@@ -480,3 +480,32 @@ def test_unique_without_axis_with_declared_length():
         np.testing.assert_array_equal(i, first[order])
         np.testing.assert_array_equal(v, where[inv.ravel()])
         np.testing.assert_array_equal(c, counts[order])
+
+
+def test_unique_with_axis_with_declared_length():
+    """Unique of the columns of a matrix (sorted lexicographically) against
+    numpy.unique(axis=1)."""
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(9)
+    cols = rng.integers(0, 3, size=(3, 5)).astype(np.float32)
+    x = cols[:, rng.integers(0, 5, size=12)]
+    vals, first, inv, counts = np.unique(x, axis=1, return_index=True, return_inverse=True, return_counts=True)
+    k = vals.shape[1]
+    g = helper.make_graph(
+        [helper.make_node("Unique", ["x"], ["y", "i", "v", "c"], axis=1)], "u",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 12])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, k]),
+         helper.make_tensor_value_info("i", TensorProto.INT64, [k]),
+         helper.make_tensor_value_info("v", TensorProto.INT64, [12]),
+         helper.make_tensor_value_info("c", TensorProto.INT64, [k])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 11)])
+    vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+    ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+    y, i, v, c = (np.asarray(r.to_host()) for r in ctx.modules.module["u"](x))
+    np.testing.assert_array_equal(y, vals)
+    np.testing.assert_array_equal(i, first)
+    np.testing.assert_array_equal(v, inv.ravel())
+    np.testing.assert_array_equal(c, counts)
