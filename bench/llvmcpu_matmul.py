@@ -8,6 +8,11 @@ gree is timed with iree-benchmark-module (real time, median of the
 repetitions, plus the process CPU time it reports); numpy with
 time.perf_counter over the same number of calls after a warm-up. The ratio
 printed is numpy time / gree time (throughput ratio, higher is better).
+
+The machine's f32 FMA peak is measured in the same run by bench/fma_peak.c
+(built with `cc -O2 -march=native`, independent FMA chains on every core),
+and gree's throughput is printed as a percentage of it and of the nominal
+figure (--ghz × --flops-per-cycle per core).
 """
 import argparse
 import os
@@ -67,14 +72,30 @@ def numpy_ms(fn, reps):
     return times[len(times) // 2] * 1e3
 
 
+def fma_peak(work, threads):
+    """GFLOP/s of bench/fma_peak.c on threads threads, or None without a C compiler."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        return None
+    exe = os.path.join(work, "fma_peak")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fma_peak.c")
+    subprocess.run([cc, "-O2", "-march=native", "-pthread", src, "-o", exe], check=True)
+    out = subprocess.run([exe, str(threads), "1"], check=True, capture_output=True, text=True).stdout
+    return float(out.split()[0])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.environ.get("GREE_BIN_DIR"))
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("--size", type=int, default=1024)
+    ap.add_argument("--ghz", type=float, default=2.6, help="nominal clock for the nominal peak")
+    ap.add_argument("--flops-per-cycle", type=int, default=32, help="f32 FLOP per cycle per core (AVX-512 Zen 4: 32)")
     args = ap.parse_args()
     n = args.size
-    print(f"machine: {platform.machine()} {os.cpu_count()} cores, {platform.processor() or platform.platform()}; numpy {np.__version__}")
+    cores = os.cpu_count()
+    print(f"machine: {platform.machine()} {cores} cores, {platform.processor() or platform.platform()}; numpy {np.__version__}; "
+          f"load average {os.getloadavg()[0]:.2f}")
     flops = 2 * n ** 3
     with tempfile.TemporaryDirectory() as work:
         rng = np.random.default_rng(0)
@@ -86,10 +107,19 @@ def main():
         for backend in ("llvm-cpu", "vmvx"):
             results[backend] = gree_ms(backend, args, work)
         np_mm = numpy_ms(lambda: a @ b, max(args.repetitions, 10))
+        peak = fma_peak(work, cores)
+        nominal = cores * args.ghz * args.flops_per_cycle
+        if peak:
+            print(f"measured FMA peak: {peak:.1f} GFLOP/s ({cores} threads); nominal {nominal:.1f} GFLOP/s "
+                  f"({cores} × {args.ghz} GHz × {args.flops_per_cycle})")
         print(f"numpy: {np_mm:.2f} ms ({flops / np_mm / 1e6:.1f} GFLOP/s)")
         for backend, (real, cpu) in results.items():
-            print(f"gree {backend:8}: {real:.2f} ms real, {cpu:.2f} ms CPU ({flops / real / 1e6:.1f} GFLOP/s); "
-                  f"throughput ratio gree/numpy = {np_mm / real:.2f}")
+            gf = flops / real / 1e6
+            line = (f"gree {backend:8}: {real:.2f} ms real, {cpu:.2f} ms CPU ({gf:.1f} GFLOP/s); "
+                    f"throughput ratio gree/numpy = {np_mm / real:.2f}")
+            if peak:
+                line += f"; {100 * gf / peak:.0f}% of measured peak"
+            print(line + f", {100 * gf / nominal:.0f}% of nominal")
 
 
 if __name__ == "__main__":
