@@ -171,7 +171,8 @@ CI_SUBSET = [
     "test_adagrad_multiple", "test_adam_multiple", "test_momentum", "test_nesterov_momentum",
     "test_optional_has_element_empty_no_input_name_optional_input",
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
-    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d",
+    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches",
+    "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
     "test_reduce_max_do_not_keepdims_example", "test_reduce_mean_do_not_keepdims_random",
@@ -509,3 +510,39 @@ def test_unique_with_axis_with_declared_length():
     np.testing.assert_array_equal(i, first)
     np.testing.assert_array_equal(v, inv.ravel())
     np.testing.assert_array_equal(c, counts)
+
+
+def test_nonmaxsuppression_matches_onnxruntime():
+    """NonMaxSuppression on 2 batches × 3 classes × 20 random boxes against
+    onnxruntime, with the number of selected boxes declared from its result."""
+    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(11)
+    xy = rng.random((2, 20, 2)).astype(np.float32) * 10
+    wh = rng.random((2, 20, 2)).astype(np.float32) * 4 + 0.5
+    boxes = np.concatenate([xy, xy + wh], axis=2)[..., [1, 0, 3, 2]]  # y1, x1, y2, x2
+    boxes[0, 3] = boxes[0, 3][[2, 3, 0, 1]]  # flipped corners
+    scores = rng.random((2, 3, 20)).astype(np.float32)
+    scores[1, 2, 5] = scores[1, 2, 6]  # a tie
+    consts = [numpy_helper.from_array(np.array([4], np.int64), "m"),
+              numpy_helper.from_array(np.array([0.3], np.float32), "iou"),
+              numpy_helper.from_array(np.array([0.2], np.float32), "st")]
+
+    def model(k):
+        g = helper.make_graph(
+            [helper.make_node("NonMaxSuppression", ["b", "s", "m", "iou", "st"], ["y"])], "nms",
+            [helper.make_tensor_value_info("b", TensorProto.FLOAT, [2, 20, 4]),
+             helper.make_tensor_value_info("s", TensorProto.FLOAT, [2, 3, 20])],
+            [helper.make_tensor_value_info("y", TensorProto.INT64, [k, 3])], initializer=consts)
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 11)], ir_version=8)
+
+    want = ort.InferenceSession(model(None).SerializeToString(), providers=["CPUExecutionProvider"]).run(
+        None, {"b": boxes, "s": scores})[0]
+    vmfb = ireec.compile_str(model(len(want)).SerializeToString(), target_backends=["vmvx"])
+    ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+    got = np.asarray(ctx.modules.module["nms"](boxes, scores).to_host())
+    assert len(want) > 6
+    np.testing.assert_array_equal(got, want)
