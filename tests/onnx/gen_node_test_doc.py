@@ -20,7 +20,7 @@ CLASS_REASON = {
     "them; the Python runtime does not pass them yet). Excluded from the percentage.",
     "unsupported op": "The op, or this form of it, is not converted to core ops; the compiler reports "
     "an error naming the op and opset. Most are results whose shapes depend on run-time values "
-    "(Unique, NonMaxSuppression, Range/Pad/Split/Slice/ReduceSum with run-time operands), "
+    "(Range/Pad/Split/Slice/Concat/ReduceSum with run-time operands in expanded function bodies), "
     "random ops (Bernoulli, RandomUniformLike, training-mode Dropout: nondeterministic, no fixed "
     "expected output to match), and ops not written yet.",
     "compile error": "The model imports but does not compile; the error names the op.",
@@ -47,13 +47,9 @@ def reason(cls, detail):
 
 # Ops excluded for a reason beyond "not written yet".
 _RANDOM = "nondeterministic: random values have no fixed expected output to compare with"
-_DYNAMIC = "the result's shape depends on run-time values; gree compiles static shapes"
 OP_NOTE = {
     "Bernoulli": _RANDOM, "RandomUniformLike": _RANDOM, "Dropout": _RANDOM,
-    "NonZero": _DYNAMIC, "Unique": _DYNAMIC, "Compress": _DYNAMIC, "NonMaxSuppression": _DYNAMIC,
     "ImageDecoder": "decodes encoded image bytes (JPEG, PNG, ...): out of scope for a tensor compiler",
-    "Adam": "training op (ai.onnx.preview.training)", "Adagrad": "training op (ai.onnx.preview.training)",
-    "Momentum": "training op (ai.onnx.preview.training)",
 }
 
 
