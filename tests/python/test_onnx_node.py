@@ -171,7 +171,7 @@ CI_SUBSET = [
     "test_adagrad_multiple", "test_adam_multiple", "test_momentum", "test_nesterov_momentum",
     "test_optional_has_element_empty_no_input_name_optional_input",
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
-    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches",
+    "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches", "test_col2im", "test_col2im_5d",
     "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
@@ -546,3 +546,45 @@ def test_nonmaxsuppression_matches_onnxruntime():
     got = np.asarray(ctx.modules.module["nms"](boxes, scores).to_host())
     assert len(want) > 6
     np.testing.assert_array_equal(got, want)
+
+
+def _col2im_ref(x, image, block, strides, dil, pads):
+    n, ck, _ = x.shape
+    k = int(np.prod(block))
+    c = ck // k
+    ls = [(image[d] + pads[d] + pads[len(image) + d] - dil[d] * (block[d] - 1) - 1) // strides[d] + 1
+          for d in range(len(image))]
+    out = np.zeros((n, c, *image), np.float64)
+    for kidx, kk in enumerate(np.ndindex(*block)):
+        for lidx, ll in enumerate(np.ndindex(*ls)):
+            pos = [ll[d] * strides[d] + kk[d] * dil[d] - pads[d] for d in range(len(image))]
+            if all(0 <= p < image[d] for d, p in enumerate(pos)):
+                out[(slice(None), slice(None), *pos)] += x[:, kidx::k, lidx][:, :c]
+    return out
+
+
+def test_col2im_selects_the_block_shape_at_run_time():
+    """Col2Im whose static shapes fit two block shapes ([2,3] and [3,2] on a
+    6×6 image with strides 2, dilations 1 and pads 1): one compiled model,
+    both block shapes, against a numpy float64 reference."""
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(2)
+    strides, dil, pads = [2, 2], [1, 1], [1, 1, 1, 1]
+    g = helper.make_graph(
+        [helper.make_node("Col2Im", ["x", "img", "blk"], ["y"], strides=strides, dilations=dil, pads=pads)], "c2i",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 18, 12]),
+         helper.make_tensor_value_info("img", TensorProto.INT64, [2]),
+         helper.make_tensor_value_info("blk", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 6, 6])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+    ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+    x = rng.standard_normal((2, 18, 12)).astype(np.float32)
+    for block in ([2, 3], [3, 2]):
+        img, blk = np.array([6, 6], np.int64), np.array(block, np.int64)
+        got = np.asarray(ctx.modules.module["c2i"](x, img, blk).to_host())
+        want = _col2im_ref(x.astype(np.float64), [6, 6], block, strides, dil, pads)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
