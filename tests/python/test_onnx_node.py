@@ -589,3 +589,33 @@ def test_col2im_selects_the_block_shape_at_run_time():
         got = np.asarray(ctx.modules.module["c2i"](x, img, blk).to_host())
         want = _col2im_ref(x.astype(np.float64), [6, 6], block, strides, dil, pads)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_roialign_matches_onnxruntime():
+    """RoiAlign (avg, both coordinate modes) on random ROIs, some past the
+    image's edges, against onnxruntime."""
+    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 3, 12, 10)).astype(np.float32)
+    lo = rng.random((7, 2)).astype(np.float32) * 12 - 2
+    rois = np.concatenate([lo, lo + rng.random((7, 2)).astype(np.float32) * 8 + 0.2], axis=1)
+    bidx = rng.integers(0, 2, size=7).astype(np.int64)
+    for ctm in ("half_pixel", "output_half_pixel"):
+        g = helper.make_graph(
+            [helper.make_node("RoiAlign", ["x", "r", "b"], ["y"], output_height=4, output_width=3, sampling_ratio=3,
+                              spatial_scale=0.9, coordinate_transformation_mode=ctm)], "ra",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 12, 10]),
+             helper.make_tensor_value_info("r", TensorProto.FLOAT, [7, 4]),
+             helper.make_tensor_value_info("b", TensorProto.INT64, [7])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [7, 3, 4, 3])])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)], ir_version=8)
+        want = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(
+            None, {"x": x, "r": rois, "b": bidx})[0]
+        vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+        ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+        ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+        got = np.asarray(ctx.modules.module["ra"](x, rois, bidx).to_host())
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
