@@ -136,6 +136,17 @@ exit:
 // 16 registers).
 const nv = 2
 
+// kc is the number of K steps of one packed panel of B (kc × nv·vl f32 on
+// the stack: 32 KiB with AVX-512).
+const kc = 256
+
+// kRange is the part of K one microBlock sweeps: K steps off … off+len,
+// with B's panel packed first when pack is set.
+type kRange struct {
+	off, len string
+	pack     bool
+}
+
 func (mo *module) mr() int {
 	if mo.vl >= 16 {
 		return 8
@@ -160,6 +171,7 @@ func (mo *module) blockedContract(generic string) string {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...); b.WriteByte('\n') }
 	w("define internal void @%s(%s) #0 {", name, contractParams)
 	w("entry:")
+	w("  %%pack = alloca [%d x float], align 64", kc*nr)
 	w("  %%b1 = icmp eq i64 %%bcs, 1")
 	w("  %%c1 = icmp eq i64 %%ccs, 1")
 	w("  %%fast = and i1 %%b1, %%c1")
@@ -174,11 +186,27 @@ func (mo *module) blockedContract(generic string) string {
 	w("  %%nf = sub i64 %%N, %%nrem")
 	w("  %%nvrem = srem i64 %%N, %d", vl)
 	w("  %%nvf = sub i64 %%N, %%nvrem")
+	// The full blocks sweep K in blocks of kc (in order, so every C
+	// element still sums its products in k order), B's kc × nr panel
+	// packed into contiguous stack scratch for unit-stride loads.
+	w("  br label %%kb.head")
+	w("kb.head:")
+	w("  %%kb = phi i64 [ 0, %%blocked ], [ %%kb.next, %%a.j.exit ]")
+	w("  %%kb.more = icmp slt i64 %%kb, %%K")
+	w("  br i1 %%kb.more, label %%kb.body, label %%b.entry")
+	w("kb.body:")
+	w("  %%kb.rest = sub i64 %%K, %%kb")
+	w("  %%kb.small = icmp slt i64 %%kb.rest, %d", kc)
+	w("  %%kc = select i1 %%kb.small, i64 %%kb.rest, i64 %d", kc)
+	w("  %%kb.next = add i64 %%kb, %d", kc)
 	w("  br label %%a.entry")
-	mo.microBlock(w, "a", mr, nv, "0", "%mf", "0", "%nf", "b.entry")
-	mo.microBlock(w, "b", 1, nv, "%mf", "%M", "0", "%nf", "c.entry")
-	mo.microBlock(w, "c", mr, 1, "0", "%mf", "%nf", "%nvf", "d.entry")
-	mo.microBlock(w, "d", 1, 1, "%mf", "%M", "%nf", "%nvf", "edges")
+	mo.microBlock(w, "a", mr, nv, "0", "%mf", "0", "%nf", "a.j.exit", kRange{off: "%kb", len: "%kc", pack: true})
+	w("a.j.exit:")
+	w("  br label %%kb.head")
+	full := kRange{off: "0", len: "%K"}
+	mo.microBlock(w, "b", 1, nv, "%mf", "%M", "0", "%nf", "c.entry", full)
+	mo.microBlock(w, "c", mr, 1, "0", "%mf", "%nf", "%nvf", "d.entry", full)
+	mo.microBlock(w, "d", 1, 1, "%mf", "%M", "%nf", "%nvf", "edges", full)
 	w("edges:")
 	// The last N mod vl columns of every row.
 	w("  %%e.ncols = sub i64 %%N, %%nvf")
@@ -196,7 +224,7 @@ func (mo *module) blockedContract(generic string) string {
 // microBlock emits the loop nest computing C's rows iLo..iHi and columns
 // jLo..jHi (extents multiples of the block) in blocks of rows × (vecs·vl),
 // starting at block label p+".entry" and branching to next when done.
-func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, iLo, iHi, jLo, jHi, next string) {
+func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, iLo, iHi, jLo, jHi, next string, kr kRange) {
 	vl := mo.vl
 	V := vecOf("float", vl)
 	// Columns outer, rows inner: one block of B's columns (K × vecs·vl)
@@ -209,10 +237,39 @@ func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, i
 	w("  br i1 %%%s.j.more, label %%%s.j.body, label %%%s", p, p, next)
 	w("%s.j.body:", p)
 	w("  %%%s.bj = add i64 %%bo, %%%s.j", p, p)
-	w("  %%%s.bp = getelementptr inbounds float, ptr %%B, i64 %%%s.bj", p, p)
+	w("  %%%s.bp0 = getelementptr inbounds float, ptr %%B, i64 %%%s.bj", p, p)
+	bp, brs, balign, from := p+".bp0", "%brs", 4, p+".j.body"
+	if kr.pack {
+		// Copy B[off+k, j…j+vecs·vl) to pack[k·vecs·vl …] for k < len.
+		w("  br label %%%s.pk.head", p)
+		w("%s.pk.head:", p)
+		w("  %%%s.pk = phi i64 [ 0, %%%s.j.body ], [ %%%s.pk.next, %%%s.pk.body ]", p, p, p, p)
+		w("  %%%s.pk.more = icmp slt i64 %%%s.pk, %s", p, p, kr.len)
+		w("  br i1 %%%s.pk.more, label %%%s.pk.body, label %%%s.pk.exit", p, p, p)
+		w("%s.pk.body:", p)
+		w("  %%%s.pkk = add i64 %%%s.pk, %s", p, p, kr.off)
+		w("  %%%s.pkb = mul i64 %%%s.pkk, %%brs", p, p)
+		w("  %%%s.pks = getelementptr inbounds float, ptr %%%s.bp0, i64 %%%s.pkb", p, p, p)
+		w("  %%%s.pkoff = mul i64 %%%s.pk, %d", p, p, vecs*vl)
+		w("  %%%s.pkd = getelementptr inbounds float, ptr %%pack, i64 %%%s.pkoff", p, p)
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.pks%d = getelementptr inbounds float, ptr %%%s.pks, i64 %d", p, c, p, c*vl)
+			w("  %%%s.pkv%d = load %s, ptr %%%s.pks%d, align 4", p, c, V, p, c)
+			w("  %%%s.pkd%d = getelementptr inbounds float, ptr %%%s.pkd, i64 %d", p, c, p, c*vl)
+			w("  store %s %%%s.pkv%d, ptr %%%s.pkd%d, align 64", V, p, c, p, c)
+		}
+		w("  %%%s.pk.next = add i64 %%%s.pk, 1", p, p)
+		w("  br label %%%s.pk.head", p)
+		w("%s.pk.exit:", p)
+		bp, brs, balign, from = "pack", fmt.Sprint(vecs*vl), 64, p+".pk.exit"
+		// B's panel now starts at the panel's first K step.
+		w("  %%%s.bp = getelementptr inbounds float, ptr %%pack, i64 0", p)
+	} else {
+		w("  %%%s.bp = getelementptr inbounds float, ptr %%%s, i64 0", p, bp)
+	}
 	w("  br label %%%s.i.head", p)
 	w("%s.i.head:", p)
-	w("  %%%s.i = phi i64 [ %s, %%%s.j.body ], [ %%%s.i.next, %%%s.p.exit ]", p, iLo, p, p, p)
+	w("  %%%s.i = phi i64 [ %s, %%%s ], [ %%%s.i.next, %%%s.p.exit ]", p, iLo, from, p, p)
 	w("  %%%s.i.more = icmp slt i64 %%%s.i, %s", p, p, iHi)
 	w("  br i1 %%%s.i.more, label %%%s.i.body, label %%%s.i.exit", p, p, p)
 	w("%s.i.body:", p)
@@ -238,16 +295,17 @@ func (mo *module) microBlock(w func(string, ...any), p string, rows, vecs int, i
 			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.i.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, V, p, r, c, p, p, r, c, p)
 		}
 	}
-	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%K", p, p)
+	w("  %%%s.p.more = icmp slt i64 %%%s.p, %s", p, p, kr.len)
 	w("  br i1 %%%s.p.more, label %%%s.p.body, label %%%s.p.exit", p, p, p)
 	w("%s.p.body:", p)
-	w("  %%%s.bk = mul i64 %%%s.p, %%brs", p, p)
+	w("  %%%s.bk = mul i64 %%%s.p, %s", p, p, brs)
 	w("  %%%s.bpk = getelementptr inbounds float, ptr %%%s.bp, i64 %%%s.bk", p, p, p)
 	for c := 0; c < vecs; c++ {
 		w("  %%%s.bq%d = getelementptr inbounds float, ptr %%%s.bpk, i64 %d", p, c, p, c*vl)
-		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align 4", p, c, V, p, c)
+		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align %d", p, c, V, p, c, balign)
 	}
-	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
+	w("  %%%s.pa = add i64 %%%s.p, %s", p, p, kr.off)
+	w("  %%%s.ak = mul i64 %%%s.pa, %%acs", p, p)
 	for r := 0; r < rows; r++ {
 		w("  %%%s.aq%d = getelementptr inbounds float, ptr %%%s.ap%d, i64 %%%s.ak", p, r, p, r, p)
 		w("  %%%s.as%d = load float, ptr %%%s.aq%d, align 4", p, r, p, r)
