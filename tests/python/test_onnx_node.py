@@ -172,7 +172,8 @@ CI_SUBSET = [
     "test_optional_has_element_empty_no_input_name_optional_input",
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
     "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches", "test_col2im", "test_col2im_5d", "test_roialign_aligned_true",
-    "test_roialign_mode_max",
+    "test_roialign_mode_max", "test_resize_downsample_scales_cubic_antialias",
+    "test_resize_downsample_sizes_linear_antialias",
     "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
@@ -619,3 +620,27 @@ def test_roialign_matches_onnxruntime():
         ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
         got = np.asarray(ctx.modules.module["ra"](x, rois, bidx).to_host())
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_resize_antialias_matches_onnxruntime():
+    """Antialiased linear and cubic Resize (downsampling 17×13 → 6×5 by
+    sizes) against onnxruntime."""
+    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((1, 2, 17, 13)).astype(np.float32)
+    sizes = numpy_helper.from_array(np.array([1, 2, 6, 5], np.int64), "sz")
+    for mode in ("linear", "cubic"):
+        g = helper.make_graph(
+            [helper.make_node("Resize", ["x", "", "", "sz"], ["y"], mode=mode, antialias=1)], "rs",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 17, 13])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 6, 5])], initializer=[sizes])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)], ir_version=9)
+        want = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+        vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+        ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+        ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+        got = np.asarray(ctx.modules.module["rs"](x).to_host())
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

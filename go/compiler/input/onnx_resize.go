@@ -38,8 +38,9 @@ func onnxResize(o *onnxOp) ([]*ir.Value, error) {
 	cubicA := o.attrFloat("cubic_coeff_a", -0.75)
 	exclude := o.attrInt("exclude_outside", 0) != 0
 	extrap := o.attrFloat("extrapolation_value", 0)
-	if o.attrInt("antialias", 0) != 0 {
-		return nil, o.errorf("with antialias is not supported by gree yet")
+	antialias := o.attrInt("antialias", 0) != 0
+	if antialias && (mode == "nearest" || policy != "stretch") {
+		return nil, o.errorf("with antialias needs mode linear or cubic and keep_aspect_ratio_policy stretch")
 	}
 	var roi, scales, sizes *ir.Value
 	if o.kind == "Upsample" || o.c.opset < 11 {
@@ -156,6 +157,11 @@ func onnxResize(o *onnxOp) ([]*ir.Value, error) {
 				i = bb.Create("arith.index_cast", []*ir.Value{i}, []ir.Type{ir.Index}).Result(0)
 				i = bb.Create("arith.maxsi", []*ir.Value{i, cIdx(bb, 0)}, []ir.Type{ir.Index}).Result(0)
 				return bb.Create("arith.minsi", []*ir.Value{i, cIdx(bb, xt.Dims[d]-1)}, []ir.Type{ir.Index}).Result(0)
+			}
+			if antialias && mode != "nearest" {
+				dims[d] = antialiasTaps(bb, s, xi, sc, float64(rt.Dims[d])/lin, mode, cubicA, exclude, lin, toIdx)
+				dims[d].out = outside
+				continue
 			}
 			switch mode {
 			case "nearest":

@@ -20,7 +20,7 @@ func TestOnnxErrors(t *testing.T) {
 		{`%r = torch.operator "onnx.Transpose"(%x) {torch.onnx.perm = [0 : si64, 0 : si64]} : (` + x + `) -> ` + x, "onnx.Transpose (opset 17) has an invalid perm [0 0]"},
 		{`%r = torch.operator "onnx.Pad"(%x) {torch.onnx.mode = "mirror"} : (` + x + `) -> ` + x, "onnx.Pad (opset 17) mode 'mirror' is not supported by gree"},
 		{`%r = torch.operator "onnx.BatchNormalization"(%x, %x, %x, %x, %x) {torch.onnx.training_mode = 1 : si64} : (` + x + `, ` + x + `, ` + x + `, ` + x + `, ` + x + `) -> ` + x, "onnx.BatchNormalization (opset 17) in training mode needs rank-1 inputs of 4 channels (input 1)"},
-		{`%r = torch.operator "onnx.Resize"(%x) {torch.onnx.antialias = 1 : si64} : (` + x + `) -> ` + x, "onnx.Resize (opset 17) with antialias is not supported by gree yet"},
+		{`%r = torch.operator "onnx.Resize"(%x) {torch.onnx.antialias = 1 : si64} : (` + x + `) -> ` + x, "onnx.Resize (opset 17) with antialias needs mode linear or cubic and keep_aspect_ratio_policy stretch"},
 		{`%r = torch.operator "onnx.Conv"(%x, %x) : (` + x + `, ` + x + `) -> ` + x, "onnx.Conv (opset 17) needs inputs of rank >= 3 with matching weights"},
 	}
 	for _, c := range cases {
