@@ -173,7 +173,7 @@ CI_SUBSET = [
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
     "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches", "test_col2im", "test_col2im_5d", "test_roialign_aligned_true",
     "test_roialign_mode_max", "test_resize_downsample_scales_cubic_antialias",
-    "test_resize_downsample_sizes_linear_antialias",
+    "test_resize_downsample_sizes_linear_antialias", "test_stft", "test_stft_with_window",
     "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
@@ -644,3 +644,29 @@ def test_resize_antialias_matches_onnxruntime():
         ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
         got = np.asarray(ctx.modules.module["rs"](x).to_host())
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_stft_matches_numpy_float64():
+    """STFT (windowed, onesided; frame_step a run-time input) against numpy's
+    float64 rfft of the frames."""
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 200, 1)).astype(np.float32)
+    w = np.hanning(32).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("STFT", ["x", "st", "w"], ["y"])], "stft",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 200, 1]),
+         helper.make_tensor_value_info("st", TensorProto.INT64, []),
+         helper.make_tensor_value_info("w", TensorProto.FLOAT, [32])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 25, 17, 2])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+    ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+    got = np.asarray(ctx.modules.module["stft"](x, np.array(7, np.int64), w).to_host())
+    frames = np.stack([x[:, f * 7:f * 7 + 32, 0].astype(np.float64) * w for f in range(25)], axis=1)
+    spec = np.fft.rfft(frames, axis=-1)
+    want = np.stack([spec.real, spec.imag], axis=-1)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
