@@ -173,7 +173,7 @@ CI_SUBSET = [
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
     "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches", "test_col2im", "test_col2im_5d", "test_roialign_aligned_true",
     "test_roialign_mode_max", "test_resize_downsample_scales_cubic_antialias",
-    "test_resize_downsample_sizes_linear_antialias", "test_stft", "test_stft_with_window",
+    "test_resize_downsample_sizes_linear_antialias", "test_stft", "test_stft_with_window", "test_melweightmatrix",
     "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
