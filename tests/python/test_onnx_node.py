@@ -173,7 +173,8 @@ CI_SUBSET = [
     "test_optional_has_element_empty_no_input_tensor_input", "test_optional_get_element_tensor",
     "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches", "test_col2im", "test_col2im_5d", "test_roialign_aligned_true",
     "test_roialign_mode_max", "test_resize_downsample_scales_cubic_antialias",
-    "test_resize_downsample_sizes_linear_antialias", "test_stft", "test_stft_with_window", "test_melweightmatrix",
+    "test_resize_downsample_sizes_linear_antialias", "test_stft", "test_stft_with_window", "test_melweightmatrix", "test_deform_conv_with_mask_bias",
+    "test_deform_conv_with_multiple_offset_groups",
     "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
@@ -669,4 +670,34 @@ def test_stft_matches_numpy_float64():
     frames = np.stack([x[:, f * 7:f * 7 + 32, 0].astype(np.float64) * w for f in range(25)], axis=1)
     spec = np.fft.rfft(frames, axis=-1)
     want = np.stack([spec.real, spec.imag], axis=-1)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_deformconv_matches_onnx_reference():
+    """DeformConv (2 groups, 2 offset groups, strides, dilations, pads, mask,
+    bias; offsets reaching past the edges) against onnx's reference
+    evaluator."""
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+    from onnx.reference import ReferenceEvaluator
+
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((2, 4, 9, 8)).astype(np.float32)
+    w = rng.standard_normal((6, 2, 3, 2)).astype(np.float32)
+    off = (rng.standard_normal((2, 2 * 3 * 2 * 2, 4, 4)) * 2).astype(np.float32)
+    b = rng.standard_normal(6).astype(np.float32)
+    mask = rng.random((2, 2 * 3 * 2, 4, 4)).astype(np.float32)
+    node = helper.make_node("DeformConv", ["x", "w", "off", "b", "m"], ["y"], group=2, offset_group=2,
+                            strides=[2, 2], dilations=[2, 1], pads=[1, 0, 1, 1])
+    g = helper.make_graph(
+        [node], "dc",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape) for n, a in
+         (("x", x), ("w", w), ("off", off), ("b", b), ("m", mask))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 6, 4, 4])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 22)])
+    want = ReferenceEvaluator(m).run(None, {"x": x, "w": w, "off": off, "b": b, "m": mask})[0]
+    vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+    ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+    got = np.asarray(ctx.modules.module["dc"](x, w, off, b, mask).to_host())
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
