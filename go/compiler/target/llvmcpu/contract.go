@@ -159,7 +159,10 @@ func (mo *module) mr() int {
 // fused multiply-adds (llvm.fmuladd), A's element broadcast and B's row
 // segment loaded as vectors: mr × nv·vl blocks, then single rows, then
 // single vectors for the ragged edges; the last N mod vl columns (and
-// other strides) go to the reference loop nest generic.
+// other strides) go to the reference loop nest generic. The full blocks
+// sweep K in panels of kc steps, in order, each panel of B copied first
+// to contiguous stack scratch; every C element still adds its products
+// in k order, starting from C.
 func (mo *module) blockedContract(generic string) string {
 	vl, mr := mo.vl, mo.mr()
 	name := fmt.Sprintf("gree_contract_f32_blocked_%dx%d", mr, nv*vl)
