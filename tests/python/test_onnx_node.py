@@ -174,7 +174,8 @@ CI_SUBSET = [
     "test_ai_onnx_ml_array_feature_extractor", "test_batchnorm_example_training_mode", "test_det_nd", "test_maxunpool_export_with_output_shape", "test_nonzero_example", "test_compress_default_axis", "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis_3d", "test_nonmaxsuppression_two_batches", "test_col2im", "test_col2im_5d", "test_roialign_aligned_true",
     "test_roialign_mode_max", "test_resize_downsample_scales_cubic_antialias",
     "test_resize_downsample_sizes_linear_antialias", "test_stft", "test_stft_with_window", "test_melweightmatrix", "test_deform_conv_with_mask_bias",
-    "test_deform_conv_with_multiple_offset_groups",
+    "test_deform_conv_with_multiple_offset_groups", "test_tfidfvectorizer_tf_batch_uniandbigrams_skip5",
+    "test_tfidfvectorizer_tf_onlybigrams_levelempty",
     "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
     "test_reduce_l2_default_axes_keepdims_example_expanded", "test_reduce_log_sum_default_expanded",
     "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
@@ -701,3 +702,29 @@ def test_deformconv_matches_onnx_reference():
     ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
     got = np.asarray(ctx.modules.module["dc"](x, w, off, b, mask).to_host())
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_tfidfvectorizer_matches_onnxruntime():
+    """TfIdfVectorizer (uni-, bi- and trigrams, skips up to 2, TF and TFIDF)
+    on random token rows against onnxruntime."""
+    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+    import iree_go.runtime as ireert
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(13)
+    x = rng.integers(0, 5, size=(3, 30)).astype(np.int64)
+    pool = [0, 1, 3] + [0, 1, 1, 2, 4, 4, 2, 3, 3, 0] + [1, 0, 4, 2, 3, 0]  # 3 uni-, 5 bi-, 2 trigrams
+    for mode in ("TF", "TFIDF"):
+        node = helper.make_node("TfIdfVectorizer", ["x"], ["y"], mode=mode, min_gram_length=1, max_gram_length=3,
+                                max_skip_count=2, ngram_counts=[0, 3, 13], ngram_indexes=list(range(9, -1, -1)),
+                                pool_int64s=pool, weights=list(np.linspace(0.5, 2, 10)))
+        g = helper.make_graph([node], "tf", [helper.make_tensor_value_info("x", TensorProto.INT64, [3, 30])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 10])])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 9)], ir_version=8)
+        want = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+        vmfb = ireec.compile_str(m.SerializeToString(), target_backends=["vmvx"])
+        ctx = ireert.SystemContext(config=ireert.Config("local-task"))
+        ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+        got = np.asarray(ctx.modules.module["tf"](x).to_host())
+        assert want.sum() > 0
+        np.testing.assert_allclose(got, want, rtol=1e-6)
