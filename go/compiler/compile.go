@@ -196,7 +196,7 @@ func importONNX(src []byte, name string) ([]byte, error) {
 	if err := onnx.LoadExternalData(m, filepath.Dir(name)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	text, err := onnx.Import(m, onnx.Options{FoldShapes: true})
+	text, err := onnx.Import(m, onnx.Options{FoldShapes: true, NodeLocs: true, LocFile: name})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -93,3 +93,36 @@ func TestCompileBadONNX(t *testing.T) {
 		}
 	}
 }
+
+// An unsupported operator in a .onnx input is an error naming the file,
+// the node (its name, or its op type and index when unnamed), the op type
+// and the opset.
+func TestCompileONNXUnsupportedOpNamesNode(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ nodeName, want string }{
+		{"head/sample", "node 'head/sample'"},
+		{"", "node 'Bernoulli #1'"},
+	} {
+		m := &onnxpb.ModelProto{}
+		if err := proto.Unmarshal(tinyONNX(t), m); err != nil {
+			t.Fatal(err)
+		}
+		n := m.GetGraph().GetNode()[1]
+		n.OpType = proto.String("Bernoulli")
+		n.Name = proto.String(tc.nodeName)
+		data, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "bern.onnx")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := run("--iree-hal-target-backends=vmvx", p, "-o", filepath.Join(dir, "x.vmfb"))
+		for _, w := range []string{p + ":", "onnx.Bernoulli", "opset 17", tc.want, "is not supported by gree"} {
+			if code != 1 || !strings.Contains(stderr, w) {
+				t.Errorf("node %q: code %d, stderr %q lacks %q", tc.nodeName, code, stderr, w)
+			}
+		}
+	}
+}

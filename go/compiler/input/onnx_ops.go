@@ -1,6 +1,7 @@
 package input
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -121,7 +122,12 @@ func (c *onnxConv) convert(op *ir.Operation) (err error) {
 
 // errorf reports an error naming the ONNX op and opset.
 func (o *onnxOp) errorf(format string, args ...any) error {
-	return ir.Errorf(o.op.Loc, "onnx.%s (opset %d) "+format, append([]any{o.kind, o.c.opset}, args...)...)
+	prefix := fmt.Sprintf("onnx.%s (opset %d) ", o.kind, o.c.opset)
+	if n, ok := o.op.Loc.(*ir.NameLoc); ok && !strings.HasPrefix(n.Name, "#") {
+		// The importer's node location (iree-compile model.onnx) names the node.
+		prefix = fmt.Sprintf("onnx.%s (opset %d, node '%s') ", o.kind, o.c.opset, n.Name)
+	}
+	return ir.Errorf(o.op.Loc, prefix+format, args...)
 }
 
 // in returns input i, or nil when absent.

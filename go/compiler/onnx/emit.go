@@ -24,6 +24,7 @@ type op struct {
 	results  []*value
 	attrs    []namedAttr
 	regions  []*region
+	loc      *nodeLoc // Options.NodeLocs: the node it came from
 }
 
 type opKind uint8
@@ -161,6 +162,9 @@ func (r *region) print(b *strings.Builder, indent int) {
 		b.WriteString("):\n")
 	}
 	for _, o := range r.ops {
+		if o.loc != nil {
+			o.loc.line, o.loc.col = o.loc.w.lineAt(b), len(pad)+1
+		}
 		b.WriteString(pad)
 		o.print(b, indent)
 		b.WriteByte('\n')
@@ -208,6 +212,9 @@ func (o *op) print(b *strings.Builder, indent int) {
 			b.WriteString("{\n")
 			r.print(b, indent+1)
 			b.WriteString(strings.Repeat("  ", indent) + "}")
+		}
+		if o.loc != nil {
+			o.loc.write(b)
 		}
 	}
 }

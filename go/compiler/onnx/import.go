@@ -26,6 +26,14 @@ type Options struct {
 	// NoDataProp turns off data propagation (--no-data-prop): shapes use
 	// literal values only, as ONNX's inference with data_prop=False.
 	NoDataProp bool
+	// NodeLocs gives every torch.operator made from a node the location
+	// loc("<node>"("<LocFile>":line:col)): the node's name (or
+	// "<OpType> #<index>" when it has none) around the op's position in
+	// the printed text, so the compiler's diagnostics name the node
+	// (iree-compile does this; iree-import-onnx prints what IREE prints).
+	NodeLocs bool
+	// LocFile names the file in NodeLocs locations.
+	LocFile string
 }
 
 // ImportFile loads an ONNX model file and imports it (see Import).
@@ -95,6 +103,7 @@ type importer struct {
 	opts   Options
 	opsets map[string]int64
 	res    resources
+	locs   *locWriter // with Options.NodeLocs
 }
 
 // graphImporter imports one graph (the main graph or a subgraph) into a
@@ -111,6 +120,8 @@ type graphImporter struct {
 	none     *value
 	skip     map[*onnxpb.NodeProto]bool
 	folded   map[*onnxpb.NodeProto]bool
+	// nodeIndex is the index in g of the node being imported.
+	nodeIndex int
 }
 
 func newGraphImporter(imp *importer, g *onnxpb.GraphProto, parent *graphImporter) (*graphImporter, error) {
@@ -265,10 +276,11 @@ func (gi *graphImporter) importAll(isFunc bool) error {
 	noneOp := &op{kind: opNone}
 	gi.none = noneOp.addResult("!torch.none")
 	gi.region.ops = append(gi.region.ops, noneOp)
-	for _, n := range gi.g.GetNode() {
+	for i, n := range gi.g.GetNode() {
 		if gi.skip[n] {
 			continue
 		}
+		gi.nodeIndex = i
 		if err := gi.importNode(n); err != nil {
 			return fmt.Errorf("node '%s' (%s, opset %d): %w", n.GetName(), n.GetOpType(), gi.imp.opsets[normalizeDomain(n.GetDomain())], err)
 		}
@@ -363,6 +375,9 @@ func (gi *graphImporter) importNode(n *onnxpb.NodeProto) error {
 		}
 	}
 	o := &op{kind: opOperator, name: "onnx." + n.GetOpType()}
+	if gi.imp.opts.NodeLocs {
+		o.loc = gi.imp.nodeLocs(n, gi.nodeIndex)
+	}
 	for _, in := range n.GetInput() {
 		if in == "" {
 			o.operands = append(o.operands, gi.none)
