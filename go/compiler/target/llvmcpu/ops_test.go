@@ -7,52 +7,12 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
-
-var intBinaryKinds = []kir.Kind{kir.Add, kir.Sub, kir.Mul, kir.DivS, kir.DivU, kir.RemS, kir.RemU,
-	kir.FloorDivS, kir.CeilDivS, kir.CeilDivU, kir.MinS, kir.MinU, kir.MaxS, kir.MaxU,
-	kir.And, kir.Or, kir.Xor, kir.Shl, kir.ShrS, kir.ShrU}
-
-var intUnaryKinds = []kir.Kind{kir.AbsI, kir.CtLz, kir.CtTz, kir.CtPop}
-
-// intOps applies every integer op and comparison to n lanes of a and b,
-// as one vector or lane by lane, storing one block of n per op.
-func intOps(elem kir.Scalar, n int, vector bool) *kir.Kernel {
-	k, b := kir.NewKernel("int_ops")
-	k.Bindings = []kir.Binding{{Elem: elem, Access: kir.Read}, {Elem: elem, Access: kir.Read},
-		{Elem: elem, Access: kir.Write}, {Elem: kir.I1, Access: kir.Write}}
-	widths := []int{n}
-	if !vector {
-		widths = nil
-		for i := 0; i < n; i++ {
-			widths = append(widths, 1)
-		}
-	}
-	off := 0
-	for _, w := range widths {
-		t := kir.V(elem, w)
-		if w == 1 {
-			t = kir.S(elem)
-		}
-		at := b.Idx(int64(off))
-		x, y := b.Load(0, t, at), b.Load(1, t, at)
-		for j, kind := range intBinaryKinds {
-			b.Store(2, b.Idx(int64(j*n+off)), b.Bin(kind, x, y))
-		}
-		for j, kind := range intUnaryKinds {
-			b.Store(2, b.Idx(int64((len(intBinaryKinds)+j)*n+off)), b.Emit(kind, t, x))
-		}
-		for p := kir.PredEQ; p <= kir.PredUGE; p++ {
-			b.Store(3, b.Idx(int64(int(p)*n+off)), b.Cmp(kir.CmpI, p, x, y))
-		}
-		off += w
-	}
-	return k
-}
 
 func TestIntegerOps(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	nops := len(intBinaryKinds) + len(intUnaryKinds)
+	nops := len(targettest.IntBinaryKinds) + len(targettest.IntUnaryKinds)
 	for _, e := range []kir.Scalar{kir.I8, kir.I16, kir.I32, kir.I64} {
 		bits := e.Bits()
 		lo, hi := -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)-1
@@ -64,7 +24,7 @@ func TestIntegerOps(t *testing.T) {
 		}
 		n := len(a)
 		for _, vector := range []bool{false, true} {
-			k := intOps(e, n, vector)
+			k := targettest.IntOps(e, n, vector)
 			diff(t, k, [3]int64{1, 1, 1}, nil, [][]byte{enc(e, a), enc(e, b), make([]byte, e.ByteSize()*n*nops), make([]byte, 10*n)}, 0)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 	"github.com/gree-ml/gree/go/compiler/target/vmvx"
 	schema "github.com/gree-ml/gree/go/schemas/vmvx"
 	"github.com/gree-ml/gree/go/status"
@@ -93,7 +94,7 @@ func TestRunArguments(t *testing.T) {
 
 // TestEmitSeveralKernels: entry i is kernels[i].
 func TestEmitSeveralKernels(t *testing.T) {
-	ks := []*kir.Kernel{elementwise(kir.F32, 8, 64), rowReduce(kir.F32, 4, [3]kir.ReduceKind{}), intOps(kir.I32, 3, true)}
+	ks := []*kir.Kernel{elementwise(kir.F32, 8, 64), rowReduce(kir.F32, 4, [3]kir.ReduceKind{}), targettest.IntOps(kir.I32, 3, true)}
 	ex, err := vmvx.Translate(ks)
 	if err != nil {
 		t.Fatal(err)

@@ -5,52 +5,11 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
 
-var intBinaryKinds = []kir.Kind{kir.Add, kir.Sub, kir.Mul, kir.DivS, kir.DivU, kir.RemS, kir.RemU,
-	kir.FloorDivS, kir.CeilDivS, kir.CeilDivU, kir.MinS, kir.MinU, kir.MaxS, kir.MaxU,
-	kir.And, kir.Or, kir.Xor, kir.Shl, kir.ShrS, kir.ShrU}
-
-var intUnaryKinds = []kir.Kind{kir.AbsI, kir.CtLz, kir.CtTz, kir.CtPop}
-
-// intOps applies every integer op to the n lanes of a and b (as a vector
-// when vector is set, else lane by lane as scalars) and stores the results
-// one block of n per op; comparisons go to the i1 binding.
-func intOps(elem kir.Scalar, n int, vector bool) *kir.Kernel {
-	k, b := kir.NewKernel("int_ops")
-	k.Bindings = []kir.Binding{{Elem: elem, Access: kir.Read}, {Elem: elem, Access: kir.Read},
-		{Elem: elem, Access: kir.Write}, {Elem: kir.I1, Access: kir.Write}}
-	lanes := []int{n}
-	if !vector {
-		lanes = nil
-		for i := 0; i < n; i++ {
-			lanes = append(lanes, 1)
-		}
-	}
-	off := 0
-	for _, w := range lanes {
-		t := kir.V(elem, w)
-		if w == 1 {
-			t = kir.S(elem)
-		}
-		at := b.Idx(int64(off))
-		x, y := b.Load(0, t, at), b.Load(1, t, at)
-		for j, kind := range intBinaryKinds {
-			b.Store(2, b.Idx(int64(j*n+off)), b.Bin(kind, x, y))
-		}
-		for j, kind := range intUnaryKinds {
-			b.Store(2, b.Idx(int64((len(intBinaryKinds)+j)*n+off)), b.Emit(kind, t, x))
-		}
-		for p := kir.PredEQ; p <= kir.PredUGE; p++ {
-			b.Store(3, b.Idx(int64(int(p)*n+off)), b.Cmp(kir.CmpI, p, x, y))
-		}
-		off += w
-	}
-	return k
-}
-
 func TestIntegerOps(t *testing.T) {
-	nops := len(intBinaryKinds) + len(intUnaryKinds)
+	nops := len(targettest.IntBinaryKinds) + len(targettest.IntUnaryKinds)
 	cases := []struct {
 		elem kir.Scalar
 		a, b []byte
@@ -69,7 +28,7 @@ func TestIntegerOps(t *testing.T) {
 	for _, c := range cases {
 		for _, vector := range []bool{true, false} {
 			sz := c.elem.ByteSize()
-			diff(t, intOps(c.elem, c.n, vector), [3]int64{1, 1, 1}, nil,
+			diff(t, targettest.IntOps(c.elem, c.n, vector), [3]int64{1, 1, 1}, nil,
 				[][]byte{c.a, c.b, make([]byte, nops*c.n*sz), make([]byte, 10*c.n)})
 		}
 	}

@@ -1,0 +1,108 @@
+package targettest
+
+import (
+	"fmt"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+)
+
+// IntBinaryKinds lists the integer binary ops that IntOps applies.
+var IntBinaryKinds = []kir.Kind{kir.Add, kir.Sub, kir.Mul, kir.DivS, kir.DivU, kir.RemS, kir.RemU,
+	kir.FloorDivS, kir.CeilDivS, kir.CeilDivU, kir.MinS, kir.MinU, kir.MaxS, kir.MaxU,
+	kir.And, kir.Or, kir.Xor, kir.Shl, kir.ShrS, kir.ShrU}
+
+// IntUnaryKinds lists the integer unary ops that IntOps applies.
+var IntUnaryKinds = []kir.Kind{kir.AbsI, kir.CtLz, kir.CtTz, kir.CtPop}
+
+// IntOps applies every integer op to the n lanes of bindings 0 and 1 (as a
+// vector when vector is set, else lane by lane as scalars) and stores the
+// results to binding 2, one block of n per op (IntBinaryKinds, then
+// IntUnaryKinds); the comparisons go to the i1 binding 3, one block of n
+// per predicate.
+func IntOps(elem kir.Scalar, n int, vector bool) *kir.Kernel {
+	k, b := kir.NewKernel("int_ops")
+	k.Bindings = []kir.Binding{{Elem: elem, Access: kir.Read}, {Elem: elem, Access: kir.Read},
+		{Elem: elem, Access: kir.Write}, {Elem: kir.I1, Access: kir.Write}}
+	lanes := []int{n}
+	if !vector {
+		lanes = nil
+		for i := 0; i < n; i++ {
+			lanes = append(lanes, 1)
+		}
+	}
+	off := 0
+	for _, w := range lanes {
+		t := kir.V(elem, w)
+		if w == 1 {
+			t = kir.S(elem)
+		}
+		at := b.Idx(int64(off))
+		x, y := b.Load(0, t, at), b.Load(1, t, at)
+		for j, kind := range IntBinaryKinds {
+			b.Store(2, b.Idx(int64(j*n+off)), b.Bin(kind, x, y))
+		}
+		for j, kind := range IntUnaryKinds {
+			b.Store(2, b.Idx(int64((len(IntBinaryKinds)+j)*n+off)), b.Emit(kind, t, x))
+		}
+		for p := kir.PredEQ; p <= kir.PredUGE; p++ {
+			b.Store(3, b.Idx(int64(int(p)*n+off)), b.Cmp(kir.CmpI, p, x, y))
+		}
+		off += w
+	}
+	return k
+}
+
+// FloatChain applies a mix of float ops to x and y of type t, including
+// the NaN-ignoring min/max and copysign.
+func FloatChain(b *kir.Builder, t kir.Type, x, y kir.Value) kir.Value {
+	r, neg := floatCore(b, t, x, y)
+	mn := b.Bin(kir.MinNumF, neg, b.Bin(kir.MaxNumF, x, y))
+	return b.Select(b.Cmp(kir.CmpF, kir.FPredOLT, x, y), r, b.Bin(kir.CopySign, mn, y))
+}
+
+// BasicFloatChain is FloatChain without minnumf, maxnumf and copysign.
+func BasicFloatChain(b *kir.Builder, t kir.Type, x, y kir.Value) kir.Value {
+	r, neg := floatCore(b, t, x, y)
+	return b.Select(b.Cmp(kir.CmpF, kir.FPredOLT, x, y), r, neg)
+}
+
+// floatCore is the part of the float chains they share: arithmetic, fma,
+// min/max, sqrt and remf.
+func floatCore(b *kir.Builder, t kir.Type, x, y kir.Value) (r, neg kir.Value) {
+	one := b.Float(t, 1)
+	s := b.Bin(kir.Add, x, y)
+	m := b.Bin(kir.Mul, s, x)
+	d := b.Bin(kir.Sub, m, y)
+	q := b.Bin(kir.DivF, d, b.Bin(kir.Add, b.Emit(kir.AbsF, t, y), one))
+	f := b.Emit(kir.FMA, t, q, x, s)
+	mx := b.Bin(kir.MaxF, f, b.Bin(kir.MinF, x, y))
+	r = b.Emit(kir.Sqrt, t, b.Emit(kir.AbsF, t, mx))
+	neg = b.Emit(kir.NegF, t, b.Bin(kir.RemF, mx, b.Float(t, 0.75)))
+	return r, neg
+}
+
+// Elementwise builds c[i] = body(a[i], b[i]) for i < pc0, tile elements
+// per workgroup, vectorized by width with a scalar remainder loop; the
+// kernel is named name_in_width.
+func Elementwise(name string, in, out kir.Scalar, width, tile int, body func(b *kir.Builder, t kir.Type, x, y kir.Value) kir.Value) *kir.Kernel {
+	k, b := kir.NewKernel(fmt.Sprintf("%s_%s_%d", name, in, width))
+	k.Bindings = []kir.Binding{{Elem: in, Access: kir.Read}, {Elem: in, Access: kir.Read}, {Elem: out, Access: kir.Write}}
+	k.NumPushConstants = 1
+	n := b.Query(kir.PushConstant, 0)
+	tileV := b.Idx(int64(tile))
+	base := b.Bin(kir.Mul, b.Query(kir.WorkgroupID, 0), tileV)
+	end := b.Bin(kir.MinS, b.Bin(kir.Add, base, tileV), n)
+	w := b.Idx(int64(width))
+	vend := b.Bin(kir.Add, base, b.Bin(kir.Mul, b.Bin(kir.DivS, b.Bin(kir.Sub, end, base), w), w))
+	for _, loop := range []struct {
+		lo, hi, step kir.Value
+		t            kir.Type
+	}{{base, vend, w, kir.V(in, width)}, {vend, end, b.Idx(1), kir.S(in)}} {
+		b.For(loop.lo, loop.hi, loop.step, nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+			x, y := b.Load(0, loop.t, i), b.Load(1, loop.t, i)
+			b.Store(2, i, body(b, loop.t, x, y))
+			return nil
+		})
+	}
+	return k
+}
