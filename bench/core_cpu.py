@@ -16,22 +16,14 @@ import argparse
 import os
 import platform
 import re
-import shutil
 import subprocess
-import sys
 import tempfile
-import time
 
 import numpy as np
 
-MATMUL = """func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1024x1024xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
-  return %m : tensor<1024x1024xf32>
-}
-"""
+from _common import matmul_src, numpy_ms, tool
+
+MATMUL = matmul_src(1024)
 
 N = 1 << 24
 CHAIN = f"""func.func @chain(%x: tensor<{N}xf32>) -> tensor<{N}xf32> {{
@@ -48,13 +40,6 @@ CHAIN = f"""func.func @chain(%x: tensor<{N}xf32>) -> tensor<{N}xf32> {{
 """
 
 
-def tool(name, bin_dir):
-    p = os.path.join(bin_dir, name) if bin_dir else shutil.which(name)
-    if not p or not os.path.exists(p):
-        sys.exit(f"cannot find {name}; run `make build` or pass --bin")
-    return p
-
-
 def gree_ms(src, inputs, args, work, name):
     mlir = os.path.join(work, name + ".mlir")
     vmfb = os.path.join(work, name + ".vmfb")
@@ -65,17 +50,6 @@ def gree_ms(src, inputs, args, work, name):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     m = re.search(r"_median\s+([\d.]+) ms", out) or re.search(r"real_time\s+([\d.]+) ms", out)
     return float(m.group(1))
-
-
-def numpy_ms(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    times.sort()
-    return times[len(times) // 2] * 1e3
 
 
 def main():

@@ -22,27 +22,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
-
-def matmul_src(n):
-    return f"""func.func @matmul(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<{n}x{n}xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>) outs(%f : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
-  return %m : tensor<{n}x{n}xf32>
-}}
-"""
-
-
-def tool(name, bin_dir):
-    p = os.path.join(bin_dir, name) if bin_dir else shutil.which(name)
-    if not p or not os.path.exists(p):
-        sys.exit(f"cannot find {name}; run `make build` or pass --bin")
-    return p
+from _common import matmul_src, numpy_ms, tool
 
 
 def gree_ms(backend, args, work):
@@ -59,17 +42,6 @@ def gree_ms(backend, args, work):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     m = re.search(r"_median\s+([\d.]+) ms\s+([\d.]+) ms", out) or re.search(r"real_time\s+([\d.]+) ms\s+([\d.]+) ms", out)
     return float(m.group(1)), float(m.group(2))
-
-
-def numpy_ms(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    times.sort()
-    return times[len(times) // 2] * 1e3
 
 
 def fma_peak(work, threads):

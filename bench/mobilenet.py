@@ -25,7 +25,6 @@ import argparse
 import os
 import platform
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,15 +32,10 @@ import time
 
 import numpy as np
 
+from _common import tool
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-
-def tool(name, bin_dir):
-    p = os.path.join(bin_dir, name) if bin_dir else shutil.which(name)
-    if not p or not os.path.exists(p):
-        sys.exit(f"cannot find {name}; run `make build` and pass --bin build, or install gree")
-    return p
 
 
 def torch_python():
