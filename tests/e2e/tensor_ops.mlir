@@ -35,6 +35,15 @@ func.func @insert_slice_pad_concat() {
   return
 }
 
+// An empty piece contributes nothing (and is never read).
+func.func @concat_with_empty_piece() {
+  %a = util.unfoldable_constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  %e = util.unfoldable_constant dense<> : tensor<2x0xi32>
+  %c = tensor.concat dim(1) %e, %a, %e : (tensor<2x0xi32>, tensor<2x2xi32>, tensor<2x0xi32>) -> tensor<2x2xi32>
+  check.expect_eq_const(%c, dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>) : tensor<2x2xi32>
+  return
+}
+
 func.func @reshapes() {
   %a = util.unfoldable_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
   %c = tensor.collapse_shape %a [[0, 1]] : tensor<2x3xi32> into tensor<6xi32>

@@ -89,6 +89,11 @@ func (r *rewriter) concat(b *ir.Builder, op *ir.Operation) error {
 	})
 	off := mixed{static: 0}
 	for _, v := range op.Operands {
+		if hasStaticZeroDim(v.Type) {
+			// An empty piece adds nothing (and its kernel would read
+			// element 0 of an empty buffer).
+			continue
+		}
 		offs := make([]mixed, len(rt.Dims))
 		for i := range offs {
 			offs[i] = mixed{static: 0}
@@ -134,4 +139,19 @@ func (r *rewriter) generate(b *ir.Builder, op *ir.Operation) error {
 	})
 	r.replace(op, g.Results)
 	return nil
+}
+
+// hasStaticZeroDim reports a ranked tensor type with a static size-0
+// dimension (a tensor with no elements).
+func hasStaticZeroDim(t ir.Type) bool {
+	rt, ok := t.(*ir.RankedTensorType)
+	if !ok {
+		return false
+	}
+	for _, d := range rt.Dims {
+		if d == 0 {
+			return true
+		}
+	}
+	return false
 }
