@@ -128,29 +128,15 @@ func sameTypeOp(n int) ParseFunc {
 
 // parseCastOp: %x flags? {attrs}? : T to U
 func parseCastOp(p *OpParser, st *ir.OperationState) error {
-	o, err := p.ParseOperand()
-	if err != nil {
-		return err
-	}
-	if err := parseOpFlags(p, st); err != nil {
-		return err
-	}
-	if err := p.ParseOptionalAttrDict(st); err != nil {
-		return err
-	}
-	from, err := p.ParseColonType()
-	if err != nil {
-		return err
-	}
-	if err := p.ExpectKeyword("to"); err != nil {
-		return err
-	}
-	to, err := p.ParseType()
-	if err != nil {
-		return err
-	}
-	st.ResultTypes = []ir.Type{to}
-	return p.ResolveOperands(st, []Operand{o}, []ir.Type{from})
+	r := &reader{p: p, st: st}
+	o := r.operand()
+	r.do(func() error { return parseOpFlags(p, st) })
+	r.attrDict()
+	from := r.colonType()
+	r.keyword("to")
+	st.ResultTypes = []ir.Type{r.typ()}
+	r.resolve([]Operand{o}, from)
+	return r.err
 }
 
 // cmpOp returns the syntax "predicate, %a, %b flags? {attrs}? : T" of

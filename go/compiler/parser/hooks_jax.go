@@ -76,26 +76,14 @@ func parseSdySharded(p *OpParser, st *ir.OperationState) error {
 
 // parseCHLOUnary: %x {attrs}? : T -> U
 func parseCHLOUnary(p *OpParser, st *ir.OperationState) error {
-	x, err := p.ParseOperand()
-	if err != nil {
-		return err
-	}
-	if err := p.ParseOptionalAttrDict(st); err != nil {
-		return err
-	}
-	t, err := p.ParseColonType()
-	if err != nil {
-		return err
-	}
-	if err := p.Expect("->"); err != nil {
-		return err
-	}
-	u, err := p.ParseType()
-	if err != nil {
-		return err
-	}
-	st.ResultTypes = []ir.Type{u}
-	return p.ResolveOperands(st, []Operand{x}, []ir.Type{t})
+	r := &reader{p: p, st: st}
+	x := r.operand()
+	r.attrDict()
+	t := r.colonType()
+	r.expect("->")
+	st.ResultTypes = []ir.Type{r.typ()}
+	r.resolve([]Operand{x}, t)
+	return r.err
 }
 
 // parseCHLOTopK: (%x, k = N) {attrs}? : T -> (V, I)
@@ -110,13 +98,7 @@ func parseCHLOTopK(p *OpParser, st *ir.OperationState) error {
 	if err := p.Expect(","); err != nil {
 		return err
 	}
-	if err := p.ExpectKeyword("k"); err != nil {
-		return err
-	}
-	if err := p.Expect("="); err != nil {
-		return err
-	}
-	k, err := p.ParseInteger()
+	k, err := parseKeywordInteger(p, "k")
 	if err != nil {
 		return err
 	}

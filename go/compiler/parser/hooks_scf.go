@@ -145,16 +145,29 @@ func parseScfWhileOp(p *OpParser, st *ir.OperationState) error {
 	if r.ok() && p.IsNext("(") {
 		args, inits = r.assignmentList()
 	}
+	r.whileRegions(args, inits)
+	if r.ok() {
+		r.set(p.ParseOptionalAttrDictWithKeyword(st))
+	}
+	return r.err
+}
+
+// whileRegions parses the part that scf.while and tosa.while_loop share,
+// ": (T, …) -> (U, …) { before } do { after }", given the entry arguments
+// and initial values before it: the inputs type both, the results are the
+// op's.
+func (r *reader) whileRegions(args []Argument, inits []Operand) {
 	r.expect(":")
-	pos := p.CurrentPos()
+	pos := r.p.CurrentPos()
 	ft := r.functionType()
 	if !r.ok() {
-		return r.err
+		return
 	}
 	if len(ft.Inputs) != len(inits) {
-		return p.ErrorfAt(pos, "expected as many input types as operands (expected %d got %d)", len(inits), len(ft.Inputs))
+		r.set(r.p.ErrorfAt(pos, "expected as many input types as operands (expected %d got %d)", len(inits), len(ft.Inputs)))
+		return
 	}
-	st.ResultTypes = ft.Results
+	r.st.ResultTypes = ft.Results
 	r.resolve(inits, ft.Inputs...)
 	for i := range args {
 		args[i].Type = ft.Inputs[i]
@@ -162,10 +175,6 @@ func parseScfWhileOp(p *OpParser, st *ir.OperationState) error {
 	r.region(args)
 	r.keyword("do")
 	r.region(nil)
-	if r.ok() {
-		r.set(p.ParseOptionalAttrDictWithKeyword(st))
-	}
-	return r.err
 }
 
 // parseScfConditionOp: scf.condition(%c) {attrs}? (%a, … : T, …)?

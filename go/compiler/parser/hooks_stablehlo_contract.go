@@ -142,10 +142,7 @@ func parseHLOConvolution(p *OpParser, st *ir.OperationState) error {
 	if err := p.Expect(")"); err != nil {
 		return err
 	}
-	if err := p.ExpectKeyword("dim_numbers"); err != nil {
-		return err
-	}
-	if err := p.Expect("="); err != nil {
+	if err := expectKeywordEq(p, "dim_numbers"); err != nil {
 		return err
 	}
 	in, err := parseConvLayout(p)
@@ -168,10 +165,7 @@ func parseHLOConvolution(p *OpParser, st *ir.OperationState) error {
 	}
 	st.AddAttr("dimension_numbers", &ir.OpaqueAttr{Text: "#stablehlo.conv<" + in + "x" + ker + "->" + out + ">"})
 	if p.Optional(",") {
-		if err := p.ExpectKeyword("window"); err != nil {
-			return err
-		}
-		if err := p.Expect("="); err != nil {
+		if err := expectKeywordEq(p, "window"); err != nil {
 			return err
 		}
 		if err := p.Expect("{"); err != nil {
@@ -299,13 +293,7 @@ func parseHLOReduce(p *OpParser, st *ir.OperationState) error {
 	if err := p.ExpectKeyword("across"); err != nil {
 		return err
 	}
-	if err := p.ExpectKeyword("dimensions"); err != nil {
-		return err
-	}
-	if err := p.Expect("="); err != nil {
-		return err
-	}
-	dims, err := p.ParseIntegerList()
+	dims, err := parseKeywordIntegers(p, "dimensions")
 	if err != nil {
 		return err
 	}

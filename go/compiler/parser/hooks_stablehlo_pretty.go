@@ -102,13 +102,7 @@ func hloListOp(kw, attr string) ParseFunc {
 		if err != nil {
 			return err
 		}
-		if err := p.ExpectKeyword(kw); err != nil {
-			return err
-		}
-		if err := p.Expect("="); err != nil {
-			return err
-		}
-		vs, err := p.ParseIntegerList()
+		vs, err := parseKeywordIntegers(p, kw)
 		if err != nil {
 			return err
 		}
@@ -138,13 +132,7 @@ func hloDimOp(attr string) ParseFunc {
 		if err != nil {
 			return err
 		}
-		if err := p.ExpectKeyword("dim"); err != nil {
-			return err
-		}
-		if err := p.Expect("="); err != nil {
-			return err
-		}
-		d, err := p.ParseInteger()
+		d, err := parseKeywordInteger(p, "dim")
 		if err != nil {
 			return err
 		}
@@ -155,13 +143,7 @@ func hloDimOp(attr string) ParseFunc {
 
 // parseHLOIota: dim = N {attrs}? : T
 func parseHLOIota(p *OpParser, st *ir.OperationState) error {
-	if err := p.ExpectKeyword("dim"); err != nil {
-		return err
-	}
-	if err := p.Expect("="); err != nil {
-		return err
-	}
-	d, err := p.ParseInteger()
+	d, err := parseKeywordInteger(p, "dim")
 	if err != nil {
 		return err
 	}
@@ -189,13 +171,7 @@ func parseHLOPad(p *OpParser, st *ir.OperationState) error {
 				return err
 			}
 		}
-		if err := p.ExpectKeyword(kw); err != nil {
-			return err
-		}
-		if err := p.Expect("="); err != nil {
-			return err
-		}
-		vs, err := p.ParseIntegerList()
+		vs, err := parseKeywordIntegers(p, kw)
 		if err != nil {
 			return err
 		}
@@ -253,10 +229,7 @@ func parseHLOReducePrecision(p *OpParser, st *ir.OperationState) error {
 	if err := p.Expect(","); err != nil {
 		return err
 	}
-	if err := p.ExpectKeyword("format"); err != nil {
-		return err
-	}
-	if err := p.Expect("="); err != nil {
+	if err := expectKeywordEq(p, "format"); err != nil {
 		return err
 	}
 	pos := p.CurrentPos()

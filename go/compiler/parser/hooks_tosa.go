@@ -167,23 +167,7 @@ func parseTosaCondIf(p *OpParser, st *ir.OperationState) error {
 func parseTosaWhile(p *OpParser, st *ir.OperationState) error {
 	r := &reader{p: p, st: st}
 	args, inits := r.assignmentList()
-	r.expect(":")
-	pos := p.CurrentPos()
-	ft := r.functionType()
-	if !r.ok() {
-		return r.err
-	}
-	if len(ft.Inputs) != len(inits) {
-		return p.ErrorfAt(pos, "expected as many input types as operands (expected %d got %d)", len(inits), len(ft.Inputs))
-	}
-	st.ResultTypes = ft.Results
-	r.resolve(inits, ft.Inputs...)
-	for i := range args {
-		args[i].Type = ft.Inputs[i]
-	}
-	r.region(args)
-	r.keyword("do")
-	r.region(nil)
+	r.whileRegions(args, inits)
 	r.attrDict()
 	return r.err
 }
