@@ -8,25 +8,15 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/input"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/parser"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
 
 // lowerAll compiles src to its dispatches.
 func lowerAll(t *testing.T, src string, st codegen.Strategy) []*codegen.Dispatch {
 	t.Helper()
-	m, err := parser.Parse("t.mlir", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := input.Run(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := flow.Run(m); err != nil {
-		t.Fatal(err)
-	}
+	m := targettest.Flow(t, src)
 	var out []*codegen.Dispatch
 	m.Op.Walk(func(op *ir.Operation) bool {
 		if op.Name == flow.RegionName {

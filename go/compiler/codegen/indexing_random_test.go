@@ -8,10 +8,9 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/input"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/parser"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
 
 // runProgram compiles src (static shapes) and runs its dispatches in
@@ -19,16 +18,7 @@ import (
 // function's arguments; it returns the bytes of the returned value.
 func runProgram(t *testing.T, src string, args [][]byte) []byte {
 	t.Helper()
-	m, err := parser.Parse("t.mlir", []byte(src))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, src)
-	}
-	if err := input.Run(m); err != nil {
-		t.Fatalf("%v\n%s", err, src)
-	}
-	if err := flow.Run(m); err != nil {
-		t.Fatal(err)
-	}
+	m := targettest.Flow(t, src)
 	var fn *ir.Operation
 	m.Op.Walk(func(op *ir.Operation) bool {
 		if op.Name == "func.func" {

@@ -7,25 +7,15 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/input"
 	"github.com/gree-ml/gree/go/compiler/ir"
-	"github.com/gree-ml/gree/go/compiler/parser"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 	"github.com/gree-ml/gree/go/schemas/module"
 )
 
 // build runs the pipeline up to the module without a target.
 func build(t *testing.T, src string) *module.Module {
 	t.Helper()
-	m, err := parser.Parse("test.mlir", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := input.Run(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := flow.Run(m); err != nil {
-		t.Fatal(err)
-	}
+	m := targettest.Flow(t, src)
 	refs := map[*ir.Operation]DispatchRef{}
 	n := 0
 	var entries []string
