@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
-	"sync"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 	"github.com/gree-ml/gree/go/internal/half"
 	rt "github.com/gree-ml/gree/go/runtime/hal/local/llvmcpu"
 )
@@ -66,37 +66,14 @@ func diffOn(t *testing.T, m llvmcpu.Machine, k *kir.Kernel, grid [3]int64, pcs [
 	}
 	compare(t, k, "one call", want, got, ulps)
 	got = clone(inputs)
-	const workers = 4
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int64(w); i < total; i += workers {
-				if err := x.Run(0, i, 1, grid, pcs, got); err != nil && errs[w] == nil {
-					errs[w] = err
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatalf("concurrent Run: %v", err)
-		}
+	if err := targettest.Concurrently(4, total, func(_ int, i int64) error { return x.Run(0, i, 1, grid, pcs, got) }); err != nil {
+		t.Fatalf("concurrent Run: %v", err)
 	}
 	compare(t, k, "per workgroup", want, got, ulps)
 	return want
 }
 
-func clone(bs [][]byte) [][]byte {
-	out := make([][]byte, len(bs))
-	for i, b := range bs {
-		out[i] = bytes.Clone(b)
-	}
-	return out
-}
+var clone = targettest.Clone
 
 func compare(t *testing.T, k *kir.Kernel, mode string, want, got [][]byte, ulps int) {
 	t.Helper()

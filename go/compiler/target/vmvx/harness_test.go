@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
-	"sync"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 	"github.com/gree-ml/gree/go/compiler/target/vmvx"
 	rt "github.com/gree-ml/gree/go/runtime/hal/local/vmvx"
 )
@@ -45,43 +45,20 @@ func diff(t *testing.T, k *kir.Kernel, grid [3]int64, pcs []int64, inputs [][]by
 	// Concurrent: workgroups dealt round-robin to goroutines.
 	got = clone(inputs)
 	const workers = 4
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st := rt.NewState()
-			i := 0
-			for z := int64(0); z < grid[2]; z++ {
-				for y := int64(0); y < grid[1]; y++ {
-					for xx := int64(0); xx < grid[0]; xx++ {
-						if i%workers == w && errs[w] == nil {
-							errs[w] = x.RunWorkgroup(st, 0, [3]int64{xx, y, z}, grid, pcs, got)
-						}
-						i++
-					}
-				}
-			}
-		}()
+	states := make([]*rt.State, workers)
+	for w := range states {
+		states[w] = rt.NewState()
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatalf("concurrent RunWorkgroup: %v", err)
-		}
+	if err := targettest.Concurrently(workers, grid[0]*grid[1]*grid[2], func(w int, i int64) error {
+		return x.RunWorkgroup(states[w], 0, targettest.WorkgroupID(i, grid), grid, pcs, got)
+	}); err != nil {
+		t.Fatalf("concurrent RunWorkgroup: %v", err)
 	}
 	compare(t, k, "concurrent", want, got)
 	return want
 }
 
-func clone(bs [][]byte) [][]byte {
-	out := make([][]byte, len(bs))
-	for i, b := range bs {
-		out[i] = bytes.Clone(b)
-	}
-	return out
-}
+var clone = targettest.Clone
 
 func compare(t *testing.T, k *kir.Kernel, mode string, want, got [][]byte) {
 	t.Helper()
