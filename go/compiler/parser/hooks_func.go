@@ -171,14 +171,8 @@ func parseCallOp(p *OpParser, st *ir.OperationState) error {
 		return err
 	}
 	st.AddAttr("callee", ir.SymRef(callee))
-	if err := p.Expect("("); err != nil {
-		return err
-	}
-	ops, err := p.ParseOperandList()
+	ops, err := parseParenOperands(p)
 	if err != nil {
-		return err
-	}
-	if err := p.Expect(")"); err != nil {
 		return err
 	}
 	if err := p.ParseOptionalAttrDict(st); err != nil {

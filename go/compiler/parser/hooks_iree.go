@@ -113,14 +113,8 @@ func checkOp(device, binary, tolerances bool) ParseFunc {
 // parseTensorEmptyOp: tensor.empty(%d0, …) {attrs}? : tensor<…> — one index
 // operand per dynamic dimension.
 func parseTensorEmptyOp(p *OpParser, st *ir.OperationState) error {
-	if err := p.Expect("("); err != nil {
-		return err
-	}
-	ops, err := p.ParseOperandList()
+	ops, err := parseParenOperands(p)
 	if err != nil {
-		return err
-	}
-	if err := p.Expect(")"); err != nil {
 		return err
 	}
 	if err := p.ParseOptionalAttrDict(st); err != nil {

@@ -132,14 +132,8 @@ func parseConvLayout(p *OpParser) (string, error) {
 }
 
 func parseHLOConvolution(p *OpParser, st *ir.OperationState) error {
-	if err := p.Expect("("); err != nil {
-		return err
-	}
-	ops, err := p.ParseOperandList()
+	ops, err := parseParenOperands(p)
 	if err != nil {
-		return err
-	}
-	if err := p.Expect(")"); err != nil {
 		return err
 	}
 	if err := expectKeywordEq(p, "dim_numbers"); err != nil {

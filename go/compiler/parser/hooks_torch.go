@@ -43,9 +43,7 @@ func parseTorchOperator(p *OpParser, st *ir.OperationState) error {
 	}
 	st.AddAttr("name", ir.Str(name))
 	r := &reader{p: p, st: st}
-	r.expect("(")
-	ops := r.operands()
-	r.expect(")")
+	ops := r.parenOperands()
 	r.attrDict()
 	ft := r.colonTypeFunction()
 	if !r.ok() {

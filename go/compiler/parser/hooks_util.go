@@ -348,6 +348,11 @@ func (r *reader) functionType() *ir.FunctionType {
 	return &ir.FunctionType{}
 }
 
+// parenOperands parses "(%a, …)".
+func (r *reader) parenOperands() []Operand {
+	return get(r, func() ([]Operand, error) { return parseParenOperands(r.p) })
+}
+
 // bracketOperands parses "[%a, …]".
 func (r *reader) bracketOperands() []Operand {
 	r.expect("[")

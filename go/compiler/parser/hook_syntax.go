@@ -1,7 +1,8 @@
 package parser
 
-// The "kw = value" pairs of the pretty StableHLO and CHLO syntaxes
-// (dim = 1, dimensions = [0, 1], k = 4).
+// Small pieces of op syntax that several dialects' hooks share: the
+// "kw = value" pairs of the pretty StableHLO and CHLO syntaxes (dim = 1,
+// dimensions = [0, 1], k = 4) and parenthesized operand lists.
 
 // expectKeywordEq parses "kw =".
 func expectKeywordEq(p *OpParser, kw string) error {
@@ -25,4 +26,16 @@ func parseKeywordIntegers(p *OpParser, kw string) ([]int64, error) {
 		return nil, err
 	}
 	return p.ParseIntegerList()
+}
+
+// parseParenOperands parses "(%a, …)", possibly empty.
+func parseParenOperands(p *OpParser) ([]Operand, error) {
+	if err := p.Expect("("); err != nil {
+		return nil, err
+	}
+	ops, err := p.ParseOperandList()
+	if err != nil {
+		return nil, err
+	}
+	return ops, p.Expect(")")
 }
