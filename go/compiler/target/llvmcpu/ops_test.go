@@ -11,21 +11,13 @@ import (
 )
 
 func TestIntegerOps(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
 	nops := len(targettest.IntBinaryKinds) + len(targettest.IntUnaryKinds)
-	for _, e := range []kir.Scalar{kir.I8, kir.I16, kir.I32, kir.I64} {
-		bits := e.Bits()
-		lo, hi := -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)-1
-		a := []float64{0, 1, -1, lo, hi, 7, -7, lo, 3, 9, float64(bits), -2}
-		b := []float64{0, 0, -1, -1, 2, 8, 2, 1, 7, 100, float64(bits - 1), float64(bits)}
-		for len(a) < 16 {
-			a = append(a, math.Trunc(r.Float64()*200-100))
-			b = append(b, math.Trunc(r.Float64()*20-10))
-		}
-		n := len(a)
+	for _, c := range targettest.IntCases() {
+		n := len(c.A)
 		for _, vector := range []bool{false, true} {
-			k := targettest.IntOps(e, n, vector)
-			diff(t, k, [3]int64{1, 1, 1}, nil, [][]byte{enc(e, a), enc(e, b), make([]byte, e.ByteSize()*n*nops), make([]byte, 10*n)}, 0)
+			k := targettest.IntOps(c.Elem, n, vector)
+			diff(t, k, [3]int64{1, 1, 1}, nil, [][]byte{targettest.EncInts(c.Elem, c.A), targettest.EncInts(c.Elem, c.B),
+				make([]byte, c.Elem.ByteSize()*n*nops), make([]byte, 10*n)}, 0)
 		}
 	}
 }

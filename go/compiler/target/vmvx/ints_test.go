@@ -10,26 +10,11 @@ import (
 
 func TestIntegerOps(t *testing.T) {
 	nops := len(targettest.IntBinaryKinds) + len(targettest.IntUnaryKinds)
-	cases := []struct {
-		elem kir.Scalar
-		a, b []byte
-		n    int
-	}{
-		{kir.I8, i8s(0, 1, -1, math.MinInt8, math.MaxInt8, 7, -7, 100, -128, 3, 9, -1),
-			i8s(0, 0, -1, -1, 2, 8, 2, -3, 1, 7, 100, 0), 12},
-		{kir.I16, i16s(0, 1, -1, math.MinInt16, math.MaxInt16, 7, -7, 1000, 3, -300),
-			i16s(0, -1, -1, -1, 16, 15, 2, -3, 17, 5), 10},
-		{kir.I32, i32s(0, 1, -1, math.MinInt32, math.MaxInt32, 7, -7, 100000, 3, -300, 5),
-			i32s(0, 0, -1, -1, 31, 32, 33, -3, -31, 7, 1<<30), 11},
-		{kir.I64, i64s(0, 1, -1, math.MinInt64, math.MaxInt64, 7, -7, 1<<40, 3, -300, 9),
-			i64s(0, 5, -1, -1, 63, 64, 1<<40, -3, -1<<62, 65, 2), 11},
-		{kir.I1, i8s(0, 1, 0, 1), i8s(0, 0, 1, 1), 4},
-	}
-	for _, c := range cases {
+	for _, c := range targettest.IntCases() {
+		n := len(c.A)
 		for _, vector := range []bool{true, false} {
-			sz := c.elem.ByteSize()
-			diff(t, targettest.IntOps(c.elem, c.n, vector), [3]int64{1, 1, 1}, nil,
-				[][]byte{c.a, c.b, make([]byte, nops*c.n*sz), make([]byte, 10*c.n)})
+			diff(t, targettest.IntOps(c.Elem, n, vector), [3]int64{1, 1, 1}, nil,
+				[][]byte{targettest.EncInts(c.Elem, c.A), targettest.EncInts(c.Elem, c.B), make([]byte, nops*n*c.Elem.ByteSize()), make([]byte, 10*n)})
 		}
 	}
 }
