@@ -21,7 +21,7 @@ func ToFloat64(h uint16, ebits, mbits uint) float64 {
 	switch {
 	case e == 1<<ebits-1:
 		if m != 0 {
-			return math.NaN()
+			return math.Copysign(math.NaN(), sign)
 		}
 		return math.Inf(int(sign))
 	case e == 0:

@@ -29,3 +29,17 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestNaNSign: decoding keeps a NaN's sign (copysign and signbit see it),
+// and encoding it again gives a NaN of the same sign.
+func TestNaNSign(t *testing.T) {
+	for _, h := range []uint16{0x7e00, 0xfe00, 0x7c01, 0xfddd} {
+		x := F16ToFloat64(h)
+		if !math.IsNaN(x) || math.Signbit(x) != (h&0x8000 != 0) {
+			t.Errorf("F16ToFloat64(%#04x) = %v (signbit %v)", h, x, math.Signbit(x))
+		}
+		if back := F16(x); back&0x8000 != h&0x8000 || back&0x7c00 != 0x7c00 || back&0x3ff == 0 {
+			t.Errorf("F16(F16ToFloat64(%#04x)) = %#04x", h, back)
+		}
+	}
+}

@@ -52,23 +52,10 @@ func IntOps(elem kir.Scalar, n int, vector bool) *kir.Kernel {
 	return k
 }
 
-// FloatChain applies a mix of float ops to x and y of type t, including
-// the NaN-ignoring min/max and copysign.
+// FloatChain applies a mix of float ops to x and y of type t: arithmetic,
+// fma, the NaN-propagating and the NaN-ignoring min/max, sqrt, remf and
+// copysign.
 func FloatChain(b *kir.Builder, t kir.Type, x, y kir.Value) kir.Value {
-	r, neg := floatCore(b, t, x, y)
-	mn := b.Bin(kir.MinNumF, neg, b.Bin(kir.MaxNumF, x, y))
-	return b.Select(b.Cmp(kir.CmpF, kir.FPredOLT, x, y), r, b.Bin(kir.CopySign, mn, y))
-}
-
-// BasicFloatChain is FloatChain without minnumf, maxnumf and copysign.
-func BasicFloatChain(b *kir.Builder, t kir.Type, x, y kir.Value) kir.Value {
-	r, neg := floatCore(b, t, x, y)
-	return b.Select(b.Cmp(kir.CmpF, kir.FPredOLT, x, y), r, neg)
-}
-
-// floatCore is the part of the float chains they share: arithmetic, fma,
-// min/max, sqrt and remf.
-func floatCore(b *kir.Builder, t kir.Type, x, y kir.Value) (r, neg kir.Value) {
 	one := b.Float(t, 1)
 	s := b.Bin(kir.Add, x, y)
 	m := b.Bin(kir.Mul, s, x)
@@ -76,9 +63,10 @@ func floatCore(b *kir.Builder, t kir.Type, x, y kir.Value) (r, neg kir.Value) {
 	q := b.Bin(kir.DivF, d, b.Bin(kir.Add, b.Emit(kir.AbsF, t, y), one))
 	f := b.Emit(kir.FMA, t, q, x, s)
 	mx := b.Bin(kir.MaxF, f, b.Bin(kir.MinF, x, y))
-	r = b.Emit(kir.Sqrt, t, b.Emit(kir.AbsF, t, mx))
-	neg = b.Emit(kir.NegF, t, b.Bin(kir.RemF, mx, b.Float(t, 0.75)))
-	return r, neg
+	r := b.Emit(kir.Sqrt, t, b.Emit(kir.AbsF, t, mx))
+	neg := b.Emit(kir.NegF, t, b.Bin(kir.RemF, mx, b.Float(t, 0.75)))
+	mn := b.Bin(kir.MinNumF, neg, b.Bin(kir.MaxNumF, x, y))
+	return b.Select(b.Cmp(kir.CmpF, kir.FPredOLT, x, y), r, b.Bin(kir.CopySign, mn, y))
 }
 
 // Elementwise builds c[i] = body(a[i], b[i]) for i < pc0, tile elements

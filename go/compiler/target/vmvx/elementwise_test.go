@@ -9,9 +9,9 @@ import (
 )
 
 // elementwise builds the shared elementwise kernel over elem with
-// targettest.BasicFloatChain as its body.
+// targettest.FloatChain as its body.
 func elementwise(elem kir.Scalar, width, tile int) *kir.Kernel {
-	return targettest.Elementwise("ew", elem, elem, width, tile, targettest.BasicFloatChain)
+	return targettest.Elementwise("ew", elem, elem, width, tile, targettest.FloatChain)
 }
 
 func TestElementwiseF32(t *testing.T) {
