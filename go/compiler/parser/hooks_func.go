@@ -150,18 +150,25 @@ func anyNonEmpty(dicts []ir.Attribute) bool {
 
 // parseReturnOp: return {attrs}? (%a, %b : T, U)?
 func parseReturnOp(p *OpParser, st *ir.OperationState) error {
+	_, err := parseAttrsTypedOperands(p, st)
+	return err
+}
+
+// parseAttrsTypedOperands parses "{attrs}? (%a, %b : T, U)?", the syntax of
+// terminators and barriers, resolving the operands; it returns their types.
+func parseAttrsTypedOperands(p *OpParser, st *ir.OperationState) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(st); err != nil {
-		return err
+		return nil, err
 	}
 	ops, err := p.ParseOperandList()
 	if err != nil || len(ops) == 0 {
-		return err
+		return nil, err
 	}
 	ts, err := p.ParseColonTypeList()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return p.ResolveOperands(st, ops, ts)
+	return ts, p.ResolveOperands(st, ops, ts)
 }
 
 // parseCallOp: call @callee(%a, …) {attrs}? : (T, …) -> results

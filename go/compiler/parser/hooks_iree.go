@@ -149,17 +149,7 @@ func parseTensorEmptyOp(p *OpParser, st *ir.OperationState) error {
 // parseOptimizationBarrierOp: util.optimization_barrier {attrs}? (%a, … :
 // T, …)? — the results have the operands' types.
 func parseOptimizationBarrierOp(p *OpParser, st *ir.OperationState) error {
-	if err := p.ParseOptionalAttrDict(st); err != nil {
-		return err
-	}
-	ops, err := p.ParseOperandList()
-	if err != nil || len(ops) == 0 {
-		return err
-	}
-	ts, err := p.ParseColonTypeList()
-	if err != nil {
-		return err
-	}
+	ts, err := parseAttrsTypedOperands(p, st)
 	st.ResultTypes = ts
-	return p.ResolveOperands(st, ops, ts)
+	return err
 }
