@@ -2,7 +2,6 @@ package local
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/hal/local/llvmcpu"
@@ -59,17 +58,9 @@ func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []in
 	if !ok {
 		return status.Errorf(status.InvalidArgument, "executable was not prepared by the %s device", d.driver)
 	}
-	if entry < 0 || entry >= e.exe.NumEntries() {
-		return status.Errorf(status.OutOfRange, "entry point %d out of range (%d entries)", entry, e.exe.NumEntries())
-	}
-	for i, n := range grid {
-		if n < 0 || n > 1<<31 {
-			return status.Errorf(status.InvalidArgument, "workgroup count %d in dimension %d is out of range", n, i)
-		}
-	}
-	total := grid[0] * grid[1] * grid[2]
-	if total == 0 {
-		return nil
+	total, err := checkGrid(entry, e.exe.NumEntries(), grid)
+	if err != nil || total == 0 {
+		return err
 	}
 	run := func(st *vmvx.State, i int64) error {
 		id := [3]int64{i % grid[0], (i / grid[0]) % grid[1], i / (grid[0] * grid[1])}
@@ -86,39 +77,8 @@ func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []in
 		}
 		return nil
 	}
-	workers = min(workers, total)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := int64(0); w < workers; w++ {
-		wg.Add(1)
-		go func(w int64) {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					errs[w] = status.Errorf(status.Internal, "workgroup panicked: %v", r)
-				}
-			}()
-			st := e.pool.Get().(*vmvx.State)
-			defer e.pool.Put(st)
-			for {
-				i := next.Add(1) - 1
-				if i >= total {
-					return
-				}
-				if err := run(st, i); err != nil {
-					errs[w] = err
-					next.Store(total) // stop the others
-					return
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return runChunks(min(workers, total), total, 1, func() (func(first, n int64) error, func()) {
+		st := e.pool.Get().(*vmvx.State)
+		return func(first, _ int64) error { return run(st, first) }, func() { e.pool.Put(st) }
+	})
 }
