@@ -376,31 +376,7 @@ func (o *onnxOp) inferAxes(rank int) (map[int]bool, bool, error) {
 	if k < 0 || int64(rank-len(rt.Dims)) != k {
 		return nil, false, o.errorf("with non-constant axes whose dimensions the shapes do not determine is not supported by gree")
 	}
-	var found []map[int]bool
-	var walk func(i, j int, cur map[int]bool)
-	walk = func(i, j int, cur map[int]bool) {
-		if len(found) > 1 {
-			return
-		}
-		if i == rank {
-			if j == len(rt.Dims) {
-				m := map[int]bool{}
-				for k := range cur {
-					m[k] = true
-				}
-				found = append(found, m)
-			}
-			return
-		}
-		if j < len(rt.Dims) && xt.Dims[i] == rt.Dims[j] {
-			walk(i+1, j+1, cur)
-		}
-		cur[i] = true
-		walk(i+1, j, cur)
-		delete(cur, i)
-	}
-	walk(0, 0, map[int]bool{})
-	if len(found) == 1 {
+	if found := reducedDimChoices(xt.Dims[:rank], rt.Dims, 1); len(found) == 1 {
 		return found[0], false, nil
 	}
 	return nil, false, o.errorf("with non-constant axes whose dimensions the shapes do not determine is not supported by gree")

@@ -31,14 +31,21 @@ func (o *onnxOp) axesCandidates(rank int) []map[int]bool {
 			return nil
 		}
 	}
+	return reducedDimChoices(xt.Dims[:rank], rt.Dims, maxAxesChoices)
+}
+
+// reducedDimChoices lists the sets of dimensions of in whose removal
+// (keepdims=0) leaves the shape out, stopping once more than limit are
+// found (so at most limit+1 are returned).
+func reducedDimChoices(in, out []int64, limit int) []map[int]bool {
 	var found []map[int]bool
 	var walk func(i, j int, cur map[int]bool)
 	walk = func(i, j int, cur map[int]bool) {
-		if len(found) > maxAxesChoices {
+		if len(found) > limit {
 			return
 		}
-		if i == rank {
-			if j == len(rt.Dims) {
+		if i == len(in) {
+			if j == len(out) {
 				m := map[int]bool{}
 				for k := range cur {
 					m[k] = true
@@ -47,7 +54,7 @@ func (o *onnxOp) axesCandidates(rank int) []map[int]bool {
 			}
 			return
 		}
-		if j < len(rt.Dims) && xt.Dims[i] == rt.Dims[j] {
+		if j < len(out) && in[i] == out[j] {
 			walk(i+1, j+1, cur)
 		}
 		cur[i] = true
