@@ -217,17 +217,7 @@ func TestRandomGathersMatchSpec(t *testing.T) {
 		sortInts(collapsed)
 		rank := len(ic.batch) + len(window)
 		offsetDims := sortedPositions(r, rank, len(window))
-		res := make([]int, rank)
-		bi, wi := 0, 0
-		for p := range res {
-			if idxIn(offsetDims, p) {
-				res[p] = sizes[window[wi]]
-				wi++
-			} else {
-				res[p] = ic.batch[bi]
-				bi++
-			}
-		}
+		res := interleaveDims(rank, offsetDims, func(k int) int { return sizes[window[k]] }, ic.batch)
 		xT, iT, rT := tt(od, "f32"), tt(ic.dims, "i32"), tt(res, "f32")
 		src := fmt.Sprintf(`func.func @f(%%x: %s, %%i: %s) -> %s {
   %%0 = "stablehlo.gather"(%%x, %%i) {dimension_numbers = #stablehlo.gather<offset_dims = %s, collapsed_slice_dims = %s, operand_batching_dims = %s, start_indices_batching_dims = %s, start_index_map = %s, index_vector_dim = %d>, slice_sizes = array<i64: %s>} : (%s, %s) -> %s
@@ -294,17 +284,7 @@ func TestRandomScattersMatchSpec(t *testing.T) {
 		}
 		rank := len(ic.batch) + len(window)
 		uwd := sortedPositions(r, rank, len(window))
-		ud := make([]int, rank)
-		bi, wi := 0, 0
-		for p := range ud {
-			if idxIn(uwd, p) {
-				ud[p] = wsize[window[wi]]
-				wi++
-			} else {
-				ud[p] = ic.batch[bi]
-				bi++
-			}
-		}
+		ud := interleaveDims(rank, uwd, func(k int) int { return wsize[window[k]] }, ic.batch)
 		xT, iT, uT := tt(od, "f32"), tt(ic.dims, "i32"), tt(ud, "f32")
 		src := fmt.Sprintf(`func.func @f(%%x: %s, %%i: %s, %%u: %s) -> %s {
   %%0 = "stablehlo.scatter"(%%x, %%i, %%u) ({
@@ -399,4 +379,22 @@ func sortInts(xs []int) {
 			}
 		}
 	}
+}
+
+// interleaveDims builds a shape of the given rank whose positions in
+// winPos hold the window sizes winSize(0), winSize(1), … in order and whose
+// other positions hold the batch sizes in order.
+func interleaveDims(rank int, winPos []int, winSize func(k int) int, batch []int) []int {
+	out := make([]int, rank)
+	bi, wi := 0, 0
+	for p := range out {
+		if idxIn(winPos, p) {
+			out[p] = winSize(wi)
+			wi++
+		} else {
+			out[p] = batch[bi]
+			bi++
+		}
+	}
+	return out
 }
