@@ -101,6 +101,13 @@ def test_benchmark_and_dump(bin_dir, mul_vmfb):
     r = tool(bin_dir, "iree-benchmark-module", f"--module={mul_vmfb}", "--input=4xf32=2", "--input=4xf32=3", "--benchmark_min_time=0.05s")
     assert r.returncode == 0, r.stderr
     assert "BM_simple_mul/process_time/real_time" in r.stdout
+    # gree's per-dispatch profile: the one dispatch, counted once per call.
+    r = tool(bin_dir, "iree-benchmark-module", f"--module={mul_vmfb}", "--input=4xf32=2", "--input=4xf32=3",
+             "--benchmark_min_time=0.05s", "--device=local-sync", "--print_dispatch_statistics")
+    assert r.returncode == 0, r.stderr
+    rows = [l.split() for l in r.stderr.splitlines() if l.startswith("simple_mul_dispatch_0")]
+    assert len(rows) == 1 and int(rows[0][1]) >= 1, r.stderr
+    assert "all dispatches" in r.stderr
     r = tool(bin_dir, "iree-dump-module", str(mul_vmfb))
     assert "@arithmetic : version 0" in r.stdout and "simple_mul(0rr_r)" in r.stdout
 

@@ -25,6 +25,7 @@ var (
 	timeUnit = flags.String("time_unit", "ms", "Time unit of the results: ms, us or ns.")
 	_        = flags.Int("batch_size", 1, "Accepted for compatibility; gree times one call per iteration.")
 	_        = flags.Bool("print_statistics", false, "Accepted for compatibility.")
+	dstats   = flags.Bool("print_dispatch_statistics", false, "gree: after the benchmarks, print each CPU (local-sync/local-task) dispatch's count and wall time, largest total first, to stderr.")
 )
 
 func main() {
@@ -37,5 +38,6 @@ func main() {
 	os.Exit(tooling.RunBenchmarks(tooling.BenchOptions{
 		Modules: *modules, Function: *function, Device: *device, Inputs: *inputs,
 		Repetitions: int(*reps), MinTime: mt, TimeUnit: *timeUnit,
+		DispatchStatistics: *dstats,
 	}, os.Stdin, os.Stdout, os.Stderr))
 }

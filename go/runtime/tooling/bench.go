@@ -12,6 +12,7 @@ import (
 	"time"
 
 	gree "github.com/gree-ml/gree/go/runtime"
+	"github.com/gree-ml/gree/go/runtime/hal/local"
 	"github.com/gree-ml/gree/go/runtime/tooling/vio"
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/status"
@@ -26,6 +27,9 @@ type BenchOptions struct {
 	Repetitions int
 	MinTime     time.Duration
 	TimeUnit    string // ms, us or ns
+	// DispatchStatistics prints the local devices' dispatch profile
+	// (wall time per entry point) to stderr after the rows.
+	DispatchStatistics bool
 }
 
 // processCPU returns the CPU time the process has used (all threads).
@@ -132,6 +136,13 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 	host, _ := os.Hostname()
 	fmt.Fprintf(stderr, "%s\nRunning %s\nRun on %s (%d X CPU s)\n", time.Now().Format("2006-01-02T15:04:05-07:00"), "iree-benchmark-module", host, runtime.NumCPU())
 	var rows []benchRow
+	if o.DispatchStatistics {
+		p := local.EnableDispatchProfile()
+		defer func() {
+			local.DisableDispatchProfile()
+			p.Write(stderr)
+		}()
+	}
 	for _, j := range jobs {
 		name := "BM_" + j.fn + "/process_time/real_time"
 		var reals, cpus []float64

@@ -1,7 +1,9 @@
 package local
 
 import (
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/hal/local/llvmcpu"
@@ -51,6 +53,29 @@ func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 // over the device's workers on local-task. Results are identical either
 // way: workgroups write disjoint parts of the outputs.
 func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error {
+	if p := currentProfile(); p != nil {
+		t0 := time.Now()
+		err := d.dispatch(he, entry, grid, push, bindings)
+		p.add(entryName(he, entry), time.Since(t0))
+		return err
+	}
+	return d.dispatch(he, entry, grid, push, bindings)
+}
+
+// entryName names an entry point for the dispatch profile.
+func entryName(he hal.Executable, entry int) string {
+	switch e := he.(type) {
+	case *nativeExecutable:
+		if entry >= 0 && entry < e.x.NumEntries() {
+			return e.x.Entry(entry).Name
+		}
+	case *executable:
+		return e.exe.EntryName(entry)
+	}
+	return fmt.Sprintf("entry %d", entry)
+}
+
+func (d *Device) dispatch(he hal.Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error {
 	if ne, ok := he.(*nativeExecutable); ok {
 		return d.dispatchNative(ne, entry, grid, push, bindings)
 	}
