@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"github.com/gree-ml/gree/go/compiler/flow"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
@@ -177,6 +178,30 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	})
 	g.contract = &contractTile{l: l, sh: sh, m0: m0, n0: n0, mN: mN, nN: nN, c: C}
 	return true, nil
+}
+
+// lowerContractEpilogue maps contraction root to Contract tiles followed
+// by epilogue epi over each workgroup's tile. When the region returns the
+// root's result (rootResult), the Contract accumulates into it and epi
+// reads it back; otherwise, where flow.EpilogueInPlace holds, into epi's
+// result, which epi then overwrites in place. It reports false when the
+// root is not matmul-shaped or neither holds (the root then lives in
+// registers: lowerWithEpilogue).
+func (g *gen) lowerContractEpilogue(root, epi linalg.Generic, rootResult *ir.Value, results []*ir.Value) (bool, error) {
+	if _, ok := matchContract(root); !ok {
+		return false, nil
+	}
+	c := rootResult
+	if c == nil && flow.EpilogueInPlace(root.Op, epi.Op) {
+		c = results[0]
+	}
+	if c == nil {
+		return false, nil
+	}
+	if _, err := g.lowerContract(root, []*ir.Value{c}); err != nil {
+		return true, err
+	}
+	return true, g.contractEpilogue(epi, results)
 }
 
 // contractTile is what an epilogue needs from a Contract lowering: the

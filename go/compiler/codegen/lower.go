@@ -41,20 +41,17 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 	if len(gens) == 2 {
 		g := newGen(region, name, st)
 		// A contraction root that maps to the Contract tile op keeps its
-		// result in memory (the region returns it too); the epilogue then
-		// sweeps each workgroup's tile.
+		// result in memory (the epilogue's result, or its own when the
+		// region returns it); the epilogue then sweeps each workgroup's tile.
 		var rootResult *ir.Value
 		for k, v := range ret.Operands {
 			if v.Owner() == gens[0].Op {
 				rootResult = region.Results[k]
 			}
 		}
-		if st.Contract && rootResult != nil {
-			if _, ok := matchContract(gens[0]); ok {
-				if _, err := g.lowerContract(gens[0], []*ir.Value{rootResult}); err != nil {
-					return nil, err
-				}
-				if err := g.contractEpilogue(gen0, results); err != nil {
+		if st.Contract {
+			if ok, err := g.lowerContractEpilogue(gens[0], gen0, rootResult, results); ok || err != nil {
+				if err != nil {
 					return nil, err
 				}
 				g.b.Append(&kir.Op{Kind: kir.Yield})

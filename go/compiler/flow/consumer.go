@@ -73,3 +73,62 @@ func isContraction(g linalg.Generic) bool {
 	}
 	return false
 }
+
+// EpilogueInPlace reports whether epilogue epi of root (EpilogueRoot) can
+// run in place over the root's result: the root then computes straight
+// into epi's result buffer and epi overwrites it point by point (each
+// point is read and then written by the same lane), so the dispatch needs
+// no buffer of its own for the root's result. This holds when root and
+// epi have one result each, of the same type (element type and shape);
+// epi reads the root's result once, as an input, through the same map it
+// writes its result with; and epi never reads its own init.
+//
+// FormDispatches returns a contraction root's result from its region
+// exactly when this fails, and codegen points the Contract tile op at
+// epi's result exactly when it holds: this one predicate decides both.
+func EpilogueInPlace(root, epi *ir.Operation) bool {
+	rg, ok1 := linalg.AsGeneric(root)
+	eg, ok2 := linalg.AsGeneric(epi)
+	if !ok1 || !ok2 || len(root.Results) != 1 || len(epi.Results) != 1 {
+		return false
+	}
+	c, out := root.Results[0], epi.Results[0]
+	ct, ok := c.Type.(*ir.RankedTensorType)
+	if !ok || !ct.Equal(out.Type) || len(rg.Outputs()) != 1 {
+		return false
+	}
+	// The root's result is read once, by one of epi's inputs.
+	arg, reads := -1, 0
+	epi.Walk(func(op *ir.Operation) bool {
+		for i, v := range op.Operands {
+			if v == c {
+				reads++
+				if op == epi && i < eg.NumInputs() {
+					arg = i
+				}
+			}
+		}
+		return true
+	})
+	if reads != 1 || arg < 0 {
+		return false
+	}
+	maps := eg.Maps()
+	if maps[arg].String() != maps[eg.NumInputs()].String() {
+		return false
+	}
+	// epi's init is never read: the buffer holds the root's values.
+	body := eg.Body()
+	if body == nil || len(body.Args) <= eg.NumInputs() {
+		return false
+	}
+	init := body.Args[eg.NumInputs()]
+	used := false
+	epi.Walk(func(op *ir.Operation) bool {
+		for _, v := range op.Operands {
+			used = used || v == init
+		}
+		return !used
+	})
+	return !used
+}

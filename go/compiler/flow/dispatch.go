@@ -44,9 +44,10 @@ func FormDispatches(fn *ir.Operation) {
 		b := ir.NewBuilder(g.Loc)
 		b.SetInsertionPointBefore(g)
 		// A contraction root's result is returned too: codegen may map the
-		// root to a tile op that needs it in memory before the epilogue.
+		// root to a tile op that needs it in memory before the epilogue,
+		// unless the epilogue can run in place over g's own result.
 		rets := append([]*ir.Value(nil), g.Results...)
-		if r := roots[gi]; r != nil && isContraction(linalg.Generic{Op: r}) {
+		if r := roots[gi]; r != nil && isContraction(linalg.Generic{Op: r}) && !EpilogueInPlace(r, g) {
 			rets = append(rets, r.Results...)
 		}
 		var types []ir.Type

@@ -11,3 +11,34 @@ func.func @mm_bias_relu(%a: tensor<37x45xf32>, %b: tensor<45x70xf32>, %bias: ten
   } -> tensor<37x70xf32>
   return %r : tensor<37x70xf32>
 }
+
+// Batch matmul + bias with a non-zero fill: in place, the fill stored first.
+func.func @bmm_bias(%a: tensor<3x9x20xf32>, %b: tensor<3x20x11xf32>, %bias: tensor<11xf32>) -> tensor<3x9x11xf32> {
+  %one = arith.constant 1.5 : f32
+  %e = tensor.empty() : tensor<3x9x11xf32>
+  %f = linalg.fill ins(%one : f32) outs(%e : tensor<3x9x11xf32>) -> tensor<3x9x11xf32>
+  %m = linalg.batch_matmul ins(%a, %b : tensor<3x9x20xf32>, tensor<3x20x11xf32>) outs(%f : tensor<3x9x11xf32>) -> tensor<3x9x11xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%m, %bias : tensor<3x9x11xf32>, tensor<11xf32>) outs(%e : tensor<3x9x11xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<3x9x11xf32>
+  return %r : tensor<3x9x11xf32>
+}
+
+// An epilogue that changes the element type cannot run in place: the
+// region returns the matmul's result too and the Contract accumulates there.
+func.func @mm_bias_f16(%a: tensor<37x45xf32>, %b: tensor<45x70xf32>, %bias: tensor<70xf32>) -> tensor<37x70xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x70xf32>
+  %h = tensor.empty() : tensor<37x70xf16>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<37x70xf32>) -> tensor<37x70xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<37x45xf32>, tensor<45x70xf32>) outs(%f : tensor<37x70xf32>) -> tensor<37x70xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<37x70xf32>, tensor<70xf32>) outs(%h : tensor<37x70xf16>) {
+  ^bb0(%x: f32, %y: f32, %o: f16):
+    %s = arith.addf %x, %y : f32
+    %t = arith.truncf %s : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<37x70xf16>
+  return %r : tensor<37x70xf16>
+}
