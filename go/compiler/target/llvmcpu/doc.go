@@ -33,6 +33,8 @@
 // in a loop through a stack buffer; strided accesses are masked gathers
 // and scatters. The Contract tile op becomes a call of a register-blocked f32
 // microkernel (8 rows × 2 vectors of C in registers with AVX-512, else
-// 6 × 2; fused multiply-adds over K) when B's and C's rows are contiguous, and of a reference loop
-// nest otherwise and for the ragged edges.
+// 6 × 2; fused multiply-adds over K, B packed per panel, transposed when
+// its columns are contiguous, ragged edges masked) when C's rows or
+// columns and B's rows or columns are contiguous, and of a reference loop
+// nest otherwise.
 package llvmcpu

@@ -1,0 +1,245 @@
+package llvmcpu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+)
+
+// Microkernel shape: mr rows × nv vectors of vl f32 lanes of C are kept
+// in registers while K is swept (8 × 2 with 32 AVX-512 registers, else
+// 6 × 2: 12 accumulators, two B vectors and a broadcast A element fit
+// 16 registers).
+const nv = 2
+
+// kc is the number of K steps of one packed panel of B (kc × nv·vl f32 on
+// the stack: 32 KiB with AVX-512).
+const kc = 256
+
+func (mo *module) mr() int {
+	if mo.vl >= 16 {
+		return 8
+	}
+	return 6
+}
+
+// kernelText accumulates one LLVM function's text.
+type kernelText struct {
+	strings.Builder
+	vl int
+}
+
+// w writes one line.
+func (t *kernelText) w(format string, args ...any) {
+	fmt.Fprintf(t, format, args...)
+	t.WriteByte('\n')
+}
+
+// vec is the type of one vector of f32 lanes.
+func (t *kernelText) vec() string { return vecOf("float", t.vl) }
+
+// maskTy is the type of one vector's lane mask.
+func (t *kernelText) maskTy() string { return vecOf("i1", t.vl) }
+
+// iota is the constant vector <lo, lo+1, …> of i64 lanes.
+func (t *kernelText) iota(lo int) string {
+	parts := make([]string, t.vl)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("i64 %d", lo+i)
+	}
+	return "<" + strings.Join(parts, ", ") + ">"
+}
+
+// lanesBelow defines name as the mask of the lanes lo+l < n (n an i64).
+func (t *kernelText) lanesBelow(name string, lo int, n string) {
+	I := vecOf("i64", t.vl)
+	t.w("  %s.ins = insertelement %s poison, i64 %s, i64 0", name, I, n)
+	t.w("  %s.spl = shufflevector %s %s.ins, %s poison, <%d x i32> zeroinitializer", name, I, name, I, t.vl)
+	t.w("  %s = icmp slt %s %s, %s.spl", name, I, t.iota(lo), name)
+}
+
+// maskedLoad defines name as the lanes of mask loaded from ptr (zeros
+// elsewhere; masked-off lanes are not accessed).
+func (t *kernelText) maskedLoad(name, ptr, mask string) {
+	V := t.vec()
+	t.w("  %s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", name, V, mangle(kir.F32, t.vl), ptr, t.maskTy(), mask, V)
+}
+
+// maskedStore stores the lanes of mask of val to ptr.
+func (t *kernelText) maskedStore(val, ptr, mask string) {
+	t.w("  call void @llvm.masked.store%s.p0(%s %s, ptr %s, i32 4, %s %s)", mangle(kir.F32, t.vl), t.vec(), val, ptr, t.maskTy(), mask)
+}
+
+// blockedContract defines the f32 microkernel. C's rows must be
+// contiguous (column stride 1; a C with contiguous columns instead is
+// computed as Cᵀ = Bᵀ·Aᵀ), and B's rows or columns contiguous; other
+// strides go to the reference loop nest generic. K is swept in panels of
+// kc steps, in order; within a panel, every nv·vl columns of B are packed
+// (transposed when B's columns are contiguous, zero-padded past N) to
+// aligned stack scratch, and C is computed in blocks of mr rows × nv
+// vectors (then single rows) held in registers, with fused multiply-adds
+// (llvm.fmuladd) of A's broadcast element and B's packed row segment. The
+// last columns' block loads and stores C with lane masks, and uses fewer
+// vectors when N's remainder fits them. Every C element adds its products
+// in k order, starting from C.
+func (mo *module) blockedContract(generic string) string {
+	vl, mr := mo.vl, mo.mr()
+	nr := nv * vl
+	name := fmt.Sprintf("gree_contract_f32_blocked_%dx%d", mr, nr)
+	if _, ok := mo.decls[name]; ok {
+		return name
+	}
+	t := &kernelText{vl: vl}
+	w := t.w
+	w("define internal void @%s(%s) #0 {", name, contractParams)
+	w("entry:")
+	w("  %%pack = alloca [%d x float], align 64", (kc+vl)*nr)
+	w("  %%c1 = icmp eq i64 %%ccs, 1")
+	w("  br i1 %%c1, label %%crow, label %%ccol")
+	w("ccol:")
+	w("  %%cr1 = icmp eq i64 %%crs, 1")
+	w("  br i1 %%cr1, label %%swap, label %%slow")
+	// C's columns are contiguous: C[m,n] += Σ A[m,k]·B[k,n] is
+	// Cᵀ[n,m] += Σ Bᵀ[n,k]·Aᵀ[k,m], the same sums in the same order.
+	w("swap:")
+	w("  call void @%s(ptr %%B, i64 %%bo, i64 %%bcs, i64 %%brs, ptr %%A, i64 %%ao, i64 %%acs, i64 %%ars, ptr %%C, i64 %%co, i64 %%ccs, i64 %%crs, i64 %%N, i64 %%M, i64 %%K)", name)
+	w("  ret void")
+	w("crow:")
+	w("  %%bc1 = icmp eq i64 %%bcs, 1")
+	w("  %%br1 = icmp eq i64 %%brs, 1")
+	w("  %%bok = or i1 %%bc1, %%br1")
+	w("  br i1 %%bok, label %%blocked, label %%slow")
+	w("slow:")
+	w("  call void @%s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)", generic)
+	w("  ret void")
+	w("blocked:")
+	w("  %%mrem = srem i64 %%M, %d", mr)
+	w("  %%mf = sub i64 %%M, %%mrem")
+	w("  br label %%kb.head")
+	w("kb.head:")
+	w("  %%kb = phi i64 [ 0, %%blocked ], [ %%kb.next, %%j.exit ]")
+	w("  %%kb.more = icmp slt i64 %%kb, %%K")
+	w("  br i1 %%kb.more, label %%kb.body, label %%exit")
+	w("kb.body:")
+	w("  %%kb.rest = sub i64 %%K, %%kb")
+	w("  %%kb.small = icmp slt i64 %%kb.rest, %d", kc)
+	w("  %%kc = select i1 %%kb.small, i64 %%kb.rest, i64 %d", kc)
+	w("  %%kb.next = add i64 %%kb, %d", kc)
+	w("  br label %%j.head")
+	w("j.head:")
+	w("  %%j = phi i64 [ 0, %%kb.body ], [ %%j.next, %%j.latch ]")
+	w("  %%j.more = icmp slt i64 %%j, %%N")
+	w("  br i1 %%j.more, label %%j.body, label %%j.exit")
+	w("j.body:")
+	w("  %%nleft = sub i64 %%N, %%j")
+	w("  %%nsmall = icmp slt i64 %%nleft, %d", nr)
+	w("  %%nw = select i1 %%nsmall, i64 %%nleft, i64 %d", nr)
+	for c := 0; c < nv; c++ {
+		t.lanesBelow(fmt.Sprintf("%%mask%d", c), c*vl, "%nw")
+	}
+	w("  br i1 %%bc1, label %%pr.entry, label %%pt.entry")
+	t.packRows()
+	t.packTransposed()
+	// The block's width: the fewest vectors covering nw columns.
+	w("packed:")
+	next := "j.latch"
+	for v := nv; v >= 1; v-- {
+		if v > 1 {
+			w("  %%wide%d = icmp sgt i64 %%nw, %d", v, (v-1)*vl)
+			w("  br i1 %%wide%d, label %%w%d.entry, label %%narrow%d", v, v, v)
+		} else {
+			w("  br label %%w%d.entry", v)
+		}
+		t.microBlock(fmt.Sprintf("w%d", v), mr, v, "0", "%mf", fmt.Sprintf("r%d.entry", v))
+		t.microBlock(fmt.Sprintf("r%d", v), 1, v, "%mf", "%M", next)
+		if v > 1 {
+			w("narrow%d:", v)
+		}
+	}
+	w("j.latch:")
+	w("  %%j.next = add i64 %%j, %d", nr)
+	w("  br label %%j.head")
+	w("j.exit:")
+	w("  br label %%kb.head")
+	w("exit:")
+	w("  ret void")
+	w("}")
+	V, mg := t.vec(), mangle(kir.F32, vl)
+	M := t.maskTy()
+	mo.declare("llvm.fmuladd"+mg, fmt.Sprintf("declare %s @llvm.fmuladd%s(%s, %s, %s)", V, mg, V, V, V))
+	mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
+	mo.declare("llvm.masked.store"+mg, fmt.Sprintf("declare void @llvm.masked.store%s.p0(%s, ptr, i32 immarg, %s)", mg, V, M))
+	mo.declare(name, t.String())
+	return name
+}
+
+// microBlock emits the loop over C's rows iLo…iHi (a multiple of rows
+// apart) at columns j…j+vecs·vl of the packed panel: per block, rows ×
+// vecs accumulators loaded from C (masked), kc fused multiply-adds each,
+// and stored back (masked). It starts at label p+".entry" and branches to
+// next when done.
+func (t *kernelText) microBlock(p string, rows, vecs int, iLo, iHi, next string) {
+	w, vl, V := t.w, t.vl, t.vec()
+	nr := nv * vl
+	w("%s.entry:", p)
+	w("  br label %%%s.i.head", p)
+	w("%s.i.head:", p)
+	w("  %%%s.i = phi i64 [ %s, %%%s.entry ], [ %%%s.i.next, %%%s.p.exit ]", p, iLo, p, p, p)
+	w("  %%%s.i.more = icmp slt i64 %%%s.i, %s", p, p, iHi)
+	w("  br i1 %%%s.i.more, label %%%s.i.body, label %%%s", p, p, next)
+	w("%s.i.body:", p)
+	w("  %%%s.ka = mul i64 %%kb, %%acs", p)
+	for r := 0; r < rows; r++ {
+		w("  %%%s.ir%d = add i64 %%%s.i, %d", p, r, p, r)
+		w("  %%%s.ar%d = mul i64 %%%s.ir%d, %%ars", p, r, p, r)
+		w("  %%%s.ao%d = add i64 %%ao, %%%s.ar%d", p, r, p, r)
+		w("  %%%s.ak%d = add i64 %%%s.ao%d, %%%s.ka", p, r, p, r, p)
+		w("  %%%s.ap%d = getelementptr inbounds float, ptr %%A, i64 %%%s.ak%d", p, r, p, r)
+		w("  %%%s.cr%d = mul i64 %%%s.ir%d, %%crs", p, r, p, r)
+		w("  %%%s.co%d = add i64 %%co, %%%s.cr%d", p, r, p, r)
+		w("  %%%s.cj%d = add i64 %%%s.co%d, %%j", p, r, p, r)
+		w("  %%%s.cp%d = getelementptr inbounds float, ptr %%C, i64 %%%s.cj%d", p, r, p, r)
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.cq%d_%d = getelementptr float, ptr %%%s.cp%d, i64 %d", p, r, c, p, r, c*vl)
+			t.maskedLoad(fmt.Sprintf("%%%s.acc0_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+		}
+	}
+	w("  br label %%%s.p.head", p)
+	w("%s.p.head:", p)
+	w("  %%%s.p = phi i64 [ 0, %%%s.i.body ], [ %%%s.p.next, %%%s.p.body ]", p, p, p, p)
+	for r := 0; r < rows; r++ {
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.i.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, V, p, r, c, p, p, r, c, p)
+		}
+	}
+	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%kc", p, p)
+	w("  br i1 %%%s.p.more, label %%%s.p.body, label %%%s.p.exit", p, p, p)
+	w("%s.p.body:", p)
+	w("  %%%s.bk = mul i64 %%%s.p, %d", p, p, nr)
+	w("  %%%s.bpk = getelementptr inbounds float, ptr %%pack, i64 %%%s.bk", p, p)
+	for c := 0; c < vecs; c++ {
+		w("  %%%s.bq%d = getelementptr inbounds float, ptr %%%s.bpk, i64 %d", p, c, p, c*vl)
+		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align 64", p, c, V, p, c)
+	}
+	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
+	for r := 0; r < rows; r++ {
+		w("  %%%s.aq%d = getelementptr inbounds float, ptr %%%s.ap%d, i64 %%%s.ak", p, r, p, r, p)
+		w("  %%%s.as%d = load float, ptr %%%s.aq%d, align 4", p, r, p, r)
+		w("  %%%s.ai%d = insertelement <1 x float> poison, float %%%s.as%d, i64 0", p, r, p, r)
+		w("  %%%s.av%d = shufflevector <1 x float> %%%s.ai%d, <1 x float> poison, <%d x i32> zeroinitializer", p, r, p, r, vl)
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.accn_%d_%d = call %s @llvm.fmuladd%s(%s %%%s.av%d, %s %%%s.bv%d, %s %%%s.acc_%d_%d)", p, r, c, V, mangle(kir.F32, vl), V, p, r, V, p, c, V, p, r, c)
+		}
+	}
+	w("  %%%s.p.next = add i64 %%%s.p, 1", p, p)
+	w("  br label %%%s.p.head", p)
+	w("%s.p.exit:", p)
+	for r := 0; r < rows; r++ {
+		for c := 0; c < vecs; c++ {
+			t.maskedStore(fmt.Sprintf("%%%s.acc_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+		}
+	}
+	w("  %%%s.i.next = add i64 %%%s.i, %d", p, p, rows)
+	w("  br label %%%s.i.head", p)
+}
