@@ -1,6 +1,9 @@
 package local
 
 import (
+	"runtime"
+	"sync"
+
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -42,7 +45,7 @@ func (d *Driver) CreateDevice(id hal.DeviceID, params map[string]string) (hal.De
 	if _, err := hal.FindDevice(d.name, []hal.DeviceInfo{defaultDevice}, id); err != nil {
 		return nil, err
 	}
-	return &Device{driver: d.name, workers: d.workers}, nil
+	return newDevice(d.name, d.workers), nil
 }
 
 // CreateDeviceByPath creates the CPU device; local devices take no path.
@@ -50,7 +53,7 @@ func (d *Driver) CreateDeviceByPath(path string, params map[string]string) (hal.
 	if path != "" {
 		return nil, status.Errorf(status.NotFound, "device paths not yet implemented: '%s://%s' names a path, but the %s driver has one device; use '%s' or '%s://'", d.name, path, d.name, d.name, d.name)
 	}
-	return &Device{driver: d.name, workers: d.workers}, nil
+	return newDevice(d.name, d.workers), nil
 }
 
 // Close releases nothing: the driver holds no resources.
@@ -60,6 +63,52 @@ func (d *Driver) Close() error { return nil }
 type Device struct {
 	driver  string
 	workers int
+	cleanup runtime.Cleanup
+	pools   *poolRef
+}
+
+// poolRef holds a device's worker pool, started by its first dispatch
+// that has work for more than one worker.
+type poolRef struct {
+	mu     sync.Mutex
+	pool   *pool
+	closed bool
+}
+
+// stop ends the pool's helpers; later dispatches fail.
+func (r *poolRef) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	if r.pool != nil {
+		r.pool.stop()
+		r.pool = nil
+	}
+}
+
+func newDevice(driver string, workers int) *Device {
+	d := &Device{driver: driver, workers: workers, pools: &poolRef{}}
+	// A device nobody closes stops its helpers when it becomes unreachable.
+	d.cleanup = runtime.AddCleanup(d, func(r *poolRef) { r.stop() }, d.pools)
+	return d
+}
+
+// workerPool returns the device's pool, starting it on first use; nil
+// when the device runs everything inline (local-sync).
+func (d *Device) workerPool() (*pool, error) {
+	if d.workers <= 1 {
+		return nil, nil
+	}
+	r := d.pools
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, status.Errorf(status.FailedPrecondition, "the %s device is closed", d.driver)
+	}
+	if r.pool == nil {
+		r.pool = newPool(d.workers-1, defaultSpin)
+	}
+	return r.pool, nil
 }
 
 var _ hal.Device = (*Device)(nil)
@@ -70,5 +119,9 @@ func (d *Device) ID() string { return d.driver }
 // Info returns the device's DeviceInfo.
 func (d *Device) Info() hal.DeviceInfo { return defaultDevice }
 
-// Close releases the device.
-func (d *Device) Close() error { return nil }
+// Close stops the device's workers; no dispatch may be in progress.
+func (d *Device) Close() error {
+	d.cleanup.Stop()
+	d.pools.stop()
+	return nil
+}

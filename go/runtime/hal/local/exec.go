@@ -35,7 +35,7 @@ func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 		if err != nil {
 			return nil, err
 		}
-		return &nativeExecutable{x: x}, nil
+		return newNativeExecutable(x), nil
 	}
 	if format != VMVXFormat {
 		return nil, status.Errorf(status.Unimplemented, "the %s device cannot run %q executables (it runs %q and %q); compile with --iree-hal-target-backends=vmvx or llvm-cpu", d.driver, format, VMVXFormat, llvmcpuschema.Format)
@@ -56,7 +56,7 @@ func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []in
 	if p := currentProfile(); p != nil {
 		t0 := time.Now()
 		err := d.dispatch(he, entry, grid, push, bindings)
-		p.add(entryName(he, entry), time.Since(t0))
+		p.add(entryName(he, entry), time.Since(t0), grid[0]*grid[1]*grid[2])
 		return err
 	}
 	return d.dispatch(he, entry, grid, push, bindings)
@@ -91,8 +91,7 @@ func (d *Device) dispatch(he hal.Executable, entry int, grid [3]int64, push []in
 		id := [3]int64{i % grid[0], (i / grid[0]) % grid[1], i / (grid[0] * grid[1])}
 		return e.exe.RunWorkgroup(st, entry, id, grid, push, bindings)
 	}
-	workers := int64(d.workers)
-	if workers <= 1 || total == 1 {
+	if d.workers <= 1 || total == 1 {
 		st := e.pool.Get().(*vmvx.State)
 		defer e.pool.Put(st)
 		for i := int64(0); i < total; i++ {
@@ -102,8 +101,15 @@ func (d *Device) dispatch(he hal.Executable, entry int, grid [3]int64, push []in
 		}
 		return nil
 	}
-	return runChunks(min(workers, total), total, 1, func() (func(first, n int64) error, func()) {
+	return d.runChunks(total, 1, func() (func(first, n int64) error, func()) {
 		st := e.pool.Get().(*vmvx.State)
-		return func(first, _ int64) error { return run(st, first) }, func() { e.pool.Put(st) }
+		return func(first, n int64) error {
+			for i := first; i < first+n; i++ {
+				if err := run(st, i); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func() { e.pool.Put(st) }
 	})
 }

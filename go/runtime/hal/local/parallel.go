@@ -1,9 +1,6 @@
 package local
 
 import (
-	"sync"
-	"sync/atomic"
-
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -21,44 +18,40 @@ func checkGrid(entry, numEntries int, grid [3]int64) (int64, error) {
 	return grid[0] * grid[1] * grid[2], nil
 }
 
-// runChunks spreads workgroups [0, total) over workers goroutines, each
-// taking chunks of consecutive workgroups until none are left. start is
-// called once per worker and returns the function that runs one chunk and
-// a function to call when the worker ends. The first error stops the
-// others; a panic becomes an INTERNAL error.
-func runChunks(workers, total, chunk int64, start func() (run func(first, n int64) error, done func())) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := int64(0); w < workers; w++ {
-		wg.Add(1)
-		go func(w int64) {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					errs[w] = status.Errorf(status.Internal, "workgroup panicked: %v", r)
-				}
-			}()
-			run, done := start()
-			defer done()
-			for {
-				first := next.Add(chunk) - chunk
-				if first >= total {
-					return
-				}
-				if err := run(first, min(chunk, total-first)); err != nil {
-					errs[w] = err
-					next.Store(total) // stop the others
-					return
-				}
-			}
-		}(w)
+// runChunks runs workgroups [0, total) in chunks of chunk consecutive
+// workgroups: on the device's workers when it has them, else inline.
+// start is called once per worker and returns the function that runs one
+// chunk and a function to call when the worker ends. The first error
+// stops the others; a panic becomes an INTERNAL error.
+func (d *Device) runChunks(total, chunk int64, start func() (run func(first, n int64) error, done func())) error {
+	p, err := d.workerPool()
+	if err != nil {
+		return err
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+	if p == nil {
+		return runInline(total, chunk, start)
+	}
+	return p.run(total, chunk, start)
+}
+
+// runInline runs every chunk on the caller.
+func runInline(total, chunk int64, start func() (run func(first, n int64) error, done func())) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError(r)
+		}
+	}()
+	run, done := start()
+	defer done()
+	for first := int64(0); first < total; first += chunk {
+		if err := run(first, min(chunk, total-first)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// panicError is the INTERNAL error a panicking workgroup reports.
+func panicError(r any) error {
+	return status.Errorf(status.Internal, "workgroup panicked: %v", r)
 }

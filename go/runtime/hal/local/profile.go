@@ -21,6 +21,7 @@ type profileRow struct {
 	count int64
 	total time.Duration
 	min   time.Duration
+	wgs   int64 // workgroups of the last dispatch
 }
 
 var (
@@ -51,7 +52,7 @@ func currentProfile() *DispatchProfile {
 	return profile
 }
 
-func (p *DispatchProfile) add(name string, d time.Duration) {
+func (p *DispatchProfile) add(name string, d time.Duration, wgs int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := p.rows[name]
@@ -60,6 +61,7 @@ func (p *DispatchProfile) add(name string, d time.Duration) {
 		p.rows[name] = r
 	}
 	r.count++
+	r.wgs = wgs
 	r.total += d
 	r.min = min(r.min, d)
 }
@@ -76,10 +78,10 @@ func (p *DispatchProfile) Write(w io.Writer) {
 		all += r.total
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].total > rows[j].total })
-	fmt.Fprintf(w, "%-56s %8s %12s %12s %7s\n", "dispatch", "count", "total ms", "mean us", "share")
+	fmt.Fprintf(w, "%-56s %8s %12s %12s %7s %10s\n", "dispatch", "count", "total ms", "mean us", "share", "workgroups")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-56s %8d %12.3f %12.1f %6.1f%%\n", r.name, r.count, r.total.Seconds()*1e3,
-			r.total.Seconds()*1e6/float64(r.count), 100*r.total.Seconds()/all.Seconds())
+		fmt.Fprintf(w, "%-56s %8d %12.3f %12.1f %6.1f%% %10d\n", r.name, r.count, r.total.Seconds()*1e3,
+			r.total.Seconds()*1e6/float64(r.count), 100*r.total.Seconds()/all.Seconds(), r.wgs)
 	}
 	fmt.Fprintf(w, "%-56s %8s %12.3f\n", "all dispatches", "", all.Seconds()*1e3)
 }

@@ -171,26 +171,35 @@ type dispatch struct {
 	grid     [3]int64
 }
 
-// Run runs count workgroups of entry starting at linear index first
-// (x fastest) of grid, on bindings. Out-of-bounds accesses and bad loop steps are OUT_OF_RANGE or
-// INVALID_ARGUMENT errors naming the kernel.
-func (e *Executable) Run(entry int, first, count int64, grid [3]int64, push []int64, bindings [][]byte) error {
+// Call is one dispatch of an entry point, its arguments pinned for the
+// native code: Run it on any number of goroutines (each on its own range
+// of workgroups), then Release it.
+type Call struct {
+	e     *Executable
+	entry int
+	d     *dispatch
+	ptrs  []unsafe.Pointer
+	pin   runtime.Pinner
+}
+
+// Prepare checks entry's arguments and pins them for Runs of grid's
+// workgroups.
+func (e *Executable) Prepare(entry int, grid [3]int64, push []int64, bindings [][]byte) (*Call, error) {
 	en := e.x.Entries[entry]
 	if len(push) < en.NumPushConstants {
-		return status.Errorf(status.InvalidArgument, "llvm-cpu: @%s needs %d push constants, got %d", en.Name, en.NumPushConstants, len(push))
+		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: @%s needs %d push constants, got %d", en.Name, en.NumPushConstants, len(push))
 	}
 	if len(bindings) != en.NumBindings {
-		return status.Errorf(status.InvalidArgument, "llvm-cpu: @%s has %d bindings, got %d", en.Name, en.NumBindings, len(bindings))
+		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: @%s has %d bindings, got %d", en.Name, en.NumBindings, len(bindings))
 	}
-	var pin runtime.Pinner
-	defer pin.Unpin()
+	c := &Call{e: e, entry: entry}
 	n := max(len(bindings), 1)
-	ptrs := make([]unsafe.Pointer, n)
+	c.ptrs = make([]unsafe.Pointer, n)
 	counts := make([]int64, n)
 	for i, b := range bindings {
 		if len(b) > 0 {
-			pin.Pin(&b[0])
-			ptrs[i] = unsafe.Pointer(&b[0])
+			c.pin.Pin(&b[0])
+			c.ptrs[i] = unsafe.Pointer(&b[0])
 		}
 		counts[i] = int64(len(b))
 	}
@@ -198,22 +207,45 @@ func (e *Executable) Run(entry int, first, count int64, grid [3]int64, push []in
 	if len(pcs) == 0 {
 		pcs = make([]int64, 1)
 	}
-	d := &dispatch{bindings: &ptrs[0], counts: &counts[0], push: &pcs[0], grid: grid}
-	pin.Pin(d)
-	pin.Pin(&ptrs[0])
-	pin.Pin(&counts[0])
-	pin.Pin(&pcs[0])
-	r, _, _ := purego.SyscallN(e.entries[entry], uintptr(unsafe.Pointer(d)), uintptr(first), uintptr(count))
-	runtime.KeepAlive(bindings)
-	runtime.KeepAlive(e) // the shared object stays loaded during the call
+	c.d = &dispatch{bindings: &c.ptrs[0], counts: &counts[0], push: &pcs[0], grid: grid}
+	c.pin.Pin(c.d)
+	c.pin.Pin(&c.ptrs[0])
+	c.pin.Pin(&counts[0])
+	c.pin.Pin(&pcs[0])
+	return c, nil
+}
+
+// Release unpins the call's arguments; no Run may be in progress or
+// follow.
+func (c *Call) Release() {
+	c.pin.Unpin()
+	runtime.KeepAlive(c.e) // the shared object stayed loaded during the calls
+}
+
+// Run runs count workgroups starting at linear index first (x fastest) of
+// the call's grid. Out-of-bounds accesses and bad loop steps are
+// OUT_OF_RANGE or INVALID_ARGUMENT errors naming the kernel.
+func (c *Call) Run(first, count int64) error {
+	r, _, _ := purego.SyscallN(c.e.entries[c.entry], uintptr(unsafe.Pointer(c.d)), uintptr(first), uintptr(count))
 	if r != 0 {
 		code := int64(r)
 		kind, _, _ := llvmcpu.DecodeError(code)
-		c := status.OutOfRange
+		st := status.OutOfRange
 		if kind == llvmcpu.ErrStep {
-			c = status.InvalidArgument
+			st = status.InvalidArgument
 		}
-		return status.Errorf(c, "llvm-cpu: @%s (workgroups %d..%d): %s", en.Name, first, first+count-1, llvmcpu.Describe(code))
+		return status.Errorf(st, "llvm-cpu: @%s (workgroups %d..%d): %s", c.e.x.Entries[c.entry].Name, first, first+count-1, llvmcpu.Describe(code))
 	}
 	return nil
+}
+
+// Run runs count workgroups of entry starting at linear index first
+// (x fastest) of grid, on bindings: Prepare, Call.Run and Release.
+func (e *Executable) Run(entry int, first, count int64, grid [3]int64, push []int64, bindings [][]byte) error {
+	c, err := e.Prepare(entry, grid, push, bindings)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	return c.Run(first, count)
 }
