@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -136,7 +137,10 @@ func spinUntil(d time.Duration, cond func() bool) bool {
 			} else if now.After(deadline) {
 				return false
 			}
+			// Let other goroutines, then other threads (on a busy
+			// machine, perhaps the worker this one waits for) run.
 			runtime.Gosched()
+			syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
 		}
 	}
 }
