@@ -116,7 +116,14 @@ func (mo *module) blockedContract(generic string) string {
 	w("blocked:")
 	w("  %%mrem = srem i64 %%M, %d", mr)
 	w("  %%mf = sub i64 %%M, %%mrem")
-	w("  br label %%kb.head")
+	// Fewer rows than a block with B's columns contiguous: no packing
+	// (each element of B is used by at most mr-1 rows).
+	w("  %%fewrows = icmp slt i64 %%M, %d", mr)
+	w("  %%gemvt = and i1 %%fewrows, %%br1")
+	w("  %%gemvt1 = xor i1 %%bc1, true")
+	w("  %%gemvt2 = and i1 %%gemvt, %%gemvt1")
+	w("  br i1 %%gemvt2, label %%gt.entry, label %%kb.head")
+	t.gemvTransposed("exit")
 	w("kb.head:")
 	w("  %%kb = phi i64 [ 0, %%blocked ], [ %%kb.next, %%j.exit ]")
 	w("  %%kb.more = icmp slt i64 %%kb, %%K")
@@ -143,6 +150,11 @@ func (mo *module) blockedContract(generic string) string {
 	t.packTransposed()
 	// The block's width: the fewest vectors covering nw columns.
 	w("packed:")
+	w("  %%full = icmp eq i64 %%nw, %d", nr)
+	w("  br i1 %%full, label %%f.entry, label %%tail")
+	t.microBlock("f", mr, nv, false, "0", "%mf", "fr.entry")
+	t.microBlock("fr", 1, nv, false, "%mf", "%M", "j.latch")
+	w("tail:")
 	next := "j.latch"
 	for v := nv; v >= 1; v-- {
 		if v > 1 {
@@ -151,8 +163,8 @@ func (mo *module) blockedContract(generic string) string {
 		} else {
 			w("  br label %%w%d.entry", v)
 		}
-		t.microBlock(fmt.Sprintf("w%d", v), mr, v, "0", "%mf", fmt.Sprintf("r%d.entry", v))
-		t.microBlock(fmt.Sprintf("r%d", v), 1, v, "%mf", "%M", next)
+		t.microBlock(fmt.Sprintf("w%d", v), mr, v, true, "0", "%mf", fmt.Sprintf("r%d.entry", v))
+		t.microBlock(fmt.Sprintf("r%d", v), 1, v, true, "%mf", "%M", next)
 		if v > 1 {
 			w("narrow%d:", v)
 		}
@@ -170,16 +182,17 @@ func (mo *module) blockedContract(generic string) string {
 	mo.declare("llvm.fmuladd"+mg, fmt.Sprintf("declare %s @llvm.fmuladd%s(%s, %s, %s)", V, mg, V, V, V))
 	mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
 	mo.declare("llvm.masked.store"+mg, fmt.Sprintf("declare void @llvm.masked.store%s.p0(%s, ptr, i32 immarg, %s)", mg, V, M))
+	mo.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32 immarg, i32 immarg, i32 immarg)")
 	mo.declare(name, t.String())
 	return name
 }
 
 // microBlock emits the loop over C's rows iLo…iHi (a multiple of rows
 // apart) at columns j…j+vecs·vl of the packed panel: per block, rows ×
-// vecs accumulators loaded from C (masked), kc fused multiply-adds each,
-// and stored back (masked). It starts at label p+".entry" and branches to
+// vecs accumulators loaded from C (with the column masks when masked), kc
+// fused multiply-adds each, and stored back. It starts at label p+".entry" and branches to
 // next when done.
-func (t *kernelText) microBlock(p string, rows, vecs int, iLo, iHi, next string) {
+func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi, next string) {
 	w, vl, V := t.w, t.vl, t.vec()
 	nr := nv * vl
 	w("%s.entry:", p)
@@ -202,7 +215,11 @@ func (t *kernelText) microBlock(p string, rows, vecs int, iLo, iHi, next string)
 		w("  %%%s.cp%d = getelementptr inbounds float, ptr %%C, i64 %%%s.cj%d", p, r, p, r)
 		for c := 0; c < vecs; c++ {
 			w("  %%%s.cq%d_%d = getelementptr float, ptr %%%s.cp%d, i64 %d", p, r, c, p, r, c*vl)
-			t.maskedLoad(fmt.Sprintf("%%%s.acc0_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+			if masked {
+				t.maskedLoad(fmt.Sprintf("%%%s.acc0_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+			} else {
+				w("  %%%s.acc0_%d_%d = load %s, ptr %%%s.cq%d_%d, align 4", p, r, c, V, p, r, c)
+			}
 		}
 	}
 	w("  br label %%%s.p.head", p)
@@ -237,7 +254,11 @@ func (t *kernelText) microBlock(p string, rows, vecs int, iLo, iHi, next string)
 	w("%s.p.exit:", p)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < vecs; c++ {
-			t.maskedStore(fmt.Sprintf("%%%s.acc_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+			if masked {
+				t.maskedStore(fmt.Sprintf("%%%s.acc_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+			} else {
+				w("  store %s %%%s.acc_%d_%d, ptr %%%s.cq%d_%d, align 4", V, p, r, c, p, r, c)
+			}
 		}
 	}
 	w("  %%%s.i.next = add i64 %%%s.i, %d", p, p, rows)

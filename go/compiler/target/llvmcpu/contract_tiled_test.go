@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
@@ -91,7 +92,13 @@ var mobilenetGemms = []gemm{
 // order of each k-sum is fixed).
 func checkGemms(t *testing.T, gs []gemm, tm, tn int64, r *rand.Rand) {
 	t.Helper()
-	m := needLLVM(t)
+	checkGemmsOn(t, needLLVM(t), gs, tm, tn, r)
+}
+
+// checkGemmsOn is checkGemms with code built for machine m (which must
+// run here).
+func checkGemmsOn(t *testing.T, m llvmcpu.Machine, gs []gemm, tm, tn int64, r *rand.Rand) {
+	t.Helper()
 	ks := make([]*kir.Kernel, len(gs))
 	grids := make([][3]int64, len(gs))
 	for i, g := range gs {
@@ -104,7 +111,7 @@ func checkGemms(t *testing.T, gs []gemm, tm, tn int64, r *rand.Rand) {
 		got := [][]byte{enc(kir.F32, a), enc(kir.F32, bb), enc(kir.F32, c)}
 		grid := grids[e]
 		if err := x.Run(e, 0, grid[0]*grid[1]*grid[2], grid, nil, got); err != nil {
-			t.Fatalf("%s: %v", g.name, err)
+			t.Fatalf("%s on %s: %v", g.name, m.CPU, err)
 		}
 		for z := int64(0); z < g.batch; z++ {
 			ao, bo, co := z*sz[0]/g.batch, z*sz[1]/g.batch, z*sz[2]/g.batch
@@ -120,7 +127,7 @@ func checkGemms(t *testing.T, gs []gemm, tm, tn int64, r *rand.Rand) {
 					}
 					v := value(kir.F32, got[2][4*ci:])
 					if tol := float64(g.k+1) * mag * 0x1p-24; math.Abs(v-exact) > tol {
-						t.Fatalf("%s tile %dx%d: C[%d][%d,%d] = %v, exact %v, tolerance %g", g.name, tm, tn, z, i, j, v, exact, tol)
+						t.Fatalf("%s on %s, tile %dx%d: C[%d][%d,%d] = %v, exact %v, tolerance %g", g.name, m.CPU, tm, tn, z, i, j, v, exact, tol)
 					}
 				}
 			}
@@ -221,4 +228,16 @@ func TestContractTiledShapes(t *testing.T) {
 	)
 	checkGemms(t, cases, 96, 256, r)
 	checkGemms(t, cases, 16, 64, r)
+	// The 8-lane (AVX2: 6-row blocks) and 4-lane (SSE) kernels, on the
+	// edge cases.
+	for _, cpu := range []string{"haswell", "generic"} {
+		m, err := llvmcpu.ResolveMachine(llvmcpu.Options{CPU: cpu})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cpu == "haswell" && !strings.Contains(needLLVM(t).Features, "+avx2") {
+			continue
+		}
+		checkGemmsOn(t, m, cases[len(cases)-17:], 16, 64, r)
+	}
 }
