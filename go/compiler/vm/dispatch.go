@@ -39,8 +39,13 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		// Only the shapes are used (by consumers that absorbed it).
 		return nil
 	}
-	// Allocate the results.
+	// Allocate the results the kernel writes. One it does not bind (a
+	// consumer absorbed its computation) stays an unmaterialized zero
+	// tensor, allocated only if the host ever needs it.
 	for _, res := range region.Results {
+		if !bindsValue(ref, res) {
+			continue
+		}
 		r, err := fe.ref(res)
 		if err != nil {
 			return err
@@ -152,4 +157,14 @@ func readsBinding(ref DispatchRef, v *ir.Value) bool {
 		}
 	}
 	return true
+}
+
+// bindsValue reports whether the kernel has a binding for tensor v.
+func bindsValue(ref DispatchRef, v *ir.Value) bool {
+	for _, b := range ref.Bindings {
+		if b == v {
+			return true
+		}
+	}
+	return false
 }

@@ -50,10 +50,17 @@ func (e *emitter) function(fn *ir.Operation, f *module.Function) error {
 			return err
 		}
 	}
+	var err error
 	if len(blocks) == 1 {
-		return fe.block(entry)
+		err = fe.block(entry)
+	} else {
+		err = fe.cfg(blocks)
 	}
-	return fe.cfg(blocks)
+	if err != nil {
+		return err
+	}
+	insertDiscards(f)
+	return nil
 }
 
 func (fe *fnEmitter) newReg(k module.Kind) int32 {

@@ -87,6 +87,10 @@ type Device interface {
 	// cache for reuse, except storage any of keep uses. The caller
 	// promises not to use refs afterwards.
 	Release(refs []any, keep []any)
+	// Recyclable reports whether Release could reuse ref's storage (the
+	// device allocated it and caches buffers of its size), so that the
+	// interpreter looks for other references only when that matters.
+	Recyclable(ref any) bool
 }
 
 // Context is a set of modules with resolved imports and per-module state,
@@ -105,6 +109,9 @@ type instance struct {
 	globals []Value
 	execs   []any
 	imports []resolved
+	// refRegs lists, per function, its registers of kind ref (what a
+	// discard scans for other references to a buffer).
+	refRegs [][]int32
 }
 
 type resolved struct {
@@ -139,7 +146,7 @@ func (c *Context) Register(m *Module) error {
 	if c.HasModule(m.Name()) {
 		return status.Errorf(status.AlreadyExists, "a module named '%s' is already registered", m.Name())
 	}
-	inst := &instance{m: m, ctx: c}
+	inst := &instance{m: m, ctx: c, refRegs: refRegisters(m.Def)}
 	for _, im := range m.Def.Imports {
 		r, err := c.resolve(im)
 		if err != nil {
@@ -260,7 +267,7 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 			if err := c.checkTensorArgs(&inst.m.Def.Functions[e.Function], args); err != nil {
 				return nil, err
 			}
-			return inst.call(e.Function, args, 0)
+			return inst.call(e.Function, args, &stack{args: args})
 		}
 	}
 	return nil, status.Errorf(status.NotFound, "module '%s' has no exported function '%s'", mod, fn)

@@ -45,13 +45,13 @@ func (v Value) kindText() string {
 	return map[Kind]string{KindNull: "null", KindI32: "an i32", KindI64: "an i64", KindF32: "an f32", KindF64: "an f64", KindRef: fmt.Sprintf("a %T", v.Ref)}[v.Kind]
 }
 
-// call runs function fi of the instance.
-func (inst *instance) call(fi int, args []Value, depth int) ([]Value, error) {
+// call runs function fi of the instance inside the outermost call st.
+func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 	f := &inst.m.Def.Functions[fi]
 	if err := checkArgs(f, args); err != nil {
 		return nil, err
 	}
-	if depth > maxDepth {
+	if len(st.frames) > maxDepth {
 		return nil, status.Errorf(status.ResourceExhausted, "call depth exceeds %d in '%s'", maxDepth, f.Name)
 	}
 	regs := make([]Value, len(f.Regs))
@@ -59,6 +59,8 @@ func (inst *instance) call(fi int, args []Value, depth int) ([]Value, error) {
 	for i := len(args); i < len(regs); i++ {
 		regs[i] = zeroOf(f.Regs[i])
 	}
+	st.frames = append(st.frames, frame{regs: regs, refRegs: inst.refRegs[fi]})
+	defer st.pop()
 	dev := inst.ctx.dev
 	pc := 0
 	fail := func(err error) ([]Value, error) {
@@ -108,13 +110,13 @@ func (inst *instance) call(fi int, args []Value, depth int) ([]Value, error) {
 				next = int(in.Index2)
 			}
 		case module.OpCall:
-			res, err := inst.call(int(in.Index), gather(regs, in.Src), depth+1)
+			res, err := inst.call(int(in.Index), gather(regs, in.Src), st)
 			if err != nil {
 				return nil, err
 			}
 			scatter(regs, in.Dst, res)
 		case module.OpCallImport:
-			res, err := inst.callImport(int(in.Index), gather(regs, in.Src), depth)
+			res, err := inst.callImport(int(in.Index), gather(regs, in.Src), st)
 			if err != nil {
 				return nil, err
 			}
@@ -184,6 +186,8 @@ func (inst *instance) call(fi int, args []Value, depth int) ([]Value, error) {
 				refs = append(refs, regs[r].Ref)
 			}
 			dev.Trace(in.Str, refs)
+		case module.OpDiscard:
+			inst.discard(st, regs, in.Src)
 		default:
 			return fail(status.Errorf(status.Internal, "unknown opcode"))
 		}
@@ -227,14 +231,14 @@ func zeroOf(k module.Kind) Value {
 	return Value{Kind: KindNull}
 }
 
-func (inst *instance) callImport(i int, args []Value, depth int) ([]Value, error) {
+func (inst *instance) callImport(i int, args []Value, st *stack) ([]Value, error) {
 	r := inst.imports[i]
 	im := inst.m.Def.Imports[i]
 	switch {
 	case r.native != nil:
 		return r.native.Call(args)
 	case r.inst != nil:
-		return r.inst.call(r.fn, args, depth+1)
+		return r.inst.call(r.fn, args, st)
 	}
 	return nil, status.Errorf(status.NotFound, "optional import %s.%s is not available in this context (register the '%s' module)", im.Module, im.Name, im.Module)
 }

@@ -63,6 +63,12 @@ const (
 	// Trace: print the buffer views Src under the heading Str (debugging:
 	// --iree-flow-trace-dispatch-tensors).
 	OpTrace
+	// Discard: the values of the ref registers Src are dead: the
+	// interpreter nulls each register and hands its buffer's storage back
+	// to the device for reuse when no other live reference (a register of
+	// an active call, an argument of the outermost call, a global) still
+	// uses that storage. Emitted after a value's last use.
+	OpDiscard
 	opCount
 )
 
@@ -149,7 +155,7 @@ type Instr struct {
 	Str    string
 }
 
-var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch", "trace"}
+var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch", "trace", "discard"}
 
 func (o Opcode) String() string {
 	if int(o) < len(opNames) {

@@ -75,3 +75,21 @@ func FuzzDecode(f *testing.F) {
 		Decode(data)
 	})
 }
+
+func TestDiscard(t *testing.T) {
+	m := sample()
+	f := &m.Functions[0]
+	f.Regs = append(f.Regs, KindRef)
+	f.Code = append([]Instr{{Op: OpConstant, Index: 0, Dst: []int32{3}}, {Op: OpDiscard, Src: []int32{3}}}, f.Code...)
+	d, err := Decode(Encode(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(Disassemble(d), "discard %r3") {
+		t.Errorf("disassembly:\n%s", Disassemble(d))
+	}
+	f.Code[1].Src = []int32{0} // an i32 register holds no buffer
+	if err := Verify(m); err == nil || !strings.Contains(err.Error(), "discard") {
+		t.Errorf("discard of an i32 register: %v", err)
+	}
+}

@@ -247,7 +247,7 @@ func (v *fnVerifier) instr() error {
 		}
 		return v.regs(in.Src[3+npc:], KindRef)
 	}
-	if in.Op == OpTrace {
+	if in.Op == OpTrace || in.Op == OpDiscard {
 		if err := v.counts(0, -1); err != nil {
 			return err
 		}

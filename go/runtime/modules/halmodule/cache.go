@@ -1,6 +1,7 @@
 package halmodule
 
 import (
+	"os"
 	"sync"
 	"unsafe"
 	"weak"
@@ -20,11 +21,25 @@ type cache struct {
 	owned map[uintptr]ownedBuf
 	free  map[int][][]byte // size → released buffers
 	bytes int
+	// minBytes is the smallest size cached.
+	minBytes int
+	// poison fills released buffers and uninitialized allocations with
+	// 0xff bytes (NaN for floats): a debugging mode in which a buffer
+	// recycled while something still reads it, or an uninitialized
+	// allocation a kernel does not write entirely, gives a visibly wrong
+	// answer.
+	poison bool
 }
+
+// DebugEnv names the environment variable that, set to 1, makes every
+// device cache every buffer however small and poison released and
+// uninitialized buffers (see cache.poison): run the e2e suites with it to
+// check buffer reuse.
+const DebugEnv = "GREE_DEBUG_BUFFER_CACHE"
 
 const (
 	cacheMinBytes   = 1 << 16
-	cacheMaxPerSize = 4
+	cacheMaxPerSize = 16
 	cacheMaxBytes   = 1 << 30
 )
 
@@ -34,7 +49,18 @@ type ownedBuf struct {
 }
 
 func newCache() *cache {
-	return &cache{owned: map[uintptr]ownedBuf{}, free: map[int][][]byte{}}
+	c := &cache{owned: map[uintptr]ownedBuf{}, free: map[int][][]byte{}, minBytes: cacheMinBytes}
+	if os.Getenv(DebugEnv) == "1" {
+		c.minBytes, c.poison = 1, true
+	}
+	return c
+}
+
+// fill sets every byte of b to 0xff.
+func fill(b []byte) {
+	for i := range b {
+		b[i] = 0xff
+	}
 }
 
 // purge drops records of storage the garbage collector has reclaimed.
@@ -48,8 +74,12 @@ func (c *cache) purge() {
 
 // alloc returns n bytes, zeroed unless uninitialized.
 func (c *cache) alloc(n int, uninitialized bool) []byte {
-	if n < cacheMinBytes {
-		return make([]byte, n)
+	if n < c.minBytes {
+		b := make([]byte, n)
+		if uninitialized && c.poison {
+			fill(b)
+		}
+		return b
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -64,6 +94,9 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 	} else {
 		b = make([]byte, n)
 	}
+	if uninitialized && c.poison {
+		fill(b)
+	}
 	p := unsafe.SliceData(b)
 	if len(c.owned) >= 1024 {
 		c.purge()
@@ -72,34 +105,80 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 	return b
 }
 
-// release caches the storage of refs, except storage keep uses.
-func (c *cache) release(refs, keep []any) {
-	held := map[*byte]bool{}
-	for _, k := range keep {
-		if bv, ok := k.(*hal.BufferView); ok && len(bv.Data) > 0 {
-			held[unsafe.SliceData(bv.Data)] = true
-		}
+// recyclable reports whether release could cache ref's storage: a buffer
+// view of a whole buffer this cache allocated, of a size it keeps.
+func (c *cache) recyclable(ref any) bool {
+	bv, ok := ref.(*hal.BufferView)
+	if !ok || len(bv.Data) < c.minBytes {
+		return false
 	}
+	p := unsafe.SliceData(bv.Data)
+	c.mu.Lock()
+	o, mine := c.owned[uintptr(unsafe.Pointer(p))]
+	c.mu.Unlock()
+	return mine && o.size == len(bv.Data) && o.ptr.Value() == p
+}
+
+// candidate is released storage that may go back to the free lists.
+type candidate struct {
+	p    *byte
+	n    int
+	held bool
+}
+
+// release caches the storage of refs, except storage any view in keep
+// overlaps (a reshape shares its source's storage; a narrower view of it
+// would start inside it).
+func (c *cache) release(refs, keep []any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var cands []candidate
 	for _, r := range refs {
 		bv, ok := r.(*hal.BufferView)
 		if !ok || len(bv.Data) == 0 {
 			continue
 		}
 		p := unsafe.SliceData(bv.Data)
-		key := uintptr(unsafe.Pointer(p))
-		o, mine := c.owned[key]
-		n := o.size
-		if !mine || o.ptr.Value() != p || held[p] || len(bv.Data) != n {
+		o, mine := c.owned[uintptr(unsafe.Pointer(p))]
+		if !mine || o.ptr.Value() != p || len(bv.Data) != o.size {
 			continue
 		}
-		delete(c.owned, key)
-		if len(c.free[n]) >= cacheMaxPerSize || c.bytes+n > cacheMaxBytes {
+		dup := false
+		for _, x := range cands {
+			dup = dup || x.p == p
+		}
+		if !dup {
+			cands = append(cands, candidate{p: p, n: o.size})
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	for _, k := range keep {
+		bv, ok := k.(*hal.BufferView)
+		if !ok || len(bv.Data) == 0 {
 			continue
 		}
-		c.free[n] = append(c.free[n], unsafe.Slice(p, n))
-		c.bytes += n
-		held[p] = true // a second view of the same storage is not cached twice
+		q := uintptr(unsafe.Pointer(unsafe.SliceData(bv.Data)))
+		for i := range cands {
+			start := uintptr(unsafe.Pointer(cands[i].p))
+			if q >= start && q < start+uintptr(cands[i].n) {
+				cands[i].held = true
+			}
+		}
+	}
+	for _, x := range cands {
+		if x.held {
+			continue
+		}
+		delete(c.owned, uintptr(unsafe.Pointer(x.p)))
+		if c.poison {
+			fill(unsafe.Slice(x.p, x.n))
+		}
+		if len(c.free[x.n]) >= cacheMaxPerSize || c.bytes+x.n > cacheMaxBytes {
+			continue
+		}
+		c.free[x.n] = append(c.free[x.n], unsafe.Slice(x.p, x.n))
+		c.bytes += x.n
 	}
 }

@@ -237,3 +237,6 @@ func (d *Device) Trace(heading string, refs []any) {
 
 // Release caches the storage of buffer views the caller is done with.
 func (d *Device) Release(refs, keep []any) { d.cache.release(refs, keep) }
+
+// Recyclable reports whether Release could cache ref's storage.
+func (d *Device) Recyclable(ref any) bool { return d.cache.recyclable(ref) }

@@ -1,0 +1,279 @@
+package halmodule
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/vm"
+	"github.com/gree-ml/gree/go/schemas/module"
+)
+
+// Host programs that discard buffers, run on the bridge with its real
+// cache: a buffer must be reused once nothing refers to it, and never
+// while something still can read it.
+
+const (
+	side = 256 // 256×256 i8 = 64 KiB, the smallest size the cache keeps
+	i8   = 0x10000008
+)
+
+// fn builds one host function.
+type fn struct{ f module.Function }
+
+func newFn(name string, args, results []module.Kind) *fn {
+	return &fn{module.Function{Name: name, Args: args, Results: results, Regs: append([]module.Kind(nil), args...)}}
+}
+
+func (b *fn) reg(k module.Kind) int32 {
+	b.f.Regs = append(b.f.Regs, k)
+	return int32(len(b.f.Regs) - 1)
+}
+
+func (b *fn) emit(in module.Instr) { b.f.Code = append(b.f.Code, in) }
+
+func (b *fn) i64(x int64) int32 {
+	r := b.reg(module.KindI64)
+	b.emit(module.Instr{Op: module.OpConstI, Type: module.TypeI64, Dst: []int32{r}, Imm: x})
+	return r
+}
+
+// alloc allocates a side×side i8 buffer.
+func (b *fn) alloc(uninitialized bool) int32 {
+	d := b.i64(side)
+	r := b.reg(module.KindRef)
+	in := module.Instr{Op: module.OpAlloc, Dst: []int32{r}, Src: []int32{d, d}, Imm: i8}
+	if uninitialized {
+		in.Sub = 1
+	}
+	b.emit(in)
+	return r
+}
+
+// store writes v at element (0, 5) of a side×side buffer (or at 5 of a
+// flat one).
+func (b *fn) store(buf int32, v int64, flat bool) {
+	val := b.reg(module.KindI32)
+	b.emit(module.Instr{Op: module.OpConstI, Type: module.TypeI32, Dst: []int32{val}, Imm: v})
+	b.emit(module.Instr{Op: module.OpStore, Type: module.TypeI8, Src: append([]int32{buf, val}, b.index(flat)...)})
+}
+
+func (b *fn) load(buf int32, flat bool) int32 {
+	r := b.reg(module.KindI32)
+	b.emit(module.Instr{Op: module.OpLoad, Type: module.TypeI8, Dst: []int32{r}, Src: append([]int32{buf}, b.index(flat)...)})
+	return r
+}
+
+func (b *fn) index(flat bool) []int32 {
+	if flat {
+		return []int32{b.i64(5)}
+	}
+	return []int32{b.i64(0), b.i64(5)}
+}
+
+func (b *fn) discard(rs ...int32) { b.emit(module.Instr{Op: module.OpDiscard, Src: rs}) }
+
+func (b *fn) ret(rs ...int32) { b.emit(module.Instr{Op: module.OpReturn, Src: rs}) }
+
+// run loads a module of the functions (all exported) on a fresh bridge.
+func run(t *testing.T, m *module.Module, fns ...*fn) *vm.Context {
+	t.Helper()
+	m.Name = "m"
+	for i, f := range fns {
+		m.Functions = append(m.Functions, f.f)
+		m.Exports = append(m.Exports, module.Export{Name: f.f.Name, Function: i})
+	}
+	mod, err := vm.LoadModule(module.Encode(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := vm.NewContext(New(nil))
+	if err := c.Register(mod); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func invoke(t *testing.T, c *vm.Context, name string, args ...vm.Value) []vm.Value {
+	t.Helper()
+	res, err := c.Invoke("m", name, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func storage(v vm.Value) *byte { return unsafe.SliceData(v.Ref.(*hal.BufferView).Data) }
+
+func element(v vm.Value) int8 { return int8(v.Ref.(*hal.BufferView).Data[5]) }
+
+var (
+	ref = module.KindRef
+	i32 = module.KindI32
+)
+
+func TestDiscardReusesBuffers(t *testing.T) {
+	f := newFn("f", nil, []module.Kind{i32, i32})
+	a := f.alloc(false)
+	f.store(a, 42, false)
+	f.discard(a)
+	b := f.alloc(true) // takes a's buffer, contents as a left them
+	v1 := f.load(b, false)
+	f.discard(b)
+	z := f.alloc(false) // takes it again, cleared
+	v2 := f.load(z, false)
+	f.discard(z)
+	f.ret(v1, v2)
+	c := run(t, &module.Module{}, f)
+	if res := invoke(t, c, "f"); res[0].I != 42 || res[1].I != 0 {
+		t.Fatalf("got %v, want the discarded buffer reused uninitialized (42) then zeroed (0)", res)
+	}
+}
+
+func TestDiscardKeepsStorageAViewStillUses(t *testing.T) {
+	f := newFn("f", nil, []module.Kind{i32, i32})
+	a := f.alloc(false)
+	f.store(a, 42, false)
+	view := f.reg(ref)
+	f.emit(module.Instr{Op: module.OpReshape, Dst: []int32{view}, Src: []int32{a, f.i64(side * side)}})
+	f.discard(a) // the view still uses the storage
+	b := f.alloc(true)
+	f.store(b, 7, false)
+	v1 := f.load(view, true)
+	f.discard(view, b) // now both buffers are free
+	c1 := f.alloc(true)
+	c2 := f.alloc(true)
+	w1, w2 := f.load(c1, false), f.load(c2, false)
+	sum := f.reg(i32)
+	f.emit(module.Instr{Op: module.OpArith, Sub: uint8(module.ArithAdd), Type: module.TypeI32, Dst: []int32{sum}, Src: []int32{w1, w2}})
+	f.discard(c1, c2)
+	f.ret(v1, sum)
+	c := run(t, &module.Module{}, f)
+	res := invoke(t, c, "f")
+	if res[0].I != 42 {
+		t.Fatalf("a reshape view read %d after its source register was discarded, want 42", res[0].I)
+	}
+	if res[1].I != 42+7 {
+		t.Fatalf("after both views were discarded the two buffers were not reused (%d, want 49)", res[1].I)
+	}
+}
+
+func TestResultsAndArgumentsSurviveLaterCalls(t *testing.T) {
+	// make returns a fresh buffer holding 42; it also discards a
+	// temporary of the same size.
+	mk := newFn("make", nil, []module.Kind{ref})
+	tmp := mk.alloc(false)
+	mk.store(tmp, 9, false)
+	mk.discard(tmp)
+	out := mk.alloc(true)
+	mk.store(out, 42, false)
+	mk.ret(out)
+	// use discards a view of its argument and the argument register itself
+	// (nothing forbids a module to), then writes 7 to a new buffer.
+	use := newFn("use", []module.Kind{ref}, []module.Kind{ref})
+	v := use.reg(ref)
+	use.emit(module.Instr{Op: module.OpReshape, Dst: []int32{v}, Src: []int32{0, use.i64(side * side)}})
+	use.discard(v, 0)
+	nb := use.alloc(true)
+	use.store(nb, 7, false)
+	use.ret(nb)
+	c := run(t, &module.Module{}, mk, use)
+	r1 := invoke(t, c, "make")[0]
+	r2 := invoke(t, c, "make")[0]
+	if storage(r1) == storage(r2) || element(r1) != 42 || element(r2) != 42 {
+		t.Fatalf("a second call reused the first call's result (same storage %v, values %d %d)", storage(r1) == storage(r2), element(r1), element(r2))
+	}
+	r3 := invoke(t, c, "use", r1)[0]
+	if storage(r3) == storage(r1) || element(r1) != 42 || element(r3) != 7 {
+		t.Fatalf("a call recycled the caller's argument: values %d %d", element(r1), element(r3))
+	}
+	// The caller's own release is what frees a result.
+	c.Release([]vm.Value{r1}, nil)
+	r4 := invoke(t, c, "make")[0]
+	if storage(r4) != storage(r1) {
+		t.Fatal("a released result was not reused")
+	}
+}
+
+func TestDiscardInCalleeKeepsCallerBuffer(t *testing.T) {
+	callee := newFn("callee", []module.Kind{ref}, []module.Kind{i32})
+	v := callee.reg(ref)
+	callee.emit(module.Instr{Op: module.OpReshape, Dst: []int32{v}, Src: []int32{0, callee.i64(side * side)}})
+	callee.discard(v, 0)
+	b := callee.alloc(true)
+	callee.store(b, 7, false)
+	x := callee.load(b, false)
+	callee.discard(b)
+	callee.ret(x)
+	caller := newFn("caller", nil, []module.Kind{i32, i32})
+	a := caller.alloc(false)
+	caller.store(a, 42, false)
+	y := caller.reg(i32)
+	caller.emit(module.Instr{Op: module.OpCall, Index: 0, Src: []int32{a}, Dst: []int32{y}})
+	got := caller.load(a, false)
+	caller.discard(a)
+	caller.ret(got, y)
+	c := run(t, &module.Module{}, callee, caller)
+	if res := invoke(t, c, "caller"); res[0].I != 42 || res[1].I != 7 {
+		t.Fatalf("got %v, want the caller's buffer intact (42) and the callee's own (7)", res)
+	}
+}
+
+func TestDiscardKeepsGlobals(t *testing.T) {
+	f := newFn("f", nil, []module.Kind{i32})
+	a := f.alloc(false)
+	f.store(a, 42, false)
+	f.emit(module.Instr{Op: module.OpGlobalStore, Index: 0, Src: []int32{a}})
+	f.discard(a)
+	b := f.alloc(true)
+	f.store(b, 7, false)
+	g := f.reg(ref)
+	f.emit(module.Instr{Op: module.OpGlobalLoad, Index: 0, Dst: []int32{g}})
+	x := f.load(g, false)
+	f.discard(b, g)
+	f.ret(x)
+	c := run(t, &module.Module{Globals: []module.Global{{Name: "g", Kind: ref, Mutable: true, Init: -1}}}, f)
+	for i := 0; i < 2; i++ {
+		if res := invoke(t, c, "f"); res[0].I != 42 {
+			t.Fatalf("call %d: a global's buffer was recycled (read %d, want 42)", i, res[0].I)
+		}
+	}
+}
+
+func TestDiscardNeverRecyclesConstants(t *testing.T) {
+	data := make([]byte, side*side)
+	data[5] = 42
+	f := newFn("f", nil, []module.Kind{i32})
+	k := f.reg(ref)
+	f.emit(module.Instr{Op: module.OpConstant, Index: 0, Dst: []int32{k}})
+	f.discard(k)
+	b := f.alloc(true)
+	f.store(b, 7, false)
+	f.discard(b)
+	k2 := f.reg(ref)
+	f.emit(module.Instr{Op: module.OpConstant, Index: 0, Dst: []int32{k2}})
+	x := f.load(k2, false)
+	f.ret(x)
+	c := run(t, &module.Module{Constants: []module.Constant{{ElementType: i8, Shape: []int64{side, side}, Data: data}}}, f)
+	if res := invoke(t, c, "f"); res[0].I != 42 {
+		t.Fatalf("a module constant was recycled (read %d, want 42)", res[0].I)
+	}
+}
+
+func TestPoisonMode(t *testing.T) {
+	c := newCache()
+	c.minBytes, c.poison = 1, true
+	u := c.alloc(100, true)
+	if u[0] != 0xff || u[99] != 0xff {
+		t.Fatal("uninitialized allocation not poisoned")
+	}
+	a := c.alloc(100, false)
+	a[3] = 1
+	c.release([]any{&hal.BufferView{Data: a}}, nil)
+	if a[3] != 0xff {
+		t.Fatal("released buffer not poisoned")
+	}
+	if z := c.alloc(100, false); &z[0] != &a[0] || z[3] != 0 {
+		t.Fatal("zeroed allocation did not reuse and clear the released buffer")
+	}
+}

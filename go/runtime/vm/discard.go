@@ -1,0 +1,102 @@
+package vm
+
+import "github.com/gree-ml/gree/go/schemas/module"
+
+// stack is the state of one outermost call (an Invoke): its arguments and
+// the register files of its active frames. A discard instruction consults
+// them before it lets the device recycle a buffer: any of them may hold
+// another view of the same storage.
+type stack struct {
+	args   []Value
+	frames []frame
+	// Scratch slices reused by discard.
+	refs, keep []any
+}
+
+// frame is the register file of one active call.
+type frame struct {
+	regs    []Value
+	refRegs []int32
+}
+
+func (st *stack) pop() {
+	st.frames[len(st.frames)-1] = frame{}
+	st.frames = st.frames[:len(st.frames)-1]
+}
+
+// refRegisters lists, per function, the registers of kind ref.
+func refRegisters(m *module.Module) [][]int32 {
+	out := make([][]int32, len(m.Functions))
+	for i, f := range m.Functions {
+		for r, k := range f.Regs {
+			if k == module.KindRef {
+				out[i] = append(out[i], int32(r))
+			}
+		}
+	}
+	return out
+}
+
+// discard nulls the registers rs of the current frame (regs) and hands the
+// buffers they held back to the device, except storage that anything the
+// program can still read refers to: a ref register of any active frame,
+// an argument of the outermost call, or a global of any module of the
+// context. The device itself recycles only storage it allocated, so
+// module constants and caller buffers are never reused.
+func (inst *instance) discard(st *stack, regs []Value, rs []int32) {
+	dev := inst.ctx.dev
+	refs := st.refs[:0]
+	for _, r := range rs {
+		v := regs[r]
+		regs[r] = Value{Kind: KindNull}
+		if v.Kind == KindRef && dev != nil && dev.Recyclable(v.Ref) {
+			refs = append(refs, v.Ref)
+		}
+	}
+	if len(refs) == 0 {
+		st.refs = refs
+		return
+	}
+	keep := st.keep[:0]
+	var seen []*List
+	for _, fr := range st.frames {
+		for _, r := range fr.refRegs {
+			keep = appendRefs(keep, fr.regs[r], &seen)
+		}
+	}
+	for _, a := range st.args {
+		keep = appendRefs(keep, a, &seen)
+	}
+	for _, m := range inst.ctx.mods {
+		for _, g := range m.globals {
+			keep = appendRefs(keep, g, &seen)
+		}
+	}
+	dev.Release(refs, keep)
+	// Drop the references so the scratch slices keep nothing alive.
+	clear(refs)
+	clear(keep)
+	st.refs, st.keep = refs[:0], keep[:0]
+}
+
+// appendRefs appends the references v holds: v itself, or the items of a
+// list, recursively (each list once: a list may contain itself).
+func appendRefs(dst []any, v Value, seen *[]*List) []any {
+	if v.Kind != KindRef {
+		return dst
+	}
+	l, ok := v.Ref.(*List)
+	if !ok {
+		return append(dst, v.Ref)
+	}
+	for _, s := range *seen {
+		if s == l {
+			return dst
+		}
+	}
+	*seen = append(*seen, l)
+	for _, it := range l.Items {
+		dst = appendRefs(dst, it, seen)
+	}
+	return dst
+}
