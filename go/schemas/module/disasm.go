@@ -99,6 +99,9 @@ func InstrString(in *Instr) string {
 	case OpFail:
 		fmt.Fprintf(&b, " %d %q", in.Imm, in.Str)
 	case OpAlloc:
+		if in.Sub == 1 {
+			b.WriteString(".uninit")
+		}
 		fmt.Fprintf(&b, " 0x%08x [%s]", in.Imm, regList(in.Src))
 	case OpDim:
 		fmt.Fprintf(&b, " %s, %d", regList(in.Src), in.Imm)

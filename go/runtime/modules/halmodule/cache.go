@@ -38,7 +38,7 @@ type cache struct {
 const DebugEnv = "GREE_DEBUG_BUFFER_CACHE"
 
 const (
-	cacheMinBytes   = 1 << 16
+	cacheMinBytes   = 1 << 14
 	cacheMaxPerSize = 16
 	cacheMaxBytes   = 1 << 30
 )

@@ -14,7 +14,7 @@ import (
 // while something still can read it.
 
 const (
-	side = 256 // 256×256 i8 = 64 KiB, the smallest size the cache keeps
+	side = 256 // 256×256 i8 = 64 KiB, a size the cache keeps
 	i8   = 0x10000008
 )
 
