@@ -137,12 +137,13 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	aOff := top.Bin(kir.Add, base(A, maps[0]), top.Bin(kir.Mul, m0, aRS))
 	bOff := top.Bin(kir.Add, base(B, maps[1]), top.Bin(kir.Mul, n0, bCS))
 	cOff := top.Bin(kir.Add, base(C, maps[2]), top.Bin(kir.Add, top.Bin(kir.Mul, m0, cRS), top.Bin(kir.Mul, n0, cCS)))
-	// Initialize the C tile from the fill value or the init tensor.
+	// Initialize the C tile from the fill value or the init tensor, so
+	// that no element of C is read before this workgroup wrote it and
+	// the host need not zero C's buffer.
 	src := l.initOf[0]
 	cb := g.bindingOf[C]
 	g.k.Bindings[cb].Access = kir.ReadWrite
-	// Result buffers start zeroed, so a zero fill needs no work.
-	if (src.fill != nil && !isZeroConstant(src.fill)) || (src.fill == nil && src.binding != cb) {
+	if src.fill != nil || src.binding != cb {
 		var fill kir.Value = -1
 		if src.fill != nil {
 			v, err := g.scalarCapture(src.fill)
@@ -152,24 +153,33 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 			fill = v
 		}
 		var iRS, iCS, iOff kir.Value
+		w := 1
 		if fill < 0 {
 			init := g.d.Bindings[src.binding]
 			iRS, iCS = g.strideFor(init, maps[2], sh.m), g.strideFor(init, maps[2], sh.n)
 			iOff = top.Bin(kir.Add, base(init, maps[2]), top.Bin(kir.Add, top.Bin(kir.Mul, m0, iRS), top.Bin(kir.Mul, n0, iCS)))
 		}
-		top.For(g.idx(0), mN, g.idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
-			b.For(g.idx(0), nN, g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
-				v := fill
-				if fill < 0 {
-					off := b.Bin(kir.Add, iOff, b.Bin(kir.Add, b.Bin(kir.Mul, i, iRS), b.Bin(kir.Mul, j, iCS)))
-					v = b.Load(src.binding, kir.S(kir.F32), off)
-				}
-				off := b.Bin(kir.Add, cOff, b.Bin(kir.Add, b.Bin(kir.Mul, i, cRS), b.Bin(kir.Mul, j, cCS)))
-				b.Store(cb, off, v)
-				return nil
-			})
-			return nil
+		// Whole vectors along N where C (and the init) are contiguous.
+		if cCS == g.idx(1) && (fill >= 0 || iCS == g.idx(1)) {
+			w = max(g.st.VectorWidth, 1)
+		}
+		fills := map[int]kir.Value{1: fill}
+		if fill >= 0 && w > 1 {
+			fills[w] = g.topBroadcast(fill, w)
+		}
+		g.tileSweep(mN, nN, w, func(b *kir.Builder, i, j kir.Value, w int) {
+			v := fills[w]
+			if fill < 0 {
+				off := b.Bin(kir.Add, iOff, b.Bin(kir.Add, b.Bin(kir.Mul, i, iRS), b.Bin(kir.Mul, j, iCS)))
+				v = b.Load(src.binding, f32Lanes(w), off)
+			}
+			off := b.Bin(kir.Add, cOff, b.Bin(kir.Add, b.Bin(kir.Mul, i, cRS), b.Bin(kir.Mul, j, cCS)))
+			b.Store(cb, off, v)
 		})
+		if g.d.WrittenFirst == nil {
+			g.d.WrittenFirst = map[int]bool{}
+		}
+		g.d.WrittenFirst[cb] = true
 	}
 	top.Append(&kir.Op{
 		Kind:     kir.Contract,
@@ -265,35 +275,34 @@ func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 			l.store(b, accs[k], outs[k], w)
 		}
 	}
-	top.For(g.idx(0), t.mN, g.idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+	g.tileSweep(t.mN, t.nN, w, point)
+	return ferr
+}
+
+// tileSweep calls point on each (i, j) of an mN×nN tile: rows one by one,
+// columns w at a time (w > 1: vectors of w lanes) and then one by one.
+func (g *gen) tileSweep(mN, nN kir.Value, w int, point func(b *kir.Builder, i, j kir.Value, w int)) {
+	g.b.For(g.idx(0), mN, g.idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
 		main := g.idx(0)
 		if w > 1 {
-			main = b.Bin(kir.Mul, b.Bin(kir.DivS, t.nN, g.idx(int64(w))), g.idx(int64(w)))
+			main = b.Bin(kir.Mul, b.Bin(kir.DivS, nN, g.idx(int64(w))), g.idx(int64(w)))
 			b.For(g.idx(0), main, g.idx(int64(w)), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
 				point(b, i, j, w)
 				return nil
 			})
 		}
-		b.For(main, t.nN, g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
+		b.For(main, nN, g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
 			point(b, i, j, 1)
 			return nil
 		})
 		return nil
 	})
-	return ferr
 }
 
-// isZeroConstant reports an arith.constant 0 (or 0.0).
-func isZeroConstant(v *ir.Value) bool {
-	def := v.Owner()
-	if def == nil || def.Name != "arith.constant" {
-		return false
+// f32Lanes is f32, or a vector of w f32 lanes when w > 1.
+func f32Lanes(w int) kir.Type {
+	if w > 1 {
+		return kir.V(kir.F32, w)
 	}
-	switch a := def.Attr("value").(type) {
-	case *ir.FloatAttr:
-		return a.Value == 0
-	case *ir.IntegerAttr:
-		return a.Value == 0
-	}
-	return false
+	return kir.S(kir.F32)
 }

@@ -43,4 +43,8 @@ type Dispatch struct {
 	Bindings []*ir.Value
 	// Push lists the push constants in order.
 	Push []Push
+	// WrittenFirst marks the binding ordinals the kernel reads only where
+	// it has written them first (a Contract's C tile, initialized by its
+	// workgroup): the host need not zero their buffers.
+	WrittenFirst map[int]bool
 }

@@ -148,12 +148,12 @@ func (fe *fnEmitter) arithI64(op module.ArithOp, a, b int32) int32 {
 	return r
 }
 
-// readsBinding reports whether the kernel reads tensor v's binding (or
-// does not bind it at all, in which case it must stay zero).
+// readsBinding reports whether the kernel reads tensor v's binding before
+// writing it (or does not bind it at all, in which case it must stay zero).
 func readsBinding(ref DispatchRef, v *ir.Value) bool {
 	for i, b := range ref.Bindings {
 		if b == v {
-			return ref.Kernel.Bindings[i].Access&kir.Read != 0
+			return ref.Kernel.Bindings[i].Access&kir.Read != 0 && !ref.WrittenFirst[i]
 		}
 	}
 	return true
