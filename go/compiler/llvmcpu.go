@@ -34,10 +34,11 @@ type LLVMCPUOptions struct {
 // targets agree bit for bit outside matrix products), 32-lane vectors
 // elsewhere (LLVM splits them into the machine's registers; wider ones
 // only cost compile time), and Contract tiles sized for the
-// register-blocked microkernel the target maps them to (64 rows × 128
-// columns: whole 8 × 32 blocks, and a few workgroups to share among
-// threads even for MobileNetV2's 64×196 and 160×49 products).
-var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 32, ReductionWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: codegen.CPUStrategy.WorkgroupElements, Contract: true, ContractTile: [2]int64{64, 128}}
+// register-blocked microkernel the target maps them to (96 rows × 128
+// columns: whole 8 × 32 blocks; 96 rows keep B's re-reads low on large
+// products, 128 columns give MobileNetV2's 96×196 and 64×196 products
+// two workgroups to share among threads).
+var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 32, ReductionWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: codegen.CPUStrategy.WorkgroupElements, Contract: true, ContractTile: [2]int64{96, 128}}
 
 func init() {
 	RegisterBackend(&Backend{

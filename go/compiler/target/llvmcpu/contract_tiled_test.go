@@ -141,7 +141,7 @@ func BenchmarkContractMobileNet(b *testing.B) {
 	if testing.Short() {
 		b.Skip("short")
 	}
-	tm, tn := int64(96), int64(256)
+	tm, tn := int64(96), int64(128)
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, g := range mobilenetGemms {
 		b.Run(g.name, func(b *testing.B) {
@@ -226,7 +226,7 @@ func TestContractTiledShapes(t *testing.T) {
 		gemm{name: "batched", m: 12, n: 70, k: 30, st: [6]int64{30, 1, 70, 1, 70, 1}, batch: 3},
 		gemm{name: "batched_bt", m: 1, n: 70, k: 30, st: [6]int64{30, 1, 1, 30, 70, 1}, batch: 3},
 	)
-	checkGemms(t, cases, 96, 256, r)
+	checkGemms(t, cases, 96, 128, r)
 	checkGemms(t, cases, 16, 64, r)
 	// The 8-lane (AVX2: 6-row blocks) and 4-lane (SSE) kernels, on the
 	// edge cases.
