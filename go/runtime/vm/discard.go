@@ -60,8 +60,17 @@ func (inst *instance) discard(st *stack, regs []Value, rs []int32) {
 	keep := st.keep[:0]
 	var seen []*List
 	for _, fr := range st.frames {
+		regs := fr.regs
 		for _, r := range fr.refRegs {
-			keep = appendRefs(keep, fr.regs[r], &seen)
+			v := &regs[r]
+			if v.Kind != KindRef {
+				continue
+			}
+			if _, isList := v.Ref.(*List); isList {
+				keep = appendRefs(keep, *v, &seen)
+			} else {
+				keep = append(keep, v.Ref)
+			}
 		}
 	}
 	for _, a := range st.args {
