@@ -112,13 +112,15 @@ func (d *Device) Reshape(ref any, dims []int64) (any, error) {
 	return &hal.BufferView{Shape: append([]int64(nil), dims...), Type: b.Type, Data: b.Data}, nil
 }
 
-// Clone copies a buffer view.
+// Clone copies a buffer view into storage from the cache.
 func (d *Device) Clone(ref any) (any, error) {
 	b, err := bv(ref)
 	if err != nil {
 		return nil, err
 	}
-	return &hal.BufferView{Shape: append([]int64(nil), b.Shape...), Type: b.Type, Data: append([]byte(nil), b.Data...)}, nil
+	data := d.cache.alloc(len(b.Data), true)
+	copy(data, b.Data)
+	return &hal.BufferView{Shape: append([]int64(nil), b.Shape...), Type: b.Type, Data: data}, nil
 }
 
 // offset returns the byte offset of an element, checking bounds.

@@ -3,4 +3,9 @@
 // move single elements and dispatch kernels on that device. It is the
 // only place (with the other runtime/modules packages) where runtime/vm
 // and runtime/hal meet.
+//
+// Its buffer cache recycles the storage of buffers a host program
+// discards (or a caller releases) for later allocations of the same size;
+// GREE_DEBUG_BUFFER_CACHE=1 makes it poison recycled buffers to catch
+// reuse bugs.
 package halmodule

@@ -277,3 +277,25 @@ func TestPoisonMode(t *testing.T) {
 		t.Fatal("zeroed allocation did not reuse and clear the released buffer")
 	}
 }
+
+func TestDiscardedClonesAreReused(t *testing.T) {
+	f := newFn("f", nil, []module.Kind{i32})
+	a := f.alloc(false)
+	f.store(a, 42, false)
+	c := f.reg(ref)
+	f.emit(module.Instr{Op: module.OpClone, Dst: []int32{c}, Src: []int32{a}})
+	f.discard(a)
+	f.store(c, 9, false) // the clone is a copy: a's reuse must not see it
+	b := f.alloc(true)   // a's storage
+	f.discard(c)
+	d := f.alloc(true) // the clone's storage
+	x, y := f.load(b, false), f.load(d, false)
+	sum := f.reg(i32)
+	f.emit(module.Instr{Op: module.OpArith, Sub: uint8(module.ArithMul), Type: module.TypeI32, Dst: []int32{sum}, Src: []int32{x, y}})
+	f.discard(b, d)
+	f.ret(sum)
+	ctx := run(t, &module.Module{}, f)
+	if res := invoke(t, ctx, "f"); res[0].I != 42*9 {
+		t.Fatalf("got %d, want 42*9: the source and the clone's storage reused separately", res[0].I)
+	}
+}
