@@ -116,13 +116,13 @@ func (mo *module) blockedContract(generic string) string {
 	w("blocked:")
 	w("  %%mrem = srem i64 %%M, %d", mr)
 	w("  %%mf = sub i64 %%M, %%mrem")
-	// Fewer rows than a block with B's columns contiguous: no packing
-	// (each element of B is used by at most mr-1 rows).
+	// Fewer rows than a block: no packing (each element of B is used by
+	// at most mr-1 rows).
 	w("  %%fewrows = icmp slt i64 %%M, %d", mr)
-	w("  %%gemvt = and i1 %%fewrows, %%br1")
-	w("  %%gemvt1 = xor i1 %%bc1, true")
-	w("  %%gemvt2 = and i1 %%gemvt, %%gemvt1")
-	w("  br i1 %%gemvt2, label %%gt.entry, label %%kb.head")
+	w("  br i1 %%fewrows, label %%gemv, label %%kb.head")
+	w("gemv:")
+	w("  br i1 %%bc1, label %%gr.entry, label %%gt.entry")
+	t.gemvRows("exit")
 	t.gemvTransposed("exit")
 	w("kb.head:")
 	w("  %%kb = phi i64 [ 0, %%blocked ], [ %%kb.next, %%j.exit ]")

@@ -161,3 +161,79 @@ func (t *kernelText) gemvTransposed(next string) {
 	w("  %%gt.i.next = add i64 %%gt.i, 1")
 	w("  br label %%gt.i.head")
 }
+
+// rv is the number of vectors of C the row-major GEMV keeps in registers
+// (independent accumulators hide the fused multiply-add's latency).
+const rv = 4
+
+// gemvRows emits C's rows one by one when B's rows are contiguous and
+// there are fewer rows than a block: for every rv·vl columns, rv vectors
+// of C stay in registers while K is swept in order, each step adding A's
+// broadcast element times B's row segment (loaded with the column masks).
+// It starts at label gr.entry and branches to next.
+func (t *kernelText) gemvRows(next string) {
+	w, vl, V := t.w, t.vl, t.vec()
+	nr := rv * vl
+	w("gr.entry:")
+	w("  br label %%gr.i.head")
+	w("gr.i.head:")
+	w("  %%gr.i = phi i64 [ 0, %%gr.entry ], [ %%gr.i.next, %%gr.j.exit ]")
+	w("  %%gr.i.more = icmp slt i64 %%gr.i, %%M")
+	w("  br i1 %%gr.i.more, label %%gr.i.body, label %%%s", next)
+	w("gr.i.body:")
+	w("  %%gr.ar = mul i64 %%gr.i, %%ars")
+	w("  %%gr.arow = add i64 %%ao, %%gr.ar")
+	w("  %%gr.cr = mul i64 %%gr.i, %%crs")
+	w("  %%gr.crow = add i64 %%co, %%gr.cr")
+	w("  br label %%gr.j.head")
+	w("gr.j.head:")
+	w("  %%gr.j = phi i64 [ 0, %%gr.i.body ], [ %%gr.j.next, %%gr.k.exit ]")
+	w("  %%gr.j.more = icmp slt i64 %%gr.j, %%N")
+	w("  br i1 %%gr.j.more, label %%gr.j.body, label %%gr.j.exit")
+	w("gr.j.body:")
+	w("  %%gr.nleft = sub i64 %%N, %%gr.j")
+	w("  %%gr.nsmall = icmp slt i64 %%gr.nleft, %d", nr)
+	w("  %%gr.nw = select i1 %%gr.nsmall, i64 %%gr.nleft, i64 %d", nr)
+	w("  %%gr.cj = add i64 %%gr.crow, %%gr.j")
+	w("  %%gr.cp = getelementptr inbounds float, ptr %%C, i64 %%gr.cj")
+	w("  %%gr.bj = add i64 %%bo, %%gr.j")
+	for c := 0; c < rv; c++ {
+		t.lanesBelow(fmt.Sprintf("%%gr.mask%d", c), c*vl, "%gr.nw")
+		w("  %%gr.cq%d = getelementptr float, ptr %%gr.cp, i64 %d", c, c*vl)
+		t.maskedLoad(fmt.Sprintf("%%gr.acc0_%d", c), fmt.Sprintf("%%gr.cq%d", c), fmt.Sprintf("%%gr.mask%d", c))
+	}
+	w("  br label %%gr.k.head")
+	w("gr.k.head:")
+	w("  %%gr.k = phi i64 [ 0, %%gr.j.body ], [ %%gr.k.next, %%gr.k.body ]")
+	for c := 0; c < rv; c++ {
+		w("  %%gr.acc_%d = phi %s [ %%gr.acc0_%d, %%gr.j.body ], [ %%gr.accn_%d, %%gr.k.body ]", c, V, c, c)
+	}
+	w("  %%gr.k.more = icmp slt i64 %%gr.k, %%K")
+	w("  br i1 %%gr.k.more, label %%gr.k.body, label %%gr.k.exit")
+	w("gr.k.body:")
+	w("  %%gr.ak = mul i64 %%gr.k, %%acs")
+	w("  %%gr.ao = add i64 %%gr.arow, %%gr.ak")
+	w("  %%gr.ap = getelementptr inbounds float, ptr %%A, i64 %%gr.ao")
+	w("  %%gr.as = load float, ptr %%gr.ap, align 4")
+	w("  %%gr.ai = insertelement <1 x float> poison, float %%gr.as, i64 0")
+	w("  %%gr.av = shufflevector <1 x float> %%gr.ai, <1 x float> poison, <%d x i32> zeroinitializer", vl)
+	w("  %%gr.bk = mul i64 %%gr.k, %%brs")
+	w("  %%gr.bo = add i64 %%gr.bj, %%gr.bk")
+	w("  %%gr.bp = getelementptr float, ptr %%B, i64 %%gr.bo")
+	for c := 0; c < rv; c++ {
+		w("  %%gr.bq%d = getelementptr float, ptr %%gr.bp, i64 %d", c, c*vl)
+		t.maskedLoad(fmt.Sprintf("%%gr.bv%d", c), fmt.Sprintf("%%gr.bq%d", c), fmt.Sprintf("%%gr.mask%d", c))
+		w("  %%gr.accn_%d = call %s @llvm.fmuladd%s(%s %%gr.av, %s %%gr.bv%d, %s %%gr.acc_%d)", c, V, mangle(kir.F32, vl), V, V, c, V, c)
+	}
+	w("  %%gr.k.next = add i64 %%gr.k, 1")
+	w("  br label %%gr.k.head")
+	w("gr.k.exit:")
+	for c := 0; c < rv; c++ {
+		t.maskedStore(fmt.Sprintf("%%gr.acc_%d", c), fmt.Sprintf("%%gr.cq%d", c), fmt.Sprintf("%%gr.mask%d", c))
+	}
+	w("  %%gr.j.next = add i64 %%gr.j, %d", nr)
+	w("  br label %%gr.j.head")
+	w("gr.j.exit:")
+	w("  %%gr.i.next = add i64 %%gr.i, 1")
+	w("  br label %%gr.i.head")
+}

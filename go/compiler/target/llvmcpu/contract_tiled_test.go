@@ -195,16 +195,13 @@ func buildB(b *testing.B, m llvmcpu.Machine, ks ...*kir.Kernel) *rt.Executable {
 // TestContractTiledShapes checks the microkernel on MobileNetV2's shapes
 // (codegen's tile and a smaller one) and on the edges of its blocking:
 // small K, N's remainders against the 32-column blocks (49, 196, 1..17),
-// M's remainders against the 8-row blocks, M = 1 with a transposed B,
+// M's remainders against the 8-row blocks, fewer rows than a block (M = 1
+// with a transposed B as MobileNetV2's classifier, and with a row-major B),
 // K beyond one packed panel (with a ragged last panel), strided and
 // batched operands, and a column-major C.
 func TestContractTiledShapes(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	var cases []gemm
-	if !testing.Short() {
-		cases = append(cases, mobilenetGemms...)
-	}
-	cases = append(cases,
+	edges := []gemm{
 		rowMajor("k16n49", 24, 49, 16, false),
 		rowMajor("k27n196", 40, 196, 27, false),
 		rowMajor("m13n17k5", 13, 17, 5, false),
@@ -225,7 +222,15 @@ func TestContractTiledShapes(t *testing.T) {
 		gemm{name: "ccol_bt", m: 37, n: 21, k: 19, st: [6]int64{19, 1, 1, 19, 1, 37}, batch: 1},
 		gemm{name: "batched", m: 12, n: 70, k: 30, st: [6]int64{30, 1, 70, 1, 70, 1}, batch: 3},
 		gemm{name: "batched_bt", m: 1, n: 70, k: 30, st: [6]int64{30, 1, 1, 30, 70, 1}, batch: 3},
-	)
+		// Fewer rows than a block, row-major B (no packing).
+		rowMajor("m5n100k40", 5, 100, 40, false),
+		gemm{name: "m3_strided", m: 3, n: 70, k: 9, st: [6]int64{20, 2, 75, 1, 71, 1}, batch: 1},
+	}
+	var cases []gemm
+	if !testing.Short() {
+		cases = append(cases, mobilenetGemms...)
+	}
+	cases = append(cases, edges...)
 	checkGemms(t, cases, 96, 128, r)
 	checkGemms(t, cases, 16, 64, r)
 	// The 8-lane (AVX2: 6-row blocks) and 4-lane (SSE) kernels, on the
@@ -238,6 +243,6 @@ func TestContractTiledShapes(t *testing.T) {
 		if cpu == "haswell" && !strings.Contains(needLLVM(t).Features, "+avx2") {
 			continue
 		}
-		checkGemmsOn(t, m, cases[len(cases)-17:], 16, 64, r)
+		checkGemmsOn(t, m, edges, 16, 64, r)
 	}
 }
