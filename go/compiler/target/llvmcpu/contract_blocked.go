@@ -90,22 +90,35 @@ func (mo *module) blockedContract(generic string) string {
 	if _, ok := mo.decls[name]; ok {
 		return name
 	}
+	// The entry point computes C or, when C's columns are contiguous
+	// instead of its rows, Cᵀ = Bᵀ·Aᵀ (C[m,n] += Σ A[m,k]·B[k,n] is
+	// Cᵀ[n,m] += Σ Bᵀ[n,k]·Aᵀ[k,m], the same sums in the same order) with
+	// the row kernel; other layouts go to generic.
+	rows := name + ".rows"
+	mo.declare(name, fmt.Sprintf(`define internal void @%[1]s(%[2]s) #0 {
+entry:
+  %%c1 = icmp eq i64 %%ccs, 1
+  br i1 %%c1, label %%crow, label %%ccol
+crow:
+  call void @%[3]s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)
+  ret void
+ccol:
+  %%cr1 = icmp eq i64 %%crs, 1
+  br i1 %%cr1, label %%swap, label %%slow
+swap:
+  call void @%[3]s(ptr %%B, i64 %%bo, i64 %%bcs, i64 %%brs, ptr %%A, i64 %%ao, i64 %%acs, i64 %%ars, ptr %%C, i64 %%co, i64 %%ccs, i64 %%crs, i64 %%N, i64 %%M, i64 %%K)
+  ret void
+slow:
+  call void @%[4]s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)
+  ret void
+}
+`, name, contractParams, rows, generic))
+	// The row kernel: C's column stride is 1.
 	t := &kernelText{vl: vl}
 	w := t.w
-	w("define internal void @%s(%s) #0 {", name, contractParams)
+	w("define internal void @%s(%s) #0 {", rows, contractParams)
 	w("entry:")
 	w("  %%pack = alloca [%d x float], align 64", (kc+vl)*nr)
-	w("  %%c1 = icmp eq i64 %%ccs, 1")
-	w("  br i1 %%c1, label %%crow, label %%ccol")
-	w("ccol:")
-	w("  %%cr1 = icmp eq i64 %%crs, 1")
-	w("  br i1 %%cr1, label %%swap, label %%slow")
-	// C's columns are contiguous: C[m,n] += Σ A[m,k]·B[k,n] is
-	// Cᵀ[n,m] += Σ Bᵀ[n,k]·Aᵀ[k,m], the same sums in the same order.
-	w("swap:")
-	w("  call void @%s(ptr %%B, i64 %%bo, i64 %%bcs, i64 %%brs, ptr %%A, i64 %%ao, i64 %%acs, i64 %%ars, ptr %%C, i64 %%co, i64 %%ccs, i64 %%crs, i64 %%N, i64 %%M, i64 %%K)", name)
-	w("  ret void")
-	w("crow:")
 	w("  %%bc1 = icmp eq i64 %%bcs, 1")
 	w("  %%br1 = icmp eq i64 %%brs, 1")
 	w("  %%bok = or i1 %%bc1, %%br1")
@@ -183,7 +196,7 @@ func (mo *module) blockedContract(generic string) string {
 	mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
 	mo.declare("llvm.masked.store"+mg, fmt.Sprintf("declare void @llvm.masked.store%s.p0(%s, ptr, i32 immarg, %s)", mg, V, M))
 	mo.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32 immarg, i32 immarg, i32 immarg)")
-	mo.declare(name, t.String())
+	mo.declare(rows, t.String())
 	return name
 }
 
