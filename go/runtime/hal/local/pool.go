@@ -4,35 +4,35 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
 // pool is a local-task device's persistent workers, as IREE's task
 // executor keeps its worker threads: helpers goroutines that wait for a
 // dispatch, and the goroutine that dispatches, which works as one more
-// worker. After a job a helper spins for a short while (yielding its
-// processor) before it parks, so that the next dispatch of an inference,
-// a few microseconds later, finds it awake.
+// worker. After a job a helper spins for a short while before it sleeps,
+// so that the next dispatch of an inference, a few microseconds later,
+// finds it awake; sleeping helpers (and a dispatcher waiting for them)
+// block in the kernel on a futex word (see parker), which wakes them in
+// microseconds, where a goroutine woken through the Go scheduler may wait
+// for a thread far longer on a busy machine.
 type pool struct {
 	helpers int
 	spin    time.Duration
 
-	busy sync.Mutex // one job at a time; a second dispatcher runs inline
-	seq  atomic.Uint64
-	cur  atomic.Pointer[job]
-	done chan struct{} // the last helper of a job with waiterBit signals here
-
-	wake     []chan struct{} // per helper: a token when it is parked
-	sleeping []atomic.Bool   // per helper: parked (or about to be)
-	quit     chan struct{}
+	busy     sync.Mutex // one job at a time; a second dispatcher runs inline
+	seq      atomic.Uint32
+	cur      atomic.Pointer[job]
+	sleepers atomic.Int32 // helpers asleep on seq (or about to be)
+	park     parker
+	quit     atomic.Bool
 	exited   sync.WaitGroup
 	stopOnce sync.Once
 }
 
 // defaultSpin is how long an idle helper polls for the next job before
-// it parks. A MobileNet inference runs a dispatch every ~50-300 us, with
-// a few microseconds of host work between them.
+// it sleeps, and how long a dispatcher polls for the helpers still in its
+// job. A MobileNet inference runs a dispatch every ~50-300 us.
 const defaultSpin = 100 * time.Microsecond
 
 // job.state holds the number of helpers inside the job and two flags:
@@ -48,27 +48,17 @@ type job struct {
 	total, chunk int64
 	next         atomic.Int64
 	start        func() (run func(first, n int64) error, done func())
-	state        atomic.Int32
+	state        atomic.Uint32
 	errMu        sync.Mutex
 	err          error
 }
 
 // newPool starts helpers goroutines.
 func newPool(helpers int, spin time.Duration) *pool {
-	p := &pool{
-		helpers:  helpers,
-		spin:     spin,
-		done:     make(chan struct{}, 1),
-		wake:     make([]chan struct{}, helpers),
-		sleeping: make([]atomic.Bool, helpers),
-		quit:     make(chan struct{}),
-	}
-	for i := range p.wake {
-		p.wake[i] = make(chan struct{}, 1)
-	}
+	p := &pool{helpers: helpers, spin: spin, park: newParker()}
 	p.exited.Add(helpers)
 	for i := 0; i < helpers; i++ {
-		go p.helper(i)
+		go p.helper()
 	}
 	return p
 }
@@ -77,53 +67,47 @@ func newPool(helpers int, spin time.Duration) *pool {
 // progress or follow.
 func (p *pool) stop() {
 	p.stopOnce.Do(func() {
-		close(p.quit)
+		p.quit.Store(true)
+		p.seq.Add(1)
+		p.park.wake(&p.seq)
 		p.exited.Wait()
 	})
 }
 
-// helper is worker i's loop: wait for a job, work in it, repeat.
-func (p *pool) helper(i int) {
+// helper is a worker's loop: wait for a job, work in it, repeat.
+func (p *pool) helper() {
 	defer p.exited.Done()
-	var last uint64
+	var last uint32 // seq's value when the pool started
 	for {
-		s, ok := p.await(i, last)
-		if !ok {
+		last = p.await(last)
+		if p.quit.Load() {
 			return
 		}
-		last = s
 		if j := p.cur.Load(); j != nil && j.join() {
 			j.work()
-			if j.state.Add(-1) == closedBit|waiterBit {
-				p.done <- struct{}{} // the dispatcher waits for this
+			if j.state.Add(^uint32(0)) == closedBit|waiterBit {
+				p.park.wake(&j.state) // the dispatcher sleeps on this
 			}
 		}
 	}
 }
 
-// await returns the next job sequence number after last, spinning and
-// then parking; false when the pool stops.
-func (p *pool) await(i int, last uint64) (uint64, bool) {
+// await returns the job sequence number once it differs from last:
+// spinning, then asleep.
+func (p *pool) await(last uint32) uint32 {
 	if spinUntil(p.spin, func() bool { return p.seq.Load() != last }) {
-		return p.seq.Load(), true
+		return p.seq.Load()
 	}
-	p.sleeping[i].Store(true)
-	if s := p.seq.Load(); s != last {
-		if !p.sleeping[i].Swap(false) {
-			<-p.wake[i] // a dispatcher saw us parked and sent a token
-		}
-		return s, true
+	p.sleepers.Add(1)
+	for p.seq.Load() == last {
+		p.park.wait(&p.seq, last)
 	}
-	select {
-	case <-p.wake[i]:
-		return p.seq.Load(), true
-	case <-p.quit:
-		return 0, false
-	}
+	p.sleepers.Add(-1)
+	return p.seq.Load()
 }
 
-// spinUntil polls cond for up to d, letting other goroutines run now
-// and then; it returns whether cond became true.
+// spinUntil polls cond for up to d, letting other goroutines run now and
+// then; it returns whether cond became true.
 func spinUntil(d time.Duration, cond func() bool) bool {
 	var deadline time.Time
 	for n := 0; ; n++ {
@@ -137,17 +121,14 @@ func spinUntil(d time.Duration, cond func() bool) bool {
 			} else if now.After(deadline) {
 				return false
 			}
-			// Let other goroutines, then other threads (on a busy
-			// machine, perhaps the worker this one waits for) run.
-			runtime.Gosched()
-			syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+			runtime.Gosched() // let other goroutines (the GC's) run
 		}
 	}
 }
 
 // run runs workgroups [0, total) in chunks on the caller and the
-// helpers; see runChunks. ok is false when another dispatch holds the
-// pool (the caller then runs the job alone).
+// helpers; see runChunks. When another dispatch holds the pool the
+// caller runs the job alone.
 func (p *pool) run(total, chunk int64, start func() (func(first, n int64) error, func())) error {
 	if !p.busy.TryLock() {
 		return runInline(total, chunk, start)
@@ -156,25 +137,22 @@ func (p *pool) run(total, chunk int64, start func() (func(first, n int64) error,
 	j := &job{total: total, chunk: chunk, start: start}
 	p.cur.Store(j)
 	p.seq.Add(1)
-	for i := range p.sleeping {
-		if p.sleeping[i].Swap(false) {
-			p.wake[i] <- struct{}{}
-		}
+	if p.sleepers.Load() > 0 {
+		p.park.wake(&p.seq)
 	}
 	j.work()
 	// No chunk is left: close the job to late helpers and wait for the
 	// ones inside it, which are finishing their last chunk: spin a while,
-	// then sleep until the last one signals.
+	// then sleep until the last one leaves.
 	if j.state.Or(closedBit) != 0 {
 		if !spinUntil(p.spin, func() bool { return j.state.Load() == closedBit }) {
 			for {
 				s := j.state.Load()
-				if s == closedBit {
+				if s&^waiterBit == closedBit {
 					break
 				}
-				if j.state.CompareAndSwap(s, s|waiterBit) {
-					<-p.done
-					break
+				if s&waiterBit != 0 || j.state.CompareAndSwap(s, s|waiterBit) {
+					p.park.wait(&j.state, s|waiterBit)
 				}
 			}
 		}

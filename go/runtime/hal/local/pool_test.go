@@ -210,3 +210,24 @@ func BenchmarkPoolDispatch(b *testing.B) {
 		})
 	}
 }
+
+func TestPoolStopsPromptly(t *testing.T) {
+	// Stop right after the start (helpers not yet running), after a job,
+	// and with the helpers asleep.
+	for i := 0; i < 30; i++ {
+		p := newPool(4, defaultSpin)
+		if i%3 > 0 {
+			runCounting(t, p, 10, 1)
+		}
+		if i%3 == 2 {
+			time.Sleep(2 * defaultSpin)
+		}
+		done := make(chan struct{})
+		go func() { p.stop(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("case %d: stop still waits for the helpers after 10s", i)
+		}
+	}
+}
