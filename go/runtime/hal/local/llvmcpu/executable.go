@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
-	"golang.org/x/sys/unix"
 
 	"github.com/gree-ml/gree/go/schemas/llvmcpu"
 	"github.com/gree-ml/gree/go/status"
@@ -115,7 +114,7 @@ func Load(data []byte) (*Executable, error) {
 // file stays open while the object is loaded: the dynamic loader knows
 // objects by path, and an open descriptor keeps /proc/self/fd/N unique.
 func openObject(so []byte) (*loaded, error) {
-	fd, err := unix.MemfdCreate("gree-llvmcpu", unix.MFD_CLOEXEC)
+	fd, err := memfdCreate("gree-llvmcpu")
 	var path string
 	var keep *os.File
 	if err == nil {
