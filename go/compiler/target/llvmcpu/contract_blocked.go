@@ -42,34 +42,48 @@ func (t *kernelText) vec() string { return vecOf("float", t.vl) }
 // maskTy is the type of one vector's lane mask.
 func (t *kernelText) maskTy() string { return vecOf("i1", t.vl) }
 
-// iota is the constant vector <lo, lo+1, …> of i64 lanes.
-func (t *kernelText) iota(lo int) string {
-	parts := make([]string, t.vl)
+// iota is the constant vector <lo, lo+1, …> of n i64 lanes.
+func iota(lo, n int) string {
+	parts := make([]string, n)
 	for i := range parts {
 		parts[i] = fmt.Sprintf("i64 %d", lo+i)
 	}
 	return "<" + strings.Join(parts, ", ") + ">"
 }
 
-// lanesBelow defines name as the mask of the lanes lo+l < n (n an i64).
-func (t *kernelText) lanesBelow(name string, lo int, n string) {
-	I := vecOf("i64", t.vl)
+// lanesBelow defines name as the mask of the vl lanes lo+l < n (n an i64).
+func (t *kernelText) lanesBelow(name string, lo int, n string) { t.lanesBelowN(name, lo, n, t.vl) }
+
+// lanesBelowN is lanesBelow for a vector of lanes lanes.
+func (t *kernelText) lanesBelowN(name string, lo int, n string, lanes int) {
+	I := vecOf("i64", lanes)
 	t.w("  %s.ins = insertelement %s poison, i64 %s, i64 0", name, I, n)
-	t.w("  %s.spl = shufflevector %s %s.ins, %s poison, <%d x i32> zeroinitializer", name, I, name, I, t.vl)
-	t.w("  %s = icmp slt %s %s, %s.spl", name, I, t.iota(lo), name)
+	t.w("  %s.spl = shufflevector %s %s.ins, %s poison, <%d x i32> zeroinitializer", name, I, name, I, lanes)
+	t.w("  %s = icmp slt %s %s, %s.spl", name, I, iota(lo, lanes), name)
 }
 
 // maskedLoad defines name as the lanes of mask loaded from ptr (zeros
 // elsewhere; masked-off lanes are not accessed).
-func (t *kernelText) maskedLoad(name, ptr, mask string) {
-	V := t.vec()
-	t.w("  %s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", name, V, mangle(kir.F32, t.vl), ptr, t.maskTy(), mask, V)
+func (t *kernelText) maskedLoad(name, ptr, mask string) { t.maskedLoadN(name, ptr, mask, t.vl) }
+
+// maskedLoadN is maskedLoad for a vector of lanes lanes.
+func (t *kernelText) maskedLoadN(name, ptr, mask string, lanes int) {
+	V := vecOf("float", lanes)
+	t.w("  %s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", name, V, mangle(kir.F32, lanes), ptr, vecOf("i1", lanes), mask, V)
 }
 
 // maskedStore stores the lanes of mask of val to ptr.
-func (t *kernelText) maskedStore(val, ptr, mask string) {
-	t.w("  call void @llvm.masked.store%s.p0(%s %s, ptr %s, i32 4, %s %s)", mangle(kir.F32, t.vl), t.vec(), val, ptr, t.maskTy(), mask)
+func (t *kernelText) maskedStore(val, ptr, mask string) { t.maskedStoreN(val, ptr, mask, t.vl) }
+
+// maskedStoreN is maskedStore for a vector of lanes lanes.
+func (t *kernelText) maskedStoreN(val, ptr, mask string, lanes int) {
+	t.w("  call void @llvm.masked.store%s.p0(%s %s, ptr %s, i32 4, %s %s)", mangle(kir.F32, lanes), vecOf("float", lanes), val, ptr, vecOf("i1", lanes), mask)
 }
+
+// halves reports whether the last columns' blocks may end with a half
+// vector (vl/2 lanes, one instruction of half the width, as AVX-512's
+// 8-lane ymm next to its 16-lane zmm) when the columns left fit it.
+func (t *kernelText) halves() bool { return t.vl >= 8 }
 
 // blockedContract defines the f32 microkernel. C's rows must be
 // contiguous (column stride 1; a C with contiguous columns instead is
@@ -157,6 +171,9 @@ slow:
 	w("  %%nw = select i1 %%nsmall, i64 %%nleft, i64 %d", nr)
 	for c := 0; c < nv; c++ {
 		t.lanesBelow(fmt.Sprintf("%%mask%d", c), c*vl, "%nw")
+		if t.halves() {
+			t.lanesBelowN(fmt.Sprintf("%%mask%dh", c), c*vl, "%nw", vl/2)
+		}
 	}
 	w("  br i1 %%bc1, label %%pr.entry, label %%pt.entry")
 	t.packRows()
@@ -167,12 +184,23 @@ slow:
 	w("  br i1 %%full, label %%f.entry, label %%tail")
 	t.microBlock("f", mr, nv, false, "0", "%mf", "fr.entry")
 	t.microBlock("fr", 1, nv, false, "%mf", "%M", "j.latch")
+	// The last columns: v vectors for nw in ((v-1)·vl, v·vl], the last
+	// one half wide when nw fits.
 	w("tail:")
 	next := "j.latch"
 	for v := nv; v >= 1; v-- {
 		if v > 1 {
 			w("  %%wide%d = icmp sgt i64 %%nw, %d", v, (v-1)*vl)
-			w("  br i1 %%wide%d, label %%w%d.entry, label %%narrow%d", v, v, v)
+			w("  br i1 %%wide%d, label %%sel%d, label %%narrow%d", v, v, v)
+		} else {
+			w("  br label %%sel%d", v)
+		}
+		w("sel%d:", v)
+		if t.halves() {
+			w("  %%half%d = icmp sle i64 %%nw, %d", v, (v-1)*vl+vl/2)
+			w("  br i1 %%half%d, label %%h%d.entry, label %%w%d.entry", v, v, v)
+			t.microBlockH(fmt.Sprintf("h%d", v), mr, v, true, true, "0", "%mf", fmt.Sprintf("hr%d.entry", v))
+			t.microBlockH(fmt.Sprintf("hr%d", v), 1, v, true, true, "%mf", "%M", next)
 		} else {
 			w("  br label %%w%d.entry", v)
 		}
@@ -190,11 +218,12 @@ slow:
 	w("exit:")
 	w("  ret void")
 	w("}")
-	V, mg := t.vec(), mangle(kir.F32, vl)
-	M := t.maskTy()
-	mo.declare("llvm.fmuladd"+mg, fmt.Sprintf("declare %s @llvm.fmuladd%s(%s, %s, %s)", V, mg, V, V, V))
-	mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
-	mo.declare("llvm.masked.store"+mg, fmt.Sprintf("declare void @llvm.masked.store%s.p0(%s, ptr, i32 immarg, %s)", mg, V, M))
+	for _, n := range []int{vl, vl / 2} {
+		V, mg, M := vecOf("float", n), mangle(kir.F32, n), vecOf("i1", n)
+		mo.declare("llvm.fmuladd"+mg, fmt.Sprintf("declare %s @llvm.fmuladd%s(%s, %s, %s)", V, mg, V, V, V))
+		mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
+		mo.declare("llvm.masked.store"+mg, fmt.Sprintf("declare void @llvm.masked.store%s.p0(%s, ptr, i32 immarg, %s)", mg, V, M))
+	}
 	mo.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32 immarg, i32 immarg, i32 immarg)")
 	mo.declare(rows, t.String())
 	return name
@@ -206,8 +235,27 @@ slow:
 // fused multiply-adds each, and stored back. It starts at label p+".entry" and branches to
 // next when done.
 func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi, next string) {
-	w, vl, V := t.w, t.vl, t.vec()
+	t.microBlockH(p, rows, vecs, masked, false, iLo, iHi, next)
+}
+
+// microBlockH is microBlock whose last vector has vl/2 lanes when half.
+func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iLo, iHi, next string) {
+	w, vl := t.w, t.vl
 	nr := nv * vl
+	// Lanes, type and mask suffix of vector c.
+	lanes := func(c int) int {
+		if half && c == vecs-1 {
+			return vl / 2
+		}
+		return vl
+	}
+	vt := func(c int) string { return vecOf("float", lanes(c)) }
+	msk := func(c int) string {
+		if lanes(c) < vl {
+			return fmt.Sprintf("%%mask%dh", c)
+		}
+		return fmt.Sprintf("%%mask%d", c)
+	}
 	w("%s.entry:", p)
 	w("  br label %%%s.i.head", p)
 	w("%s.i.head:", p)
@@ -229,9 +277,9 @@ func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi,
 		for c := 0; c < vecs; c++ {
 			w("  %%%s.cq%d_%d = getelementptr float, ptr %%%s.cp%d, i64 %d", p, r, c, p, r, c*vl)
 			if masked {
-				t.maskedLoad(fmt.Sprintf("%%%s.acc0_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+				t.maskedLoadN(fmt.Sprintf("%%%s.acc0_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), msk(c), lanes(c))
 			} else {
-				w("  %%%s.acc0_%d_%d = load %s, ptr %%%s.cq%d_%d, align 4", p, r, c, V, p, r, c)
+				w("  %%%s.acc0_%d_%d = load %s, ptr %%%s.cq%d_%d, align 4", p, r, c, vt(c), p, r, c)
 			}
 		}
 	}
@@ -240,7 +288,7 @@ func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi,
 	w("  %%%s.p = phi i64 [ 0, %%%s.i.body ], [ %%%s.p.next, %%%s.p.body ]", p, p, p, p)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < vecs; c++ {
-			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.i.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, V, p, r, c, p, p, r, c, p)
+			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.i.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, vt(c), p, r, c, p, p, r, c, p)
 		}
 	}
 	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%kc", p, p)
@@ -250,7 +298,7 @@ func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi,
 	w("  %%%s.bpk = getelementptr inbounds float, ptr %%pack, i64 %%%s.bk", p, p)
 	for c := 0; c < vecs; c++ {
 		w("  %%%s.bq%d = getelementptr inbounds float, ptr %%%s.bpk, i64 %d", p, c, p, c*vl)
-		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align 64", p, c, V, p, c)
+		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align %d", p, c, vt(c), p, c, 4*lanes(c))
 	}
 	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
 	for r := 0; r < rows; r++ {
@@ -258,8 +306,15 @@ func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi,
 		w("  %%%s.as%d = load float, ptr %%%s.aq%d, align 4", p, r, p, r)
 		w("  %%%s.ai%d = insertelement <1 x float> poison, float %%%s.as%d, i64 0", p, r, p, r)
 		w("  %%%s.av%d = shufflevector <1 x float> %%%s.ai%d, <1 x float> poison, <%d x i32> zeroinitializer", p, r, p, r, vl)
+		if half {
+			w("  %%%s.avh%d = shufflevector <1 x float> %%%s.ai%d, <1 x float> poison, <%d x i32> zeroinitializer", p, r, p, r, vl/2)
+		}
 		for c := 0; c < vecs; c++ {
-			w("  %%%s.accn_%d_%d = call %s @llvm.fmuladd%s(%s %%%s.av%d, %s %%%s.bv%d, %s %%%s.acc_%d_%d)", p, r, c, V, mangle(kir.F32, vl), V, p, r, V, p, c, V, p, r, c)
+			V, av := vt(c), fmt.Sprintf("%%%s.av%d", p, r)
+			if lanes(c) < vl {
+				av = fmt.Sprintf("%%%s.avh%d", p, r)
+			}
+			w("  %%%s.accn_%d_%d = call %s @llvm.fmuladd%s(%s %s, %s %%%s.bv%d, %s %%%s.acc_%d_%d)", p, r, c, V, mangle(kir.F32, lanes(c)), V, av, V, p, c, V, p, r, c)
 		}
 	}
 	w("  %%%s.p.next = add i64 %%%s.p, 1", p, p)
@@ -268,9 +323,9 @@ func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi,
 	for r := 0; r < rows; r++ {
 		for c := 0; c < vecs; c++ {
 			if masked {
-				t.maskedStore(fmt.Sprintf("%%%s.acc_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), fmt.Sprintf("%%mask%d", c))
+				t.maskedStoreN(fmt.Sprintf("%%%s.acc_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), msk(c), lanes(c))
 			} else {
-				w("  store %s %%%s.acc_%d_%d, ptr %%%s.cq%d_%d, align 4", V, p, r, c, p, r, c)
+				w("  store %s %%%s.acc_%d_%d, ptr %%%s.cq%d_%d, align 4", vt(c), p, r, c, p, r, c)
 			}
 		}
 	}

@@ -205,6 +205,11 @@ func TestContractTiledShapes(t *testing.T) {
 		rowMajor("k16n49", 24, 49, 16, false),
 		rowMajor("k27n196", 40, 196, 27, false),
 		rowMajor("m13n17k5", 13, 17, 5, false),
+		// Remainders at the half-vector boundaries (8, 24 = 16+8, 25, 56).
+		rowMajor("m17n8k3", 17, 8, 3, false),
+		rowMajor("m10n24k7", 10, 24, 7, false),
+		rowMajor("m10n25k7", 10, 25, 7, false),
+		rowMajor("m9n56k12", 9, 56, 12, false),
 		rowMajor("m1n33k7", 1, 33, 7, false),
 		rowMajor("m9n1k300", 9, 1, 300, false),
 		rowMajor("m17n16k520", 17, 16, 520, false),
