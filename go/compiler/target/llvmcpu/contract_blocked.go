@@ -143,10 +143,9 @@ slow:
 	w("blocked:")
 	w("  %%mrem = srem i64 %%M, %d", mr)
 	w("  %%mf = sub i64 %%M, %%mrem")
-	// Fewer rows than a block: no packing (each element of B is used by
-	// at most mr-1 rows).
-	w("  %%fewrows = icmp slt i64 %%M, %d", mr)
-	w("  br i1 %%fewrows, label %%gemv, label %%kb.head")
+	// One row: no packing (each element of B is used once).
+	w("  %%onerow = icmp eq i64 %%M, 1")
+	w("  br i1 %%onerow, label %%gemv, label %%kb.head")
 	w("gemv:")
 	w("  br i1 %%bc1, label %%gr.entry, label %%gt.entry")
 	t.gemvRows("exit")

@@ -10,10 +10,10 @@ import (
 // (more would spill the vl loaded columns and their transposes).
 const gv = 1
 
-// gemvTransposed emits C's rows one by one when B's columns are contiguous
-// (row stride 1) and there are fewer rows than a block: for every gv·vl
-// columns, gv vectors of C stay in registers while K is swept vl steps at
-// a time, each step loading gv·vl columns of B along K (vl contiguous
+// gemvTransposed emits C's row when B's columns are contiguous (row
+// stride 1) and there is one row (M = 1; with more, packing B once is
+// cheaper than transposing it per row): for every gv·vl columns, gv
+// vectors of C stay in registers while K is swept vl steps at a time, each step loading gv·vl columns of B along K (vl contiguous
 // elements each), transposing them in registers and adding the vl
 // products to each lane in k order. Whole steps load without masks; the
 // last columns and K steps load with masks, and the K steps past K are
@@ -166,10 +166,11 @@ func (t *kernelText) gemvTransposed(next string) {
 // (independent accumulators hide the fused multiply-add's latency).
 const rv = 4
 
-// gemvRows emits C's rows one by one when B's rows are contiguous and
-// there are fewer rows than a block: for every rv·vl columns, rv vectors
-// of C stay in registers while K is swept in order, each step adding A's
-// broadcast element times B's row segment (loaded with the column masks).
+// gemvRows emits C's row when B's rows are contiguous and there is one
+// row (M = 1; with more, the packed panel serves them all): for every
+// rv·vl columns, rv vectors of C stay in registers while K is swept in
+// order, each step adding A's broadcast element times B's row segment
+// (loaded with the column masks).
 // It starts at label gr.entry and branches to next.
 func (t *kernelText) gemvRows(next string) {
 	w, vl, V := t.w, t.vl, t.vec()

@@ -195,8 +195,8 @@ func buildB(b *testing.B, m llvmcpu.Machine, ks ...*kir.Kernel) *rt.Executable {
 // TestContractTiledShapes checks the microkernel on MobileNetV2's shapes
 // (codegen's tile and a smaller one) and on the edges of its blocking:
 // small K, N's remainders against the 32-column blocks (49, 196, 1..17),
-// M's remainders against the 8-row blocks, fewer rows than a block (M = 1
-// with a transposed B as MobileNetV2's classifier, and with a row-major B),
+// M's remainders against the 8-row blocks, one row (M = 1, unpacked, with
+// a transposed B as MobileNetV2's classifier and with a row-major B),
 // K beyond one packed panel (with a ragged last panel), strided and
 // batched operands, and a column-major C.
 func TestContractTiledShapes(t *testing.T) {
@@ -227,7 +227,7 @@ func TestContractTiledShapes(t *testing.T) {
 		gemm{name: "ccol_bt", m: 37, n: 21, k: 19, st: [6]int64{19, 1, 1, 19, 1, 37}, batch: 1},
 		gemm{name: "batched", m: 12, n: 70, k: 30, st: [6]int64{30, 1, 70, 1, 70, 1}, batch: 3},
 		gemm{name: "batched_bt", m: 1, n: 70, k: 30, st: [6]int64{30, 1, 1, 30, 70, 1}, batch: 3},
-		// Fewer rows than a block, row-major B (no packing).
+		// Fewer rows than a block, row-major B (single-row blocks).
 		rowMajor("m5n100k40", 5, 100, 40, false),
 		gemm{name: "m3_strided", m: 3, n: 70, k: 9, st: [6]int64{20, 2, 75, 1, 71, 1}, batch: 1},
 	}
