@@ -52,11 +52,10 @@ func (d *Device) dispatchNative(e *nativeExecutable, entry int, grid [3]int64, p
 		cost.Store(max(int64(time.Since(t0))/total, 1))
 		return err
 	}
-	// Chunks small enough to balance the load, large enough to amortize
-	// the call.
-	chunk := max(total/(workers*4), 1)
+	// A native workgroup costs microseconds, its call a fraction of one:
+	// chunks may be single workgroups.
 	t0 := time.Now()
-	err = d.runChunks(total, chunk, func() (func(first, n int64) error, func()) { return c.Run, func() {} })
+	err = d.runChunks(total, 1, func() (func(first, n int64) error, func()) { return c.Run, func() {} })
 	// The workers' time is at most workers times the wall time.
 	cost.Store(max(int64(time.Since(t0))*workers/total, 1))
 	return err

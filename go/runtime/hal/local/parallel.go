@@ -18,24 +18,25 @@ func checkGrid(entry, numEntries int, grid [3]int64) (int64, error) {
 	return grid[0] * grid[1] * grid[2], nil
 }
 
-// runChunks runs workgroups [0, total) in chunks of chunk consecutive
-// workgroups: on the device's workers when it has them, else inline.
-// start is called once per worker and returns the function that runs one
-// chunk and a function to call when the worker ends. The first error
-// stops the others; a panic becomes an INTERNAL error.
-func (d *Device) runChunks(total, chunk int64, start func() (run func(first, n int64) error, done func())) error {
+// runChunks runs workgroups [0, total) in chunks of consecutive
+// workgroups (at least minChunk, see job.work) on the device's workers
+// when it has them, else all at once on the caller. start is called once
+// per worker and returns the function that runs one chunk and a function
+// to call when the worker ends. The first error stops the others; a panic
+// becomes an INTERNAL error.
+func (d *Device) runChunks(total, minChunk int64, start func() (run func(first, n int64) error, done func())) error {
 	p, err := d.workerPool()
 	if err != nil {
 		return err
 	}
 	if p == nil {
-		return runInline(total, chunk, start)
+		return runInline(total, start)
 	}
-	return p.run(total, chunk, start)
+	return p.run(total, minChunk, start)
 }
 
-// runInline runs every chunk on the caller.
-func runInline(total, chunk int64, start func() (run func(first, n int64) error, done func())) (err error) {
+// runInline runs all workgroups as one chunk on the caller.
+func runInline(total int64, start func() (run func(first, n int64) error, done func())) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = panicError(r)
@@ -43,12 +44,7 @@ func runInline(total, chunk int64, start func() (run func(first, n int64) error,
 	}()
 	run, done := start()
 	defer done()
-	for first := int64(0); first < total; first += chunk {
-		if err := run(first, min(chunk, total-first)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return run(0, total)
 }
 
 // panicError is the INTERNAL error a panicking workgroup reports.

@@ -46,12 +46,14 @@ const (
 
 // job is one dispatch as the pool runs it.
 type job struct {
-	total, chunk int64
-	next         atomic.Int64
-	start        func() (run func(first, n int64) error, done func())
-	state        atomic.Uint32
-	errMu        sync.Mutex
-	err          error
+	total    int64
+	minChunk int64 // the smallest chunk handed out
+	workers  int64 // the dispatcher and the helpers
+	next     atomic.Int64
+	start    func() (run func(first, n int64) error, done func())
+	state    atomic.Uint32
+	errMu    sync.Mutex
+	err      error
 }
 
 // newPool starts helpers goroutines.
@@ -130,12 +132,12 @@ func spinUntil(d time.Duration, cond func() bool) bool {
 // run runs workgroups [0, total) in chunks on the caller and the
 // helpers; see runChunks. When another dispatch holds the pool the
 // caller runs the job alone.
-func (p *pool) run(total, chunk int64, start func() (func(first, n int64) error, func())) error {
+func (p *pool) run(total, minChunk int64, start func() (func(first, n int64) error, func())) error {
 	if !p.busy.TryLock() {
-		return runInline(total, chunk, start)
+		return runInline(total, start)
 	}
 	defer p.busy.Unlock()
-	j := &job{total: total, chunk: chunk, start: start}
+	j := &job{total: total, minChunk: max(minChunk, 1), workers: int64(p.helpers) + 1, start: start}
 	p.cur.Store(j)
 	p.seq.Add(1)
 	if p.sleepers.Load() > 0 {
@@ -175,7 +177,10 @@ func (j *job) join() bool {
 	}
 }
 
-// work takes chunks of j until none are left. The first error stops the
+// work takes chunks of j until none are left: guided self-scheduling,
+// each chunk a 1/(2*workers) share of the workgroups left (at least
+// minChunk), so that chunks are large while much is left and small at the
+// end, where workers must finish together. The first error stops the
 // others; a panic becomes an INTERNAL error.
 func (j *job) work() {
 	defer func() {
@@ -186,11 +191,15 @@ func (j *job) work() {
 	run, done := j.start()
 	defer done()
 	for {
-		first := j.next.Add(j.chunk) - j.chunk
+		first := j.next.Load()
 		if first >= j.total {
 			return
 		}
-		if err := run(first, min(j.chunk, j.total-first)); err != nil {
+		n := min(max(j.minChunk, (j.total-first)/(2*j.workers)), j.total-first)
+		if !j.next.CompareAndSwap(first, first+n) {
+			continue
+		}
+		if err := run(first, n); err != nil {
 			j.fail(err)
 			return
 		}
