@@ -231,3 +231,26 @@ func TestPoolStopsPromptly(t *testing.T) {
 		}
 	}
 }
+
+func TestUnreachableDeviceStopsWorkers(t *testing.T) {
+	before := waitGoroutines(runtime.NumGoroutine())
+	func() {
+		dev, err := NewDriver("local-task", 3).CreateDevice(0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := dev.(*Device).workerPool()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runCounting(t, p, 10, 1)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the unclosed device became unreachable, %d before", n, before)
+	}
+}
