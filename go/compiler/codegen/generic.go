@@ -30,9 +30,14 @@ type genericLowering struct {
 	reds    []int
 	vecDim  int // -1: none
 	width   int
-	// wrap, when set, is the residue c of reads at (vecDim + c) mod n
-	// (a zero pad's wrapped read): vectors run only where no lane wraps.
+	// wrap, when set, is the range of the vectorized loop where reads at
+	// (a·vecDim + L + c) mod n (a zero pad's wrapped read, also fused into
+	// a convolution) do not wrap: vectors run only there.
 	wrap *wrapRead
+	// vecRange, while vector points are emitted, is the range of the
+	// vectorized loop's index over all their lanes.
+	vecRange    *interval
+	vecRangeDim int
 	// Reduction vectorization of the innermost loop.
 	redVec   bool
 	redWidth int
@@ -157,7 +162,7 @@ func (l *genericLowering) analyze() error {
 		l.vecDim = l.pars[len(l.pars)-1]
 		if g.st.VectorWidth > 1 && !gather && l.linearIn(l.vecDim) {
 			l.width = g.st.VectorWidth
-		} else if g.st.VectorWidth > 1 && !gather && !l.hasReduction() {
+		} else if g.st.VectorWidth > 1 && !gather {
 			if w, ok := l.wrappedIn(l.vecDim); ok {
 				l.width, l.wrap = g.st.VectorWidth, w
 			}

@@ -129,7 +129,13 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 		}
 		return g.topBroadcast(s, w), nil
 	}
+	rng := map[*ir.Value]interval{}
 	for _, op := range blk.Ops {
+		l.indexBounds(op, rng)
+		if v, ok := decidedCmp(op, rng); ok {
+			vals[op.Results[0]] = boolConst(b, v, w)
+			continue
+		}
 		switch op.Name {
 		case "linalg.yield":
 			ys := make([]kir.Value, len(op.Operands))

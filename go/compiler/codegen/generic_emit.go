@@ -43,6 +43,11 @@ func (l *genericLowering) emit() error {
 		}
 	}
 	tile := max(int64(1), g.st.WorkgroupElements/max(inner, 1))
+	if s := l.sizes[dist].static; s > 0 && s*inner >= g.st.WorkgroupElements/minWorkgroupsBelow {
+		// Enough work to share: at least minWorkgroups workgroups of
+		// equal size, so that threads get even shares.
+		tile = min(tile, (s+minWorkgroups-1)/minWorkgroups)
+	}
 	if dist == l.vecDim && l.width > 1 {
 		tile = (tile + int64(l.width) - 1) / int64(l.width) * int64(l.width)
 	}
@@ -57,6 +62,14 @@ func (l *genericLowering) emit() error {
 	hi := top.Bin(kir.MinS, top.Bin(kir.Add, lo, g.idx(tile)), l.sizes[dist].value)
 	return l.loops(top, ivs, 0, lo, hi)
 }
+
+// A generic of at least WorkgroupElements/minWorkgroupsBelow elements is
+// split into at least minWorkgroups workgroups (where its distributed
+// loop is that long).
+const (
+	minWorkgroups      = 8
+	minWorkgroupsBelow = 4
+)
 
 // loops emits parallel loop number i of l.pars (the distributed one
 // ranges over [lo, hi)).
@@ -77,10 +90,16 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 	}
 	var err error
 	main := lo
+	// The bounds known at compile time (-1: not known): the vectorized
+	// loop is not the distributed one and has a static size.
+	slo, shi := int64(-1), int64(-1)
+	if i > 0 && l.sizes[k].static >= 0 {
+		slo, shi = 0, l.sizes[k].static
+	}
 	if l.wrap != nil {
 		// Scalars up to the first index whose read does not wrap; vectors
 		// stop at the next wrap (the scalar loop below finishes).
-		first, end := g.idx(l.wrap.first), g.idx(l.wrap.first+l.wrap.n)
+		first, end := g.idx(l.wrap.first), g.idx(l.wrap.end)
 		main = b.Bin(kir.MinS, b.Bin(kir.MaxS, lo, first), hi)
 		b.For(lo, main, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 			ivs[k] = iv
@@ -91,9 +110,13 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 		})
 		// The scalar loop after the vectors runs to the end of the range.
 		mid := b.Bin(kir.MaxS, main, b.Bin(kir.MinS, hi, end))
-		main = l.vectorLoops(b, ivs, k, main, mid, &err)
+		if slo >= 0 {
+			smain := min(max(slo, l.wrap.first), shi)
+			slo, shi = smain, max(smain, min(shi, l.wrap.end))
+		}
+		main = l.vectorLoops(b, ivs, k, main, mid, slo, shi, &err)
 	} else {
-		main = l.vectorLoops(b, ivs, k, main, hi, &err)
+		main = l.vectorLoops(b, ivs, k, main, hi, slo, shi, &err)
 	}
 	b.For(main, hi, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 		ivs[k] = iv
@@ -106,10 +129,44 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 }
 
 // vectorLoops emits the vector loops over as much of [lo, hi) of loop k
-// as whole vectors cover, and returns where they stop.
-func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, err *error) kir.Value {
+// as whole vectors cover, and returns where they stop. When the range is
+// known at compile time (slo ≥ 0: [slo, shi)), its remainder after the
+// full vectors is one vector of as many lanes.
+func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) kir.Value {
 	g := l.g
 	main := lo
+	if slo >= 0 {
+		n := shi - slo
+		w := int64(l.width)
+		defer func() { l.vecRange = nil }()
+		if full := n / w * w; full > 0 {
+			l.vecRange, l.vecRangeDim = &interval{slo, slo + full - 1}, k
+			main = g.idx(slo + full)
+			b.For(lo, main, g.idx(w), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+				ivs[k] = iv
+				if e := l.point(b, ivs, l.width); e != nil {
+					*err = e
+				}
+				return nil
+			})
+		}
+		// The remainder as vectors of decreasing powers of two (LLVM
+		// splits a vector of another length into such pieces anyway, and
+		// scalarizes some operations on it).
+		at := slo + n/w*w
+		for p := w / 2; p > 1; p /= 2 {
+			if shi-at < p {
+				continue
+			}
+			l.vecRange, l.vecRangeDim = &interval{at, at + p - 1}, k
+			ivs[k] = g.idx(at)
+			if e := l.point(b, ivs, int(p)); e != nil {
+				*err = e
+			}
+			at += p
+		}
+		return g.idx(at)
+	}
 	// Full vectors, then (when the width is large) a quarter width, so
 	// rows shorter than a vector, or their tails, do not fall to scalars.
 	for _, w := range remainderWidths(l.width) {
@@ -143,7 +200,7 @@ func (l *genericLowering) address(b *kir.Builder, t *ir.Value, binding int, m *i
 	strides := g.strides[t]
 	var off kir.Value = -1
 	for r, e := range m.Results {
-		term := b.Bin(kir.Mul, emitAffine(b, g, e, ivs), strides[r])
+		term := b.Bin(kir.Mul, l.emitIndex(b, e, ivs), strides[r])
 		if off < 0 {
 			off = term
 		} else {

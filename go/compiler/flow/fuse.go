@@ -22,6 +22,17 @@ func users(fn *ir.Operation) map[*ir.Value]int {
 // nothing changes.
 func FuseElementwise(fn *ir.Operation) error {
 	forwardDims(fn)
+	hoistReshapes(fn)
+	// Pads (producers that only select by index) go into the windows
+	// that read them first, before other element-wise ops join the pad.
+	fuseLoop(fn, true)
+	fuseLoop(fn, false)
+	return nil
+}
+
+// fuseLoop fuses until nothing changes; with padsOnly, only producers with
+// a cheap body into consumers that read them through windows.
+func fuseLoop(fn *ir.Operation, padsOnly bool) {
 	for {
 		changed := false
 		uses := users(fn)
@@ -46,6 +57,9 @@ func FuseElementwise(fn *ir.Operation) error {
 				if uses[in] != 1 && !readsNoTensor(pg) {
 					continue
 				}
+				if padsOnly && (!windowed(cg.Maps()[i]) || !cheapBody(pg.Body())) {
+					continue
+				}
 				if fused := fuse(pg, cg, i); fused != nil {
 					ir.ReplaceAllUsesWith(fn, c.Results[0], fused.Results[0])
 					for k := 1; k < len(c.Results); k++ {
@@ -64,7 +78,7 @@ func FuseElementwise(fn *ir.Operation) error {
 			}
 		}
 		if !changed {
-			return nil
+			return
 		}
 	}
 }
@@ -84,16 +98,23 @@ func fuse(p, c linalg.Generic, i int) *ir.Operation {
 		subs[d.Pos] = cm[i].Results[pos]
 	}
 	pBody := p.Body()
+	// A window reads each element several times: only a cheap producer
+	// is recomputed at each read.
+	if windowed(cm[i]) && !cheapBody(pBody) {
+		return nil
+	}
 	for _, a := range pBody.Args[p.NumInputs():] {
 		if usedIn(a, pBody) {
 			return nil
 		}
 	}
-	// linalg.index in the producer needs its loop to be a consumer loop.
+	// linalg.index in the producer becomes the consumer's expression for
+	// its loop, computed from the consumer's linalg.index values (a pad
+	// fused into a convolution tests (2·oh + kh) for its border).
 	for _, op := range pBody.Ops {
 		if op.Name == "linalg.index" {
 			dim := op.Attr("dim").(*ir.IntegerAttr).Value
-			if _, ok := subs[dim].(*ir.AffineDimExpr); !ok {
+			if !indexable(subs[dim]) {
 				return nil
 			}
 		}
@@ -132,9 +153,7 @@ func fuse(p, c linalg.Generic, i int) *ir.Operation {
 			}
 			if op.Name == "linalg.index" {
 				dim := op.Attr("dim").(*ir.IntegerAttr).Value
-				d := subs[dim].(*ir.AffineDimExpr)
-				idx := bb.Create("linalg.index", nil, []ir.Type{ir.Index}, ir.Named("dim", ir.IntAttr(int64(d.Pos), ir.I64)))
-				m[op.Results[0]] = idx.Results[0]
+				m[op.Results[0]] = indexAt(bb, subs[dim])
 				continue
 			}
 			bb.Clone(op, m)

@@ -66,6 +66,9 @@ type fn struct {
 	// scratch is the lane count of the stack buffers lane loops use (0:
 	// none); they are allocated in the entry block, at scratchMarker.
 	scratch int
+	// consts holds the scalar integer values known at compile time
+	// (constants and their sums, differences and products).
+	consts map[kir.Value]int64
 }
 
 // scratchMarker is replaced by the entry block's scratch allocation.
@@ -269,7 +272,7 @@ func (mo *module) kernel(k *kir.Kernel, idx int, sym string) error {
 	if sharedBytes > 1<<16 {
 		return status.Errorf(status.Unimplemented, "%d bytes of workgroup memory; llvm-cpu keeps it on the stack and allows at most 65536", sharedBytes)
 	}
-	f := &fn{mo: mo, k: k, vals: make([]string, len(k.Types))}
+	f := &fn{mo: mo, k: k, vals: make([]string, len(k.Types)), consts: map[kir.Value]int64{}}
 	wg := fmt.Sprintf("gree_wg_%d", idx)
 	fmt.Fprintf(&f.b, "; kernel @%s\ndefine internal i64 @%s(ptr noalias %%d, i64 %%wx, i64 %%wy, i64 %%wz) #0 {\n", k.Name, wg)
 	f.startBlock("entry")

@@ -54,6 +54,8 @@ func (f *fn) load(op *kir.Op, rt kir.Type) string {
 			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
 			f.emitf("%s = load %s, ptr %s, align %d", x, memTy(elem), p, align)
 			raw = x
+		} else if s, ok := f.spanStride(op.Args[1], n); ok {
+			raw = f.loadSpan(base, elem, off, s, n)
 		} else {
 			ptrs := f.lanePointers(base, elem, off, stride, n)
 			name := "llvm.masked.gather" + vecMangle(elem, n) + fmt.Sprintf(".v%dp0", n)
@@ -103,6 +105,10 @@ func (f *fn) store(op *kir.Op) {
 			p := f.t()
 			f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
 			f.emitf("store %s %s, ptr %s, align %d", memTy(elem), x, p, align)
+			return
+		}
+		if s, ok := f.spanStride(op.Args[1], n); ok {
+			f.storeSpan(base, elem, off, mt, x, s, n)
 			return
 		}
 		ptrs := f.lanePointers(base, elem, off, stride, n)

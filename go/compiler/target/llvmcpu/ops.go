@@ -17,6 +17,7 @@ func (f *fn) op(op *kir.Op) error {
 	}
 	res := func(s string) { f.set(op.Results[0], s) }
 	n := rt.Width()
+	f.foldConst(op, rt)
 	switch {
 	case k == kir.ConstInt:
 		res(splat(scalarTy(rt.Elem), n, intLit(rt.Elem, op.Imm)))

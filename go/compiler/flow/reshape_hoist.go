@@ -1,0 +1,150 @@
+package flow
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// hoistReshapes moves element-wise generics above the tensor.reshape that
+// feeds them: g(reshape(x), s…) becomes reshape(g(x, s…)) when g reads one
+// tensor through an identity map and otherwise only scalars, so that g
+// fuses with x's producer (a convolution's bias add and its activation
+// then run in the matmul's epilogue instead of in a dispatch of their own).
+func hoistReshapes(fn *ir.Operation) {
+	for {
+		uses := users(fn)
+		var done bool
+		fn.Walk(func(op *ir.Operation) bool {
+			if done {
+				return false
+			}
+			if op.Name != linalg.GenericName {
+				return true
+			}
+			if hoistReshape(fn, op, uses) {
+				done = true
+			}
+			return false
+		})
+		if !done {
+			return
+		}
+	}
+}
+
+// hoistReshape rewrites one generic op when it qualifies.
+func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
+	g, ok := linalg.AsGeneric(op)
+	if !ok || len(op.Results) != 1 || !g.IsElementwise() {
+		return false
+	}
+	maps := g.Maps()
+	out := g.Outputs()[0]
+	ot, ok := out.Type.(*ir.RankedTensorType)
+	if !ok || !isIdentity(maps[g.NumInputs()]) || usedIn(g.Body().Args[g.NumInputs()], g.Body()) {
+		return false
+	}
+	if e := out.Owner(); e == nil || e.Name != "tensor.empty" || len(e.Operands) != 0 {
+		return false
+	}
+	var reshape *ir.Operation
+	at := -1
+	for i, in := range g.Inputs() {
+		t, isT := in.Type.(*ir.RankedTensorType)
+		if !isT || len(maps[i].Results) == 0 {
+			continue
+		}
+		if at >= 0 || !isIdentity(maps[i]) || !sameShape(t, ot) {
+			return false
+		}
+		r := in.Owner()
+		if r == nil || r.Name != "tensor.reshape" || uses[in] != 1 || r.Block() != op.Block() {
+			return false
+		}
+		reshape, at = r, i
+	}
+	if reshape == nil {
+		return false
+	}
+	src := reshape.Operands[0]
+	st, ok := src.Type.(*ir.RankedTensorType)
+	if !ok || !static(st) || !static(ot) || len(st.Dims) == 0 {
+		return false
+	}
+	n := len(st.Dims)
+	id := &ir.AffineMap{NumDims: n}
+	for d := 0; d < n; d++ {
+		id.Results = append(id.Results, &ir.AffineDimExpr{Pos: d})
+	}
+	var newMaps []*ir.AffineMap
+	ins := append([]*ir.Value(nil), g.Inputs()...)
+	ins[at] = src
+	for i := range ins {
+		if i == at {
+			newMaps = append(newMaps, id)
+		} else {
+			newMaps = append(newMaps, &ir.AffineMap{NumDims: n})
+		}
+	}
+	newMaps = append(newMaps, id)
+	its := make([]linalg.Iterator, n)
+	for i := range its {
+		its[i] = linalg.Parallel
+	}
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
+	empty := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: st.Dims, Elem: ot.Elem}}).Result(0)
+	body := g.Body()
+	ng := linalg.BuildGeneric(b, ins, []*ir.Value{empty}, newMaps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+		m := ir.Mapping{}
+		for k, a := range body.Args {
+			m[a] = args[k]
+		}
+		for _, o := range body.Ops {
+			if o.Name == "linalg.yield" {
+				return []*ir.Value{m.Lookup(o.Operands[0])}
+			}
+			bb.Clone(o, m)
+		}
+		return nil
+	})
+	nr := b.Create("tensor.reshape", []*ir.Value{ng.Results[0], reshape.Operands[1]}, []ir.Type{op.Results[0].Type}).Result(0)
+	ir.ReplaceAllUsesWith(fn, op.Results[0], nr)
+	op.Erase()
+	reshape.Erase()
+	return true
+}
+
+func isIdentity(m *ir.AffineMap) bool {
+	if m.NumDims != len(m.Results) {
+		return false
+	}
+	for i, r := range m.Results {
+		d, ok := r.(*ir.AffineDimExpr)
+		if !ok || d.Pos != i {
+			return false
+		}
+	}
+	return true
+}
+
+func sameShape(a, b *ir.RankedTensorType) bool {
+	if len(a.Dims) != len(b.Dims) {
+		return false
+	}
+	for i := range a.Dims {
+		if a.Dims[i] != b.Dims[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func static(t *ir.RankedTensorType) bool {
+	for _, d := range t.Dims {
+		if d < 0 {
+			return false
+		}
+	}
+	return true
+}
