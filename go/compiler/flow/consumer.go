@@ -8,9 +8,9 @@ import (
 // EpilogueRoot returns the reduction generic whose only use is consumer c
 // when c can run as its epilogue in the same dispatch: c is element-wise
 // over exactly the root's parallel loops, reads the root's result through
-// the identity map, and the root is a reduction (not a contraction, which
-// codegen maps to a tile op) with a fill or a real tensor as its init.
-// It returns nil otherwise.
+// the identity map, and the root is a reduction (a contraction too: see
+// EpilogueInPlace for where its result lives) with a fill or a real tensor
+// as its init. It returns nil otherwise.
 func EpilogueRoot(c *ir.Operation, uses map[*ir.Value]int) (*ir.Operation, int) {
 	cg, ok := linalg.AsGeneric(c)
 	if !ok || !cg.IsElementwise() || len(c.Results) != 1 {

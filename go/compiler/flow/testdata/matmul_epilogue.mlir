@@ -42,3 +42,27 @@ func.func @mm_bias_f16(%a: tensor<37x45xf32>, %b: tensor<45x70xf32>, %bias: tens
   } -> tensor<37x70xf16>
   return %r : tensor<37x70xf16>
 }
+
+// A depthwise convolution is a contraction that is not matmul-shaped: its
+// bias and clip epilogue runs in place too (codegen keeps the convolution
+// in registers), so the region returns the epilogue's result alone.
+func.func @dw_bias_clip(%x: tensor<4x10x10xf32>, %w: tensor<4x3x3xf32>, %bias: tensor<4xf32>) -> tensor<4x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(c, h, w, kh, kw) -> (c, h + kh, w + kw)>, affine_map<(c, h, w, kh, kw) -> (c, kh, kw)>, affine_map<(c, h, w, kh, kw) -> (c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<4x10x10xf32>, tensor<4x3x3xf32>) outs(%f : tensor<4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(c, h, w) -> (c, h, w)>, affine_map<(c, h, w) -> (c)>, affine_map<(c, h, w) -> (c, h, w)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c, %bias : tensor<4x8x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %lo = arith.maximumf %s, %z : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<4x8x8xf32>
+  return %r : tensor<4x8x8xf32>
+}
