@@ -1,0 +1,74 @@
+package local
+
+import (
+	"testing"
+	"time"
+)
+
+func TestModeChooserPicksTheFasterWay(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		alone, shared time.Duration // per dispatch of 100 workgroups
+		want          bool
+	}{
+		{"sharing faster", 1000 * time.Microsecond, 600 * time.Microsecond, true},
+		{"alone faster", 1000 * time.Microsecond, 1500 * time.Microsecond, false},
+	} {
+		var m modeChooser
+		if !m.parallel(100, 2) {
+			t.Fatalf("%s: the first dispatch should measure sharing", tc.name)
+		}
+		m.record(true, tc.shared, 100)
+		if m.parallel(100, 2) {
+			t.Fatalf("%s: the second dispatch should measure running alone", tc.name)
+		}
+		m.record(false, tc.alone, 100)
+		other := 0
+		for i := 0; i < 10*exploreEvery; i++ {
+			p := m.parallel(100, 2)
+			if p != tc.want {
+				other++
+			}
+			if p {
+				m.record(true, tc.shared, 100)
+			} else {
+				m.record(false, tc.alone, 100)
+			}
+		}
+		if other != 10 {
+			t.Errorf("%s: the slower way ran %d times in %d dispatches, want 10 (every %dth)", tc.name, other, 10*exploreEvery, exploreEvery)
+		}
+	}
+}
+
+func TestModeChooserFollowsChanges(t *testing.T) {
+	var m modeChooser
+	m.record(true, 500*time.Microsecond, 100)
+	m.record(false, 1000*time.Microsecond, 100)
+	// The machine gets busy: sharing now takes 3 ms.
+	shared := 0
+	for i := 0; i < 4*exploreEvery; i++ {
+		if m.parallel(100, 2) {
+			shared++
+			m.record(true, 3*time.Millisecond, 100)
+		} else {
+			m.record(false, 1000*time.Microsecond, 100)
+		}
+	}
+	if shared > 6 {
+		t.Errorf("sharing chosen %d times of %d after it became slower", shared, 4*exploreEvery)
+	}
+}
+
+func TestModeChooserTinyDispatchesRunAlone(t *testing.T) {
+	var m modeChooser
+	m.record(false, 5*time.Microsecond, 4)
+	if m.parallel(4, 2) {
+		t.Errorf("a 5 us dispatch was shared")
+	}
+	var s modeChooser
+	s.record(true, 4*time.Microsecond, 4) // at most 8 us alone
+	if s.parallel(4, 2) {
+		t.Errorf("a dispatch of at most 8 us alone was shared")
+	}
+}
