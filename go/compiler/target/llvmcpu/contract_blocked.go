@@ -13,10 +13,11 @@ import (
 // 16 registers).
 const nv = 2
 
-// kc is the number of K steps of one packed panel of B (kc × nv·vl f32 on
-// the stack: 32 KiB with AVX-512).
+// kc is the number of K steps of one packed panel of B ((kc + vl) × nv·vl
+// f32 on the stack: 34 KiB with AVX-512).
 const kc = 256
 
+// mr is the number of rows of a register block.
 func (mo *module) mr() int {
 	if mo.vl >= 16 {
 		return 8

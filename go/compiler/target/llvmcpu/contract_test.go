@@ -31,9 +31,9 @@ func TestContractF32(t *testing.T) {
 		for _, layout := range []string{"row", "bt", "ct"} {
 			st := [6]int64{K, 1, N, 1, N, 1}
 			switch layout {
-			case "bt": // B column-major: the reference loop nest
+			case "bt": // B column-major: packed transposed
 				st[2], st[3] = 1, K
-			case "ct": // C column-major
+			case "ct": // C column-major: Cᵀ = Bᵀ·Aᵀ
 				st[4], st[5] = 1, M
 			}
 			k := contractKernel([3]kir.Scalar{kir.F32, kir.F32, kir.F32}, M, N, K, st, 0, 0)
