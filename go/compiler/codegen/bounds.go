@@ -13,10 +13,11 @@ type interval struct{ lo, hi int64 }
 const boundLimit = int64(1) << 40
 
 // loopRange returns the range of loop k's index: the lanes of the vector
-// loop being emitted (vecRange) or the whole loop when its size is static.
+// loop being emitted or of an unrolled point (ranges), or the whole loop
+// when its size is static.
 func (l *genericLowering) loopRange(k int) (interval, bool) {
-	if l.vecRange != nil && k == l.vecRangeDim {
-		return *l.vecRange, true
+	if r, ok := l.ranges[k]; ok {
+		return r, true
 	}
 	if s := l.sizes[k].static; s >= 1 {
 		return interval{0, s - 1}, true
@@ -213,4 +214,16 @@ func (l *genericLowering) emitIndex(b *kir.Builder, e ir.AffineExpr, ivs []kir.V
 		}
 	}
 	return emitAffine(b, l.g, e, ivs)
+}
+
+// setRange narrows loop k's range to r, or (r nil) ends the narrowing.
+func (l *genericLowering) setRange(k int, r *interval) {
+	if r == nil {
+		delete(l.ranges, k)
+		return
+	}
+	if l.ranges == nil {
+		l.ranges = map[int]interval{}
+	}
+	l.ranges[k] = *r
 }

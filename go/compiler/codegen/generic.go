@@ -34,10 +34,13 @@ type genericLowering struct {
 	// (a·vecDim + L + c) mod n (a zero pad's wrapped read, also fused into
 	// a convolution) do not wrap: vectors run only there.
 	wrap *wrapRead
-	// vecRange, while vector points are emitted, is the range of the
-	// vectorized loop's index over all their lanes.
-	vecRange    *interval
-	vecRangeDim int
+	// ranges, where set, narrow the range of a loop's index (over all
+	// lanes) while the points are emitted: vector points of a static range
+	// and unrolled border points.
+	ranges map[int]interval
+	// unrollReds: the reduction loops of the points being emitted are
+	// unrolled when small (border points of a wrapped read).
+	unrollReds bool
 	// Reduction vectorization of the innermost loop.
 	redVec   bool
 	redWidth int

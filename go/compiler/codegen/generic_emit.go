@@ -96,51 +96,90 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 	if i > 0 && l.sizes[k].static >= 0 {
 		slo, shi = 0, l.sizes[k].static
 	}
+	size := shi
+	sEnd := int64(-1)
 	if l.wrap != nil {
 		// Scalars up to the first index whose read does not wrap; vectors
-		// stop at the next wrap (the scalar loop below finishes).
+		// stop at the next wrap (the scalar points after them finish).
 		first, end := g.idx(l.wrap.first), g.idx(l.wrap.end)
 		main = b.Bin(kir.MinS, b.Bin(kir.MaxS, lo, first), hi)
-		b.For(lo, main, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
-			ivs[k] = iv
-			if e := l.point(b, ivs, 1); e != nil {
-				err = e
-			}
-			return nil
-		})
-		// The scalar loop after the vectors runs to the end of the range.
 		mid := b.Bin(kir.MaxS, main, b.Bin(kir.MinS, hi, end))
 		if slo >= 0 {
 			smain := min(max(slo, l.wrap.first), shi)
+			l.borderPoints(b, ivs, k, slo, smain, lo, main, &err)
 			slo, shi = smain, max(smain, min(shi, l.wrap.end))
+		} else {
+			l.scalarPoints(b, ivs, k, lo, main, &err)
 		}
-		main = l.vectorLoops(b, ivs, k, main, mid, slo, shi, &err)
+		main, sEnd = l.vectorLoops(b, ivs, k, main, mid, slo, shi, &err)
 	} else {
-		main = l.vectorLoops(b, ivs, k, main, hi, slo, shi, &err)
+		main, sEnd = l.vectorLoops(b, ivs, k, main, hi, slo, shi, &err)
 	}
-	b.For(main, hi, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+	if l.wrap != nil && sEnd >= 0 {
+		l.borderPoints(b, ivs, k, sEnd, size, main, hi, &err)
+	} else {
+		l.scalarPoints(b, ivs, k, main, hi, &err)
+	}
+	return err
+}
+
+// scalarPoints emits a loop of scalar points of loop k over [lo, hi).
+func (l *genericLowering) scalarPoints(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, err *error) {
+	b.For(lo, hi, l.g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 		ivs[k] = iv
 		if e := l.point(b, ivs, 1); e != nil {
-			err = e
+			*err = e
 		}
 		return nil
 	})
-	return err
+}
+
+// maxBorderPoints is the most points of a wrapped read's border (where
+// the read wraps for some window offset) that are emitted one by one,
+// each with its index and the window's known: their wrapped reads then
+// need no division and the pad's tests fold.
+const maxBorderPoints = 4
+
+// maxUnrolledTaps bounds the bodies a border point's unrolled reduction
+// loops emit.
+const maxUnrolledTaps = 64
+
+// borderPoints emits the scalar points [from, to) of loop k (static;
+// [lo, hi) as kernel values), one by one when they are few.
+func (l *genericLowering) borderPoints(b *kir.Builder, ivs []kir.Value, k int, from, to int64, lo, hi kir.Value, err *error) {
+	if to-from > maxBorderPoints {
+		l.scalarPoints(b, ivs, k, lo, hi, err)
+		return
+	}
+	taps := int64(1)
+	for _, r := range l.reds {
+		taps *= max(l.sizes[r].static, maxUnrolledReduction+1)
+	}
+	l.unrollReds = taps <= maxUnrolledTaps
+	defer func() { l.unrollReds = false }()
+	for v := from; v < to; v++ {
+		l.setRange(k, &interval{v, v})
+		ivs[k] = l.g.idx(v)
+		if e := l.point(b, ivs, 1); e != nil {
+			*err = e
+		}
+		l.setRange(k, nil)
+	}
 }
 
 // vectorLoops emits the vector loops over as much of [lo, hi) of loop k
 // as whole vectors cover, and returns where they stop. When the range is
 // known at compile time (slo ≥ 0: [slo, shi)), its remainder after the
 // full vectors is one vector of as many lanes.
-func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) kir.Value {
+func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) (kir.Value, int64) {
 	g := l.g
 	main := lo
 	if slo >= 0 {
 		n := shi - slo
 		w := int64(l.width)
-		defer func() { l.vecRange = nil }()
+		defer l.setRange(k, nil)
 		if full := n / w * w; full > 0 {
-			l.vecRange, l.vecRangeDim = &interval{slo, slo + full - 1}, k
+			l.setRange(k, &interval{slo, slo + full - 1})
 			main = g.idx(slo + full)
 			b.For(lo, main, g.idx(w), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 				ivs[k] = iv
@@ -158,14 +197,14 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 			if shi-at < p {
 				continue
 			}
-			l.vecRange, l.vecRangeDim = &interval{at, at + p - 1}, k
+			l.setRange(k, &interval{at, at + p - 1})
 			ivs[k] = g.idx(at)
 			if e := l.point(b, ivs, int(p)); e != nil {
 				*err = e
 			}
 			at += p
 		}
-		return g.idx(at)
+		return g.idx(at), at
 	}
 	// Full vectors, then (when the width is large) a quarter width, so
 	// rows shorter than a vector, or their tails, do not fall to scalars.
@@ -181,7 +220,7 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 			return nil
 		})
 	}
-	return main
+	return main, -1
 }
 
 // access is how one operand is addressed at a loop point.
