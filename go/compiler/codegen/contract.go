@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"math"
+
 	"github.com/gree-ml/gree/go/compiler/flow"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
@@ -139,11 +141,20 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	cOff := top.Bin(kir.Add, base(C, maps[2]), top.Bin(kir.Add, top.Bin(kir.Mul, m0, cRS), top.Bin(kir.Mul, n0, cCS)))
 	// Initialize the C tile from the fill value or the init tensor, so
 	// that no element of C is read before this workgroup wrote it and
-	// the host need not zero C's buffer.
+	// the host need not zero C's buffer. A +0 fill is the Contract's
+	// ContractZero flag instead: its sums start at +0 without reading C,
+	// and it writes the whole tile (zeros when K is 0).
 	src := l.initOf[0]
 	cb := g.bindingOf[C]
 	g.k.Bindings[cb].Access = kir.ReadWrite
-	if src.fill != nil || src.binding != cb {
+	var flags int64
+	if src.fill != nil && isPositiveZero(src.fill) {
+		flags = kir.ContractZero
+		if g.d.WrittenFirst == nil {
+			g.d.WrittenFirst = map[int]bool{}
+		}
+		g.d.WrittenFirst[cb] = true
+	} else if src.fill != nil || src.binding != cb {
 		var fill kir.Value = -1
 		if src.fill != nil {
 			v, err := g.scalarCapture(src.fill)
@@ -185,9 +196,21 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 		Kind:     kir.Contract,
 		Bindings: [3]int{g.bindingOf[A], g.bindingOf[B], cb},
 		Args:     []kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.k].value},
+		Imm:      flags,
 	})
 	g.contract = &contractTile{l: l, sh: sh, m0: m0, n0: n0, mN: mN, nN: nN, c: C}
 	return true, nil
+}
+
+// isPositiveZero reports whether v is the constant +0.0 (not -0.0, whose
+// sums differ: -0 + -0 is -0).
+func isPositiveZero(v *ir.Value) bool {
+	def := v.Owner()
+	if def == nil || def.Name != "arith.constant" {
+		return false
+	}
+	a, ok := def.Attr("value").(*ir.FloatAttr)
+	return ok && a.Value == 0 && !math.Signbit(a.Value)
 }
 
 // lowerContractEpilogue maps contraction root to Contract tiles followed

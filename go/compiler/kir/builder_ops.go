@@ -48,9 +48,19 @@ func (b *Builder) StoreShared(s int, off, val Value) {
 // Barrier emits a workgroup barrier.
 func (b *Builder) Barrier() { b.Append(&Op{Kind: Barrier}) }
 
+// Contract flags (Op.Imm of a Contract).
+const (
+	// ContractUnsigned zero-extends integer operands.
+	ContractUnsigned int64 = 1
+	// ContractZero computes C = A·B: accumulators start at +0 and C's
+	// prior contents are not read.
+	ContractZero int64 = 2
+)
+
 // Contract emits C += A·B over bindings a, b, c; args are aOff, aRowStride,
 // aColStride, bOff, bRowStride, bColStride, cOff, cRowStride, cColStride,
-// M, N, K. flags bit 0 zero-extends integer operands.
+// M, N, K. flags bit 0 (ContractUnsigned) zero-extends integer operands;
+// bit 1 (ContractZero) starts C at zero.
 func (b *Builder) Contract(a, bb, c int, args [12]Value, flags int64) {
 	b.Append(&Op{Kind: Contract, Args: args[:], Bindings: [3]int{a, bb, c}, Imm: flags})
 }

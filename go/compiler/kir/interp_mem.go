@@ -162,21 +162,26 @@ func (t *thread) subgroup(op *Op) ([][]uint64, error) {
 	return t.m.groups.meet(t, t.linear/t.m.sgSize, v)
 }
 
-// contract executes C += A·B.
+// contract executes C += A·B (C = A·B with ContractZero).
 func (t *thread) contract(op *Op) error {
 	var a [12]int64
 	for i := range a {
 		a[i] = t.scalar(op.Args[i])
 	}
 	m, n, kk := a[9], a[10], a[11]
-	if m <= 0 || n <= 0 || kk <= 0 {
+	zero := op.Imm&ContractZero != 0
+	if m <= 0 || n <= 0 || (kk <= 0 && !zero) {
 		return nil
 	}
+	kk = max(kk, 0)
 	k := t.m.k
 	var bufs [3][]byte
 	var elems [3]Scalar
 	for i, b := range op.Bindings {
 		bufs[i], elems[i] = t.m.bindings[b], k.Bindings[b].Elem
+		if kk == 0 && i < 2 {
+			continue // A and B are not read
+		}
 		count := int64(len(bufs[i]) / elems[i].ByteSize())
 		rows, cols := [3]int64{m, kk, m}[i], [3]int64{kk, n, n}[i]
 		off, rs, cs := a[3*i], a[3*i+1], a[3*i+2]
@@ -185,7 +190,7 @@ func (t *thread) contract(op *Op) error {
 		}
 	}
 	cs := elems[2]
-	unsigned := op.Imm&1 != 0
+	unsigned := op.Imm&ContractUnsigned != 0
 	conv := func(x uint64, from Scalar) uint64 {
 		if cs.IsFloat() {
 			if from == cs {
@@ -201,7 +206,10 @@ func (t *thread) contract(op *Op) error {
 	for i := int64(0); i < m; i++ {
 		for j := int64(0); j < n; j++ {
 			ci := a[6] + i*a[7] + j*a[8]
-			acc := readElem(bufs[2], cs, ci)
+			var acc uint64 // +0 in every element type
+			if !zero {
+				acc = readElem(bufs[2], cs, ci)
+			}
 			for p := int64(0); p < kk; p++ {
 				x := conv(readElem(bufs[0], elems[0], a[0]+i*a[1]+p*a[2]), elems[0])
 				y := conv(readElem(bufs[1], elems[1], a[3]+p*a[4]+j*a[5]), elems[1])

@@ -138,7 +138,10 @@ const (
 	// cColStride, M, N, K (all i64, in elements). A(i,k) is at
 	// aOff+i*aRowStride+k*aColStride, and so on. Accumulation is in C's
 	// element type; integer operands are sign-extended (Imm bit 0 set:
-	// zero-extended).
+	// zero-extended). Imm bit 1 (ContractZero) makes it C = A·B: the
+	// accumulators start at +0 instead of C's prior contents, which are
+	// not read, and every element of the M×N tile is written, zeros when
+	// K ≤ 0.
 	Contract
 
 	// Structured control flow.

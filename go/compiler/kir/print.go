@@ -227,11 +227,15 @@ func (p *printer) contract(op *Op) {
 		return
 	}
 	u := ""
-	if op.Imm&1 != 0 {
+	if op.Imm&ContractUnsigned != 0 {
 		u = " unsigned"
 	}
-	p.f("contract%s b%d[%s] * b%d[%s] += b%d[%s] size(%s)\n", u,
-		op.Bindings[0], vals(a[0:3]), op.Bindings[1], vals(a[3:6]),
+	acc := "+="
+	if op.Imm&ContractZero != 0 {
+		acc = "="
+	}
+	p.f("contract%s b%d[%s] * b%d[%s] %s b%d[%s] size(%s)\n", u,
+		op.Bindings[0], vals(a[0:3]), op.Bindings[1], vals(a[3:6]), acc,
 		op.Bindings[2], vals(a[6:9]), vals(a[9:12]))
 }
 

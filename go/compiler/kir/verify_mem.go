@@ -156,15 +156,19 @@ func (v *verifier) contract(op *Op, ts []Type) error {
 	if err != nil {
 		return err
 	}
-	c, err := v.binding(op, op.Bindings[2], ReadWrite)
+	need := ReadWrite
+	if op.Imm&ContractZero != 0 {
+		need = Write
+	}
+	c, err := v.binding(op, op.Bindings[2], need)
 	if err != nil {
 		return err
 	}
 	if a.IsFloat() != c.IsFloat() || b.IsFloat() != c.IsFloat() {
 		return v.errf(op, "mixes %s·%s into %s; operands and accumulator must all be integers or all floats", a, b, c)
 	}
-	if op.Imm&^1 != 0 {
-		return v.errf(op, "flags %#x: only bit 0 (zero-extend) is defined", op.Imm)
+	if op.Imm&^(ContractUnsigned|ContractZero) != 0 {
+		return v.errf(op, "flags %#x: only bits 0 (zero-extend) and 1 (C starts at zero) are defined", op.Imm)
 	}
 	return nil
 }

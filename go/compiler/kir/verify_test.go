@@ -90,6 +90,22 @@ func TestVerifyRejects(t *testing.T) {
 			}
 			b.Contract(0, 1, 2, a, 0)
 		}, "needs readwrite"},
+		{"contract zero access", func(k *Kernel, b *Builder) {
+			k.Bindings = []Binding{{Elem: F32, Access: Read}, {Elem: F32, Access: Read}, {Elem: F32, Access: Read}}
+			var a [12]Value
+			for i := range a {
+				a[i] = b.Idx(1)
+			}
+			b.Contract(0, 1, 2, a, ContractZero)
+		}, "needs write"},
+		{"contract flags", func(k *Kernel, b *Builder) {
+			k.Bindings = []Binding{{Elem: F32, Access: Read}, {Elem: F32, Access: Read}, {Elem: F32, Access: ReadWrite}}
+			var a [12]Value
+			for i := range a {
+				a[i] = b.Idx(1)
+			}
+			b.Contract(0, 1, 2, a, 4)
+		}, "flags 0x4"},
 		{"contract mix", func(k *Kernel, b *Builder) {
 			k.Bindings = []Binding{{Elem: I8, Access: Read}, {Elem: F32, Access: Read}, {Elem: F32, Access: ReadWrite}}
 			var a [12]Value
@@ -132,6 +148,9 @@ func TestVerifyAccepts(t *testing.T) {
 		a[i] = b.Idx(1)
 	}
 	b.Contract(0, 1, 2, a, 1)
+	b.Contract(0, 1, 2, a, ContractUnsigned|ContractZero)
+	k.Bindings = append(k.Bindings, Binding{Elem: I32, Access: Write})
+	b.Contract(0, 1, 3, a, ContractZero) // C = A·B needs only write access
 	x := b.Float(V(F16, 4), 1)
 	b.Select(b.Int(S(I1), 1), x, x)
 	b.If(b.Int(S(I1), 0), nil, func(b *Builder) []Value { return nil }, nil)

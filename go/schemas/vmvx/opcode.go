@@ -125,7 +125,7 @@ const (
 	SubgroupReduce  // d u r: scalars
 	SubgroupShuffle // d r r: scalar value of d's type, i64 lane
 
-	Contract // b b b u r×12: bindings A, B, C; u = flags (bit 0: zero-extend); 12 i64 scalars
+	Contract // b b b u r×12: bindings A, B, C; u = flags (bit 0: zero-extend; bit 1: C = A·B, C starts at zero); 12 i64 scalars
 
 	Mov     // d r: the same type
 	Jmp     // t

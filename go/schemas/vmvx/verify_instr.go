@@ -257,15 +257,19 @@ func (v *instrVerifier) contract(in *Instr, indices func(int) error) error {
 	if err != nil {
 		return err
 	}
-	ec, err := v.binding(in.Bindings[2], ReadWrite)
+	need := ReadWrite
+	if in.Imm&2 != 0 {
+		need = Write // C = A·B does not read C
+	}
+	ec, err := v.binding(in.Bindings[2], need)
 	if err != nil {
 		return err
 	}
 	if ea.IsFloat() != ec.IsFloat() || eb.IsFloat() != ec.IsFloat() {
 		return fmt.Errorf("mixes %s·%s into %s", ea, eb, ec)
 	}
-	if in.Imm&^1 != 0 {
-		return fmt.Errorf("flags %#x: only bit 0 is defined", in.Imm)
+	if in.Imm&^3 != 0 {
+		return fmt.Errorf("flags %#x: only bits 0 and 1 are defined", in.Imm)
 	}
 	return indices(0)
 }

@@ -10,23 +10,29 @@ import (
 // noalias: the host may bind one buffer to several bindings).
 const contractParams = "ptr %A, i64 %ao, i64 %ars, i64 %acs, ptr %B, i64 %bo, i64 %brs, i64 %bcs, ptr %C, i64 %co, i64 %crs, i64 %ccs, i64 %M, i64 %N, i64 %K"
 
-// contractFn returns the name of the helper computing C += A·B for the
-// element types elems (A, B, C), defining it on first use. f32 gets the
-// register-blocked microkernel; other types the reference loop nest.
-func (mo *module) contractFn(elems [3]kir.Scalar, unsigned bool) string {
-	generic := mo.genericContract(elems, unsigned)
+// contractFn returns the name of the helper computing C += A·B (C = A·B
+// when zero: the sums start at +0 and C is not read; K ≤ 0 then writes
+// zeros) for the element types elems (A, B, C), defining it on first use.
+// f32 gets the register-blocked microkernel; other types the reference
+// loop nest.
+func (mo *module) contractFn(elems [3]kir.Scalar, unsigned, zero bool) string {
+	generic := mo.genericContract(elems, unsigned, zero)
 	if elems != [3]kir.Scalar{kir.F32, kir.F32, kir.F32} {
 		return generic
 	}
-	return mo.blockedContract(generic)
+	return mo.blockedContract(generic, zero)
 }
 
 // genericContract defines the loop nest with kir.Run's order: for each C
-// element, K products added in order, each rounded (no fusion).
-func (mo *module) genericContract(elems [3]kir.Scalar, unsigned bool) string {
+// element, K products added in order to C (to +0 when zero), each rounded
+// (no fusion).
+func (mo *module) genericContract(elems [3]kir.Scalar, unsigned, zero bool) string {
 	name := fmt.Sprintf("gree_contract_%s_%s_%s", elems[0], elems[1], elems[2])
 	if unsigned {
 		name += "_u"
+	}
+	if zero {
+		name += "_z"
 	}
 	if _, ok := mo.decls[name]; ok {
 		return name
@@ -59,9 +65,20 @@ j.body:
   %cidx = add i64 %crow, %cj
 `)
 	fmt.Fprintf(&g.b, "  %%cp = getelementptr inbounds %s, ptr %%C, i64 %%cidx\n", memTy(cs))
-	fmt.Fprintf(&g.b, "  %%acc0raw = load %s, ptr %%cp, align %d\n", memTy(cs), cs.ByteSize())
 	acc0 := "%acc0raw"
-	if cs == kir.I1 {
+	switch {
+	case zero:
+		acc0 = "0" // integers
+		if cs.IsFloat() {
+			acc0 = "0.0"
+		}
+		if cs == kir.I1 {
+			acc0 = "false"
+		}
+	default:
+		fmt.Fprintf(&g.b, "  %%acc0raw = load %s, ptr %%cp, align %d\n", memTy(cs), cs.ByteSize())
+	}
+	if cs == kir.I1 && !zero {
 		g.emitf("%%acc0 = trunc i8 %%acc0raw to i1")
 		acc0 = "%acc0"
 	}

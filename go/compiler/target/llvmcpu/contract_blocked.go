@@ -28,7 +28,15 @@ func (mo *module) mr() int {
 // kernelText accumulates one LLVM function's text.
 type kernelText struct {
 	strings.Builder
-	vl int
+	vl   int
+	zero bool // C = A·B: accumulators start at +0, C is not read
+}
+
+// zeroAcc defines name as the +0 vector of lanes f32 lanes (what a zero
+// C's accumulators start from).
+func (t *kernelText) zeroAcc(name string, lanes int) {
+	V := vecOf("float", lanes)
+	t.w("  %s = bitcast %s zeroinitializer to %s", name, V, V)
 }
 
 // w writes one line.
@@ -97,13 +105,21 @@ func (t *kernelText) halves() bool { return t.vl >= 8 }
 // (llvm.fmuladd) of A's broadcast element and B's packed row segment. The
 // last columns' block loads and stores C with lane masks, and uses fewer
 // vectors when N's remainder fits them. Every C element adds its products
-// in k order, starting from C.
-func (mo *module) blockedContract(generic string) string {
+// in k order, starting from C, or when zero from +0 registers in the
+// first panel (C is not read; K ≤ 0 goes to generic, which writes zeros).
+func (mo *module) blockedContract(generic string, zero bool) string {
 	vl, mr := mo.vl, mo.mr()
 	nr := nv * vl
 	name := fmt.Sprintf("gree_contract_f32_blocked_%dx%d", mr, nr)
+	if zero {
+		name += "_z"
+	}
 	if _, ok := mo.decls[name]; ok {
 		return name
+	}
+	entry := "entry:\n"
+	if zero {
+		entry = "entry:\n  %%k0 = icmp sle i64 %%K, 0\n  br i1 %%k0, label %%slow, label %%c.entry\nc.entry:\n"
 	}
 	// The entry point computes C or, when C's columns are contiguous
 	// instead of its rows, Cᵀ = Bᵀ·Aᵀ (C[m,n] += Σ A[m,k]·B[k,n] is
@@ -111,8 +127,7 @@ func (mo *module) blockedContract(generic string) string {
 	// the row kernel; other layouts go to generic.
 	rows := name + ".rows"
 	mo.declare(name, fmt.Sprintf(`define internal void @%[1]s(%[2]s) #0 {
-entry:
-  %%c1 = icmp eq i64 %%ccs, 1
+`+entry+`  %%c1 = icmp eq i64 %%ccs, 1
   br i1 %%c1, label %%crow, label %%ccol
 crow:
   call void @%[3]s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)
@@ -129,7 +144,7 @@ slow:
 }
 `, name, contractParams, rows, generic))
 	// The row kernel: C's column stride is 1.
-	t := &kernelText{vl: vl}
+	t := &kernelText{vl: vl, zero: zero}
 	w := t.w
 	w("define internal void @%s(%s) #0 {", rows, contractParams)
 	w("entry:")
@@ -276,19 +291,47 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 		w("  %%%s.cp%d = getelementptr inbounds float, ptr %%C, i64 %%%s.cj%d", p, r, p, r)
 		for c := 0; c < vecs; c++ {
 			w("  %%%s.cq%d_%d = getelementptr float, ptr %%%s.cp%d, i64 %d", p, r, c, p, r, c*vl)
+		}
+	}
+	// With zero, the first panel's accumulators start at +0 (C not
+	// read): the loads of C move to their own block.
+	pre := p + ".i.body"
+	if t.zero {
+		w("  %%%s.first = icmp eq i64 %%kb, 0", p)
+		w("  br i1 %%%s.first, label %%%s.c0, label %%%s.cl", p, p, p)
+		w("%s.cl:", p)
+	}
+	for r := 0; r < rows; r++ {
+		for c := 0; c < vecs; c++ {
+			acc0 := fmt.Sprintf("%%%s.acc0_%d_%d", p, r, c)
+			if t.zero {
+				acc0 = fmt.Sprintf("%%%s.accl_%d_%d", p, r, c)
+			}
 			if masked {
-				t.maskedLoadN(fmt.Sprintf("%%%s.acc0_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), msk(c), lanes(c))
+				t.maskedLoadN(acc0, fmt.Sprintf("%%%s.cq%d_%d", p, r, c), msk(c), lanes(c))
 			} else {
-				w("  %%%s.acc0_%d_%d = load %s, ptr %%%s.cq%d_%d, align 4", p, r, c, vt(c), p, r, c)
+				w("  %s = load %s, ptr %%%s.cq%d_%d, align 4", acc0, vt(c), p, r, c)
 			}
 		}
 	}
+	if t.zero {
+		w("  br label %%%s.c", p)
+		w("%s.c0:", p)
+		w("  br label %%%s.c", p)
+		w("%s.c:", p)
+		for r := 0; r < rows; r++ {
+			for c := 0; c < vecs; c++ {
+				w("  %%%s.acc0_%d_%d = phi %s [ zeroinitializer, %%%s.c0 ], [ %%%s.accl_%d_%d, %%%s.cl ]", p, r, c, vt(c), p, p, r, c, p)
+			}
+		}
+		pre = p + ".c"
+	}
 	w("  br label %%%s.p.head", p)
 	w("%s.p.head:", p)
-	w("  %%%s.p = phi i64 [ 0, %%%s.i.body ], [ %%%s.p.next, %%%s.p.body ]", p, p, p, p)
+	w("  %%%s.p = phi i64 [ 0, %%%s ], [ %%%s.p.next, %%%s.p.body ]", p, pre, p, p)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < vecs; c++ {
-			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s.i.body ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, vt(c), p, r, c, p, p, r, c, p)
+			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, vt(c), p, r, c, pre, p, r, c, p)
 		}
 	}
 	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%kc", p, p)

@@ -48,7 +48,11 @@ func (t *kernelText) gemvTransposed(next string) {
 	for g := 0; g < gv; g++ {
 		t.lanesBelow(fmt.Sprintf("%%gt.mask%d", g), g*vl, "%gt.nw")
 		w("  %%gt.cq%d = getelementptr float, ptr %%gt.cp, i64 %d", g, g*vl)
-		t.maskedLoad(fmt.Sprintf("%%gt.acc0_%d", g), fmt.Sprintf("%%gt.cq%d", g), fmt.Sprintf("%%gt.mask%d", g))
+		if t.zero {
+			t.zeroAcc(fmt.Sprintf("%%gt.acc0_%d", g), vl)
+		} else {
+			t.maskedLoad(fmt.Sprintf("%%gt.acc0_%d", g), fmt.Sprintf("%%gt.cq%d", g), fmt.Sprintf("%%gt.mask%d", g))
+		}
 	}
 	w("  br label %%gt.k.head")
 	w("gt.k.head:")
@@ -201,7 +205,11 @@ func (t *kernelText) gemvRows(next string) {
 	for c := 0; c < rv; c++ {
 		t.lanesBelow(fmt.Sprintf("%%gr.mask%d", c), c*vl, "%gr.nw")
 		w("  %%gr.cq%d = getelementptr float, ptr %%gr.cp, i64 %d", c, c*vl)
-		t.maskedLoad(fmt.Sprintf("%%gr.acc0_%d", c), fmt.Sprintf("%%gr.cq%d", c), fmt.Sprintf("%%gr.mask%d", c))
+		if t.zero {
+			t.zeroAcc(fmt.Sprintf("%%gr.acc0_%d", c), vl)
+		} else {
+			t.maskedLoad(fmt.Sprintf("%%gr.acc0_%d", c), fmt.Sprintf("%%gr.cq%d", c), fmt.Sprintf("%%gr.mask%d", c))
+		}
 	}
 	w("  br label %%gr.k.head")
 	w("gr.k.head:")

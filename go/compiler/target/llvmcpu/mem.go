@@ -125,15 +125,22 @@ func (f *fn) store(op *kir.Op) {
 }
 
 // contract emits the Contract tile op: nothing when M, N or K is not
-// positive; else the three tiles' bounds checks and a call of the
-// microkernel for the operand types.
+// positive (K may be with kir.ContractZero, which then writes zeros and
+// checks only C's tile); else the three tiles' bounds checks and a call
+// of the microkernel for the operand types.
 func (f *fn) contract(op *kir.Op) {
 	a := make([]string, 12)
 	for i := range a {
 		a[i] = f.v(op.Args[i])
 	}
 	i64, b1 := kir.S(kir.I64), kir.S(kir.I1)
-	pos := f.bin("and", b1, f.icmp("sgt", i64, a[9], "0"), f.bin("and", b1, f.icmp("sgt", i64, a[10], "0"), f.icmp("sgt", i64, a[11], "0")))
+	zero := op.Imm&kir.ContractZero != 0
+	kpos := f.icmp("sgt", i64, a[11], "0")
+	kok := kpos
+	if zero {
+		kok = "true"
+	}
+	pos := f.bin("and", b1, f.icmp("sgt", i64, a[9], "0"), f.bin("and", b1, f.icmp("sgt", i64, a[10], "0"), kok))
 	do, done := f.newLabel("contract"), f.newLabel("contract.end")
 	f.emitf("br i1 %s, label %%%s, label %%%s", pos, do, done)
 	f.startBlock(do)
@@ -143,6 +150,9 @@ func (f *fn) contract(op *kir.Op) {
 	all := "true"
 	for i, b := range op.Bindings {
 		ok := f.call("i1", "gree_tile_ok", "i64", a[3*i], "i64", a[3*i+1], "i64", a[3*i+2], "i64", rows[i], "i64", cols[i], "i64", fmt.Sprintf("%%n%d", b))
+		if zero && i < 2 {
+			ok = f.bin("or", b1, ok, f.bin("xor", b1, kpos, "true")) // A, B not read when K ≤ 0
+		}
 		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
 		f.endGuard(join)
 		all = f.bin("and", b1, all, ok)
@@ -154,7 +164,7 @@ func (f *fn) contract(op *kir.Op) {
 	for i, b := range op.Bindings {
 		elems[i] = f.k.Bindings[b].Elem
 	}
-	name := f.mo.contractFn(elems, op.Imm&1 != 0)
+	name := f.mo.contractFn(elems, op.Imm&kir.ContractUnsigned != 0, zero)
 	f.emitf("call void @%s(ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s)",
 		name, op.Bindings[0], a[0], a[1], a[2], op.Bindings[1], a[3], a[4], a[5], op.Bindings[2], a[6], a[7], a[8], a[9], a[10], a[11])
 	f.emitf("br label %%%s", done)

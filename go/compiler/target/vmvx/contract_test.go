@@ -63,3 +63,42 @@ func TestContract(t *testing.T) {
 			[][]byte{bufOf(kir.F16, r, M*K), bufOf(kir.F16, r, K*N), f32s(randF32(r, M*N, 1)...)})
 	}
 }
+
+// TestContractZero checks flag bit 1 (C = A·B): C's stale contents are not
+// read, and the result equals C += A·B over a zeroed C, with K = 0 writing
+// zeros; both against kir.Run.
+func TestContractZero(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	const M, N = 37, 29
+	grid := [3]int64{(N + 7) / 8, (M + 15) / 16, 1}
+	for _, K := range []int64{41, 300, 0} {
+		pcs := []int64{M, N, K}
+		for _, bT := range []bool{false, true} {
+			type tc struct {
+				ea, eb, ec kir.Scalar
+				flags      int64
+			}
+			cases := []tc{{kir.F32, kir.F32, kir.F32, 0}, {kir.F64, kir.F64, kir.F64, 0},
+				{kir.I8, kir.I8, kir.I32, 0}, {kir.I8, kir.I8, kir.I32, kir.ContractUnsigned},
+				{kir.F16, kir.F16, kir.F16, 0}, {kir.F16, kir.F16, kir.F32, 0}}
+			for _, c := range cases {
+				in := func(e kir.Scalar, n int64) []byte {
+					if e == kir.F32 {
+						return f32s(randInts(r, int(max(n, 1)), 8)...)
+					}
+					if e == kir.F64 {
+						return f64s(make([]float64, max(n, 1))...)
+					}
+					return bufOf(e, r, int(max(n, 1)))
+				}
+				a, b := in(c.ea, M*K), in(c.eb, K*N)
+				stale := bufOf(c.ec, r, M*N)
+				got := diff(t, matmul(c.ea, c.eb, c.ec, bT, 16, 8, c.flags|kir.ContractZero), grid, pcs, [][]byte{a, b, stale})
+				want := diff(t, matmul(c.ea, c.eb, c.ec, bT, 16, 8, c.flags), grid, pcs, [][]byte{a, b, make([]byte, len(stale))})
+				if string(got[2]) != string(want[2]) {
+					t.Errorf("K=%d bT=%v %s·%s→%s flags %d: C = A·B differs from C += A·B over zeros", K, bT, c.ea, c.eb, c.ec, c.flags)
+				}
+			}
+		}
+	}
+}

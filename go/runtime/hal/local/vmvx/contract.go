@@ -16,7 +16,8 @@ var (
 	gemmF64 = gemm.F64
 )
 
-// contract runs C += A·B on the tile described by the 12 i64 registers.
+// contract runs C += A·B on the tile described by the 12 i64 registers
+// (C = A·B with flag bit 1: the tile is zeroed first, even when K ≤ 0).
 // f32 and f64 tiles in aligned buffers go to package gemm (whose order of
 // accumulation and use of fused multiply-add differ from kir.Run's, which
 // the kernel IR allows); other element types run plain loops that match
@@ -27,10 +28,28 @@ func contract(t *thread, in *inst) error {
 		v[i] = *ptr[int64](t, r)
 	}
 	m, n, k := v[9], v[10], v[11]
-	if m <= 0 || n <= 0 || k <= 0 {
+	zero := in.imm&2 != 0
+	if m <= 0 || n <= 0 || (k <= 0 && !zero) {
 		return nil
 	}
 	var bufs [3][]byte
+	if zero {
+		bufs[2] = t.run.bindings[in.bind[2]]
+		e := in.elems[2]
+		if err := t.tileSpan(in, 2, bufs[2], e, v[6], v[7], v[8], m, n); err != nil {
+			return err
+		}
+		size := int64(e.ByteSize())
+		for i := int64(0); i < m; i++ {
+			for j := int64(0); j < n; j++ {
+				o := (v[6] + i*v[7] + j*v[8]) * size
+				clear(bufs[2][o : o+size]) // +0 in every element type
+			}
+		}
+		if k <= 0 {
+			return nil
+		}
+	}
 	for i := range bufs {
 		bufs[i] = t.run.bindings[in.bind[i]]
 		e := in.elems[i]
