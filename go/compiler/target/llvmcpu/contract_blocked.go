@@ -316,7 +316,14 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 	}
 	if t.zero {
 		w("  br label %%%s.c", p)
+		// C's lines are fetched for writing while the products are
+		// summed (they would otherwise miss at the stores).
 		w("%s.c0:", p)
+		for r := 0; r < rows; r++ {
+			for c := 0; c < vecs; c++ {
+				w("  call void @llvm.prefetch.p0(ptr %%%s.cq%d_%d, i32 1, i32 3, i32 1)", p, r, c)
+			}
+		}
 		w("  br label %%%s.c", p)
 		w("%s.c:", p)
 		for r := 0; r < rows; r++ {
