@@ -134,6 +134,17 @@ func (l *genericLowering) scalarPoints(b *kir.Builder, ivs []kir.Value, k int, l
 	})
 }
 
+// overlapSafe reports a kernel that reads none of the buffers it writes,
+// so that computing a point twice stores the same values twice.
+func (l *genericLowering) overlapSafe() bool {
+	for _, bd := range l.g.k.Bindings {
+		if bd.Access == kir.ReadWrite {
+			return false
+		}
+	}
+	return true
+}
+
 // maxBorderPoints is the most points of a wrapped read's border (where
 // the read wraps for some window offset) that are emitted one by one,
 // each with its index and the window's known: their wrapped reads then
@@ -193,6 +204,23 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 		// splits a vector of another length into such pieces anyway, and
 		// scalarizes some operations on it).
 		at := slo + n/w*w
+		if r := shi - at; r > 0 && l.overlapSafe() {
+			// One vector ending at the range's end, overlapping the last
+			// ones: the points it computes again are stored again with the
+			// same values (nothing the kernel writes is read).
+			p := int64(2)
+			for p < r {
+				p *= 2
+			}
+			if p <= w && shi-p >= slo && r > p/2 && p > 2 {
+				l.setRange(k, &interval{shi - p, shi - 1})
+				ivs[k] = g.idx(shi - p)
+				if e := l.point(b, ivs, int(p)); e != nil {
+					*err = e
+				}
+				return g.idx(shi), shi
+			}
+		}
 		for p := w / 2; p > 1; p /= 2 {
 			if shi-at < p {
 				continue
