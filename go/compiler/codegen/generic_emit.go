@@ -81,11 +81,26 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 	}
 	if k != l.vecDim {
 		var err error
-		b.For(lo, hi, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
-			ivs[k] = iv
-			err = l.loops(b, ivs, i+1, lo, hi)
-			return nil
-		})
+		loop := func(from, to kir.Value) {
+			b.For(from, to, g.idx(1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
+				ivs[k] = iv
+				if e := l.loops(b, ivs, i+1, lo, hi); e != nil {
+					err = e
+				}
+				return nil
+			})
+		}
+		if r := l.outerWrap(i, k); r != nil {
+			// Rows where a wrapped read (a pad's) does not wrap run apart,
+			// with their range known: no division, the pad's tests fold.
+			loop(lo, g.idx(r.first))
+			l.setRange(k, &interval{r.first, r.end - 1})
+			loop(g.idx(r.first), g.idx(r.end))
+			l.setRange(k, nil)
+			loop(g.idx(r.end), hi)
+			return err
+		}
+		loop(lo, hi)
 		return err
 	}
 	var err error
@@ -132,6 +147,31 @@ func (l *genericLowering) scalarPoints(b *kir.Builder, ivs []kir.Value, k int, l
 		}
 		return nil
 	})
+}
+
+// outerWrap returns the range of the outer parallel loop k (number i, not
+// the distributed one, static size) where no wrapped read along it wraps,
+// when some read wraps along it and the range is not empty.
+func (l *genericLowering) outerWrap(i, k int) *wrapRead {
+	if i == 0 || l.width <= 1 || l.sizes[k].static < 2 {
+		return nil
+	}
+	wraps := false
+	for _, m := range l.maps {
+		for _, e := range m.Results {
+			if _, _, _, _, _, ok := l.wrapOf(e, k); ok {
+				wraps = true
+			}
+		}
+	}
+	if !wraps {
+		return nil
+	}
+	r, ok := l.wrappedIn(k)
+	if !ok || r.first < 0 || r.end <= r.first || r.end > l.sizes[k].static {
+		return nil
+	}
+	return r
 }
 
 // overlapSafe reports a kernel that reads none of the buffers it writes,
