@@ -12,9 +12,8 @@ type interval struct{ lo, hi int64 }
 // boundLimit keeps interval arithmetic far from int64 overflow.
 const boundLimit = int64(1) << 40
 
-// loopRange returns the range of loop k's index: the lanes of the vector
-// loop being emitted or of an unrolled point (ranges), or the whole loop
-// when its size is static.
+// loopRange returns the range of loop k's index: the narrowed range of the
+// points being emitted (ranges), or the whole loop when its size is static.
 func (l *genericLowering) loopRange(k int) (interval, bool) {
 	if r, ok := l.ranges[k]; ok {
 		return r, true

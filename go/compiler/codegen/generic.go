@@ -36,11 +36,8 @@ type genericLowering struct {
 	wrap *wrapRead
 	// ranges, where set, narrow the range of a loop's index (over all
 	// lanes) while the points are emitted: vector points of a static range
-	// and unrolled border points.
+	// and the rows where a wrapped read along an outer loop does not wrap.
 	ranges map[int]interval
-	// unrollReds: the reduction loops of the points being emitted are
-	// unrolled when small (border points of a wrapped read).
-	unrollReds bool
 	// Reduction vectorization of the innermost loop.
 	redVec   bool
 	redWidth int

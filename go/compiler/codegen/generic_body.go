@@ -68,20 +68,6 @@ func (l *genericLowering) reduce(b *kir.Builder, ivs []kir.Value, w, i int, accs
 	if l.redVec && i == len(l.reds)-1 {
 		return l.reduceVector(b, ivs, k, accs)
 	}
-	if s := l.sizes[k].static; l.unrollReds && s >= 0 && s <= maxUnrolledReduction {
-		// One body per iteration, each with its index known.
-		for v := int64(0); v < s; v++ {
-			l.setRange(k, &interval{v, v})
-			ivs[k] = l.g.idx(v)
-			out, err := l.reduce(b, ivs, w, i+1, accs)
-			l.setRange(k, nil)
-			if err != nil {
-				return nil, err
-			}
-			accs = out
-		}
-		return accs, nil
-	}
 	var err error
 	res := b.For(l.g.idx(0), l.sizes[k].value, l.g.idx(1), accs, func(b *kir.Builder, iv kir.Value, iters []kir.Value) []kir.Value {
 		ivs[k] = iv
@@ -94,10 +80,6 @@ func (l *genericLowering) reduce(b *kir.Builder, ivs []kir.Value, w, i int, accs
 	})
 	return res, err
 }
-
-// maxUnrolledReduction is the largest reduction loop unrolled in border
-// points (a convolution window's side).
-const maxUnrolledReduction = 7
 
 func broadcast(b *kir.Builder, v kir.Value, w int) kir.Value {
 	if w <= 1 || b.K.Type(v).IsVector() {

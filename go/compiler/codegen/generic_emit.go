@@ -94,10 +94,10 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 			// Rows where a wrapped read (a pad's) does not wrap run apart,
 			// with their range known: no division, the pad's tests fold.
 			loop(lo, g.idx(r.first))
+			loop(g.idx(r.end), hi)
 			l.setRange(k, &interval{r.first, r.end - 1})
 			loop(g.idx(r.first), g.idx(r.end))
 			l.setRange(k, nil)
-			loop(g.idx(r.end), hi)
 			return err
 		}
 		loop(lo, hi)
@@ -111,30 +111,22 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 	if i > 0 && l.sizes[k].static >= 0 {
 		slo, shi = 0, l.sizes[k].static
 	}
-	size := shi
-	sEnd := int64(-1)
 	if l.wrap != nil {
 		// Scalars up to the first index whose read does not wrap; vectors
 		// stop at the next wrap (the scalar points after them finish).
 		first, end := g.idx(l.wrap.first), g.idx(l.wrap.end)
 		main = b.Bin(kir.MinS, b.Bin(kir.MaxS, lo, first), hi)
 		mid := b.Bin(kir.MaxS, main, b.Bin(kir.MinS, hi, end))
+		l.scalarPoints(b, ivs, k, lo, main, &err)
 		if slo >= 0 {
 			smain := min(max(slo, l.wrap.first), shi)
-			l.borderPoints(b, ivs, k, slo, smain, lo, main, &err)
 			slo, shi = smain, max(smain, min(shi, l.wrap.end))
-		} else {
-			l.scalarPoints(b, ivs, k, lo, main, &err)
 		}
-		main, sEnd = l.vectorLoops(b, ivs, k, main, mid, slo, shi, &err)
+		main = l.vectorLoops(b, ivs, k, main, mid, slo, shi, &err)
 	} else {
-		main, sEnd = l.vectorLoops(b, ivs, k, main, hi, slo, shi, &err)
+		main = l.vectorLoops(b, ivs, k, main, hi, slo, shi, &err)
 	}
-	if l.wrap != nil && sEnd >= 0 {
-		l.borderPoints(b, ivs, k, sEnd, size, main, hi, &err)
-	} else {
-		l.scalarPoints(b, ivs, k, main, hi, &err)
-	}
+	l.scalarPoints(b, ivs, k, main, hi, &err)
 	return err
 }
 
@@ -153,18 +145,7 @@ func (l *genericLowering) scalarPoints(b *kir.Builder, ivs []kir.Value, k int, l
 // the distributed one, static size) where no wrapped read along it wraps,
 // when some read wraps along it and the range is not empty.
 func (l *genericLowering) outerWrap(i, k int) *wrapRead {
-	if i == 0 || l.width <= 1 || l.sizes[k].static < 2 {
-		return nil
-	}
-	wraps := false
-	for _, m := range l.maps {
-		for _, e := range m.Results {
-			if _, _, _, _, _, ok := l.wrapOf(e, k); ok {
-				wraps = true
-			}
-		}
-	}
-	if !wraps {
+	if i == 0 || l.width <= 1 || k != l.splitLoop() {
 		return nil
 	}
 	r, ok := l.wrappedIn(k)
@@ -172,6 +153,31 @@ func (l *genericLowering) outerWrap(i, k int) *wrapRead {
 		return nil
 	}
 	return r
+}
+
+// minSplitRows is the smallest outer loop split by outerWrap.
+const minSplitRows = 4
+
+// splitLoop returns the one outer loop that outerWrap splits (each split
+// repeats the code inside it three times): the longest outer parallel
+// loop, not the distributed or the vectorized one, of at least
+// minSplitRows iterations, along which some read wraps; -1 when none.
+func (l *genericLowering) splitLoop() int {
+	best := -1
+	for _, k := range l.pars[1:] {
+		s := l.sizes[k].static
+		if k == l.vecDim || s < minSplitRows || (best >= 0 && s <= l.sizes[best].static) {
+			continue
+		}
+		for _, m := range l.maps {
+			for _, e := range m.Results {
+				if _, _, _, _, _, ok := l.wrapOf(e, k); ok {
+					best = k
+				}
+			}
+		}
+	}
+	return best
 }
 
 // overlapSafe reports a kernel that reads none of the buffers it writes,
@@ -185,44 +191,11 @@ func (l *genericLowering) overlapSafe() bool {
 	return true
 }
 
-// maxBorderPoints is the most points of a wrapped read's border (where
-// the read wraps for some window offset) that are emitted one by one,
-// each with its index and the window's known: their wrapped reads then
-// need no division and the pad's tests fold.
-const maxBorderPoints = 4
-
-// maxUnrolledTaps bounds the bodies a border point's unrolled reduction
-// loops emit.
-const maxUnrolledTaps = 64
-
-// borderPoints emits the scalar points [from, to) of loop k (static;
-// [lo, hi) as kernel values), one by one when they are few.
-func (l *genericLowering) borderPoints(b *kir.Builder, ivs []kir.Value, k int, from, to int64, lo, hi kir.Value, err *error) {
-	if to-from > maxBorderPoints {
-		l.scalarPoints(b, ivs, k, lo, hi, err)
-		return
-	}
-	taps := int64(1)
-	for _, r := range l.reds {
-		taps *= max(l.sizes[r].static, maxUnrolledReduction+1)
-	}
-	l.unrollReds = taps <= maxUnrolledTaps
-	defer func() { l.unrollReds = false }()
-	for v := from; v < to; v++ {
-		l.setRange(k, &interval{v, v})
-		ivs[k] = l.g.idx(v)
-		if e := l.point(b, ivs, 1); e != nil {
-			*err = e
-		}
-		l.setRange(k, nil)
-	}
-}
-
 // vectorLoops emits the vector loops over as much of [lo, hi) of loop k
 // as whole vectors cover, and returns where they stop. When the range is
 // known at compile time (slo ≥ 0: [slo, shi)), its remainder after the
 // full vectors is one vector of as many lanes.
-func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) (kir.Value, int64) {
+func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) kir.Value {
 	g := l.g
 	main := lo
 	if slo >= 0 {
@@ -258,7 +231,7 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 				if e := l.point(b, ivs, int(p)); e != nil {
 					*err = e
 				}
-				return g.idx(shi), shi
+				return g.idx(shi)
 			}
 		}
 		for p := w / 2; p > 1; p /= 2 {
@@ -272,7 +245,7 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 			}
 			at += p
 		}
-		return g.idx(at), at
+		return g.idx(at)
 	}
 	// Full vectors, then (when the width is large) a quarter width, so
 	// rows shorter than a vector, or their tails, do not fall to scalars.
@@ -288,7 +261,7 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 			return nil
 		})
 	}
-	return main, -1
+	return main
 }
 
 // access is how one operand is addressed at a loop point.
