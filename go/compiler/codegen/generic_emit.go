@@ -93,8 +93,17 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 		if r := l.outerWrap(i, k); r != nil {
 			// Rows where a wrapped read (a pad's) does not wrap run apart,
 			// with their range known: no division, the pad's tests fold.
-			loop(lo, g.idx(r.first))
-			loop(g.idx(r.end), hi)
+			// The border rows before and after, in one loop: row j < first
+			// is j, the others j + (end - first).
+			nb := r.first + l.sizes[k].static - r.end
+			b.For(g.idx(0), g.idx(nb), g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
+				before := b.Cmp(kir.CmpI, kir.PredSLT, j, g.idx(r.first))
+				ivs[k] = b.Select(before, j, b.Bin(kir.Add, j, g.idx(r.end-r.first)))
+				if e := l.loops(b, ivs, i+1, lo, hi); e != nil {
+					err = e
+				}
+				return nil
+			})
 			l.setRange(k, &interval{r.first, r.end - 1})
 			loop(g.idx(r.first), g.idx(r.end))
 			l.setRange(k, nil)
