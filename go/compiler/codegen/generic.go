@@ -38,6 +38,12 @@ type genericLowering struct {
 	// lanes) while the points are emitted: vector points of a static range
 	// and the rows where a wrapped read along an outer loop does not wrap.
 	ranges map[int]interval
+	// unrollReds: the reduction loops of the points being emitted are
+	// unrolled when small (border points of a wrapped read).
+	unrollReds bool
+	// borderRows: the points being emitted lie in an outer loop's border
+	// rows (emitted apart), whose own border points stay loops.
+	borderRows bool
 	// Reduction vectorization of the innermost loop.
 	redVec   bool
 	redWidth int

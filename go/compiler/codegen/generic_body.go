@@ -68,6 +68,21 @@ func (l *genericLowering) reduce(b *kir.Builder, ivs []kir.Value, w, i int, accs
 	if l.redVec && i == len(l.reds)-1 {
 		return l.reduceVector(b, ivs, k, accs)
 	}
+	if s := l.sizes[k].static; l.unrollReds && s >= 0 {
+		// One body per iteration, each with its index known (the caller
+		// bounds the bodies).
+		for v := int64(0); v < s; v++ {
+			l.setRange(k, &interval{v, v})
+			ivs[k] = l.g.idx(v)
+			out, err := l.reduce(b, ivs, w, i+1, accs)
+			l.setRange(k, nil)
+			if err != nil {
+				return nil, err
+			}
+			accs = out
+		}
+		return accs, nil
+	}
 	var err error
 	res := b.For(l.g.idx(0), l.sizes[k].value, l.g.idx(1), accs, func(b *kir.Builder, iv kir.Value, iters []kir.Value) []kir.Value {
 		ivs[k] = iv

@@ -96,6 +96,25 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 			// The border rows before and after, in one loop: row j < first
 			// is j, the others j + (end - first).
 			nb := r.first + l.sizes[k].static - r.end
+			if vs := l.sizes[l.vecDim].static; nb <= maxBorderPoints && vs >= 0 && vs <= int64(maxUnrolledRow*l.width) {
+				// Few border rows of short rows: each apart, with its index
+				// known (its wrapped reads and tests fold too).
+				for v := int64(0); v < nb; v++ {
+					row := v
+					if v >= r.first {
+						row = v + r.end - r.first
+					}
+					l.setRange(k, &interval{row, row})
+					ivs[k] = g.idx(row)
+					if e := l.loops(b, ivs, i+1, lo, hi); e != nil {
+						err = e
+					}
+					l.setRange(k, nil)
+				}
+				nb = 0
+			}
+			saved := l.borderRows
+			l.borderRows = true
 			b.For(g.idx(0), g.idx(nb), g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
 				before := b.Cmp(kir.CmpI, kir.PredSLT, j, g.idx(r.first))
 				ivs[k] = b.Select(before, j, b.Bin(kir.Add, j, g.idx(r.end-r.first)))
@@ -104,6 +123,7 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 				}
 				return nil
 			})
+			l.borderRows = saved
 			l.setRange(k, &interval{r.first, r.end - 1})
 			loop(g.idx(r.first), g.idx(r.end))
 			l.setRange(k, nil)
@@ -126,17 +146,65 @@ func (l *genericLowering) loops(b *kir.Builder, ivs []kir.Value, i int, lo, hi k
 		first, end := g.idx(l.wrap.first), g.idx(l.wrap.end)
 		main = b.Bin(kir.MinS, b.Bin(kir.MaxS, lo, first), hi)
 		mid := b.Bin(kir.MaxS, main, b.Bin(kir.MinS, hi, end))
-		l.scalarPoints(b, ivs, k, lo, main, &err)
+		size := shi
 		if slo >= 0 {
 			smain := min(max(slo, l.wrap.first), shi)
+			l.borderPoints(b, ivs, k, slo, smain, lo, main, &err)
 			slo, shi = smain, max(smain, min(shi, l.wrap.end))
+		} else {
+			l.scalarPoints(b, ivs, k, lo, main, &err)
 		}
-		main = l.vectorLoops(b, ivs, k, main, mid, slo, shi, &err)
+		var sEnd int64
+		main, sEnd = l.vectorLoops(b, ivs, k, main, mid, slo, shi, &err)
+		if sEnd >= 0 {
+			l.borderPoints(b, ivs, k, sEnd, size, main, hi, &err)
+			return err
+		}
 	} else {
-		main = l.vectorLoops(b, ivs, k, main, hi, slo, shi, &err)
+		main, _ = l.vectorLoops(b, ivs, k, main, hi, slo, shi, &err)
 	}
 	l.scalarPoints(b, ivs, k, main, hi, &err)
 	return err
+}
+
+// maxBorderPoints is the most points of a wrapped read's border (where
+// the read wraps for some window offset) that are emitted one by one,
+// each with its index and the window's known: their wrapped reads then
+// need no division and the pad's tests fold. Only rows of at most
+// maxUnrolledRow·width points do so (in longer rows the borders weigh
+// little and the code is not worth it), and not in an outer loop's
+// border rows.
+const (
+	maxBorderPoints = 4
+	maxUnrolledRow  = 2
+	maxUnrolledTaps = 64
+)
+
+// borderPoints emits the scalar points [from, to) of loop k (static;
+// [lo, hi) as kernel values), one by one when they are few.
+func (l *genericLowering) borderPoints(b *kir.Builder, ivs []kir.Value, k int, from, to int64, lo, hi kir.Value, err *error) {
+	taps := int64(1)
+	for _, r := range l.reds {
+		s := l.sizes[r].static
+		if s < 0 {
+			s = maxUnrolledTaps + 1
+		}
+		taps *= s
+	}
+	if to-from > maxBorderPoints || taps > maxUnrolledTaps || l.sizes[k].static > int64(maxUnrolledRow*l.width) {
+		l.scalarPoints(b, ivs, k, lo, hi, err)
+		return
+	}
+	l.unrollReds = true
+	defer func() { l.unrollReds = false }()
+	for v := from; v < to; v++ {
+		l.setRange(k, &interval{v, v})
+		ivs[k] = l.g.idx(v)
+		if e := l.point(b, ivs, 1); e != nil {
+			*err = e
+		}
+		l.setRange(k, nil)
+	}
 }
 
 // scalarPoints emits a loop of scalar points of loop k over [lo, hi).
@@ -204,7 +272,7 @@ func (l *genericLowering) overlapSafe() bool {
 // as whole vectors cover, and returns where they stop. When the range is
 // known at compile time (slo ≥ 0: [slo, shi)), its remainder after the
 // full vectors is one vector of as many lanes.
-func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) kir.Value {
+func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) (kir.Value, int64) {
 	g := l.g
 	main := lo
 	if slo >= 0 {
@@ -240,7 +308,7 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 				if e := l.point(b, ivs, int(p)); e != nil {
 					*err = e
 				}
-				return g.idx(shi)
+				return g.idx(shi), shi
 			}
 		}
 		for p := w / 2; p > 1; p /= 2 {
@@ -254,7 +322,7 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 			}
 			at += p
 		}
-		return g.idx(at)
+		return g.idx(at), at
 	}
 	// Full vectors, then (when the width is large) a quarter width, so
 	// rows shorter than a vector, or their tails, do not fall to scalars.
@@ -270,7 +338,7 @@ func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo
 			return nil
 		})
 	}
-	return main
+	return main, -1
 }
 
 // access is how one operand is addressed at a loop point.
