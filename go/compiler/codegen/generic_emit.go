@@ -183,7 +183,15 @@ const (
 // borderPoints emits the scalar points [from, to) of loop k (static;
 // [lo, hi) as kernel values), one by one when they are few.
 func (l *genericLowering) borderPoints(b *kir.Builder, ivs []kir.Value, k int, from, to int64, lo, hi kir.Value, err *error) {
-	if to-from > maxBorderPoints || l.taps() > maxUnrolledTaps || l.sizes[k].static > int64(maxUnrolledRow*l.width) {
+	taps := int64(1)
+	for _, r := range l.reds {
+		s := l.sizes[r].static
+		if s < 0 {
+			s = maxUnrolledTaps + 1
+		}
+		taps *= s
+	}
+	if to-from > maxBorderPoints || taps > maxUnrolledTaps || l.sizes[k].static > int64(maxUnrolledRow*l.width) {
 		l.scalarPoints(b, ivs, k, lo, hi, err)
 		return
 	}
@@ -198,30 +206,6 @@ func (l *genericLowering) borderPoints(b *kir.Builder, ivs []kir.Value, k int, f
 		l.setRange(k, nil)
 	}
 }
-
-// taps is the number of points of the reduction loops (the window of a
-// convolution), or maxUnrolledTaps+1 when some size is not static.
-func (l *genericLowering) taps() int64 {
-	taps := int64(1)
-	for _, r := range l.reds {
-		s := l.sizes[r].static
-		if s < 0 || s > maxUnrolledTaps {
-			return maxUnrolledTaps + 1
-		}
-		taps *= s
-		if taps > maxUnrolledTaps {
-			return maxUnrolledTaps + 1
-		}
-	}
-	return taps
-}
-
-// maxVectorTaps is the most reduction points (a convolution's window)
-// unrolled in the vector points: a 3×3 or 5×5 window's taps are then
-// straight-line code, their addresses and tests folded per tap, with no
-// loop control between the loads and products. (Not in the loop of an
-// outer loop's border rows: few rows, and their code would grow most.)
-const maxVectorTaps = 32
 
 // scalarPoints emits a loop of scalar points of loop k over [lo, hi).
 func (l *genericLowering) scalarPoints(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, err *error) {
@@ -291,11 +275,6 @@ func (l *genericLowering) overlapSafe() bool {
 func (l *genericLowering) vectorLoops(b *kir.Builder, ivs []kir.Value, k int, lo, hi kir.Value, slo, shi int64, err *error) (kir.Value, int64) {
 	g := l.g
 	main := lo
-	if len(l.reds) > 0 && !l.redVec && !l.borderRows && l.taps() <= maxVectorTaps {
-		saved := l.unrollReds
-		l.unrollReds = true
-		defer func() { l.unrollReds = saved }()
-	}
 	if slo >= 0 {
 		n := shi - slo
 		w := int64(l.width)
