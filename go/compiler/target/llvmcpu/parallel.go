@@ -33,6 +33,11 @@ func TranslateParts(kernels []*kir.Kernel, m Machine, parts int) ([]string, *llv
 	x := &llvmcpu.Executable{Triple: m.Triple, CPU: m.CPU, Features: m.Features, Required: requiredFeatures(m)}
 	checks, distinct := 0, 0
 	seen := map[string]string{} // kernel code → entry symbol
+	// Each distinct kernel goes to the module with the least LLVM code so
+	// far: LLVM's time grows with the code, and a round robin left one
+	// module with most of the large kernels (MobileNetV2: 1.2× speedup on
+	// two threads instead of ~2×).
+	load := make([]int, parts)
 	for i, k := range kernels {
 		if err := kir.Verify(k); err != nil {
 			return nil, nil, fmt.Errorf("llvm-cpu: kernel %d: %w", i, err)
@@ -45,7 +50,14 @@ func TranslateParts(kernels []*kir.Kernel, m Machine, parts int) ([]string, *llv
 		if !dup {
 			sym = fmt.Sprintf("gree_entry_%d", i)
 			seen[key] = sym
-			mo := mods[distinct%parts]
+			p := 0
+			for q := range load {
+				if load[q] < load[p] {
+					p = q
+				}
+			}
+			load[p] += len(key)
+			mo := mods[p]
 			distinct++
 			mo.checkNo = checks
 			if err := mo.kernel(k, i, sym); err != nil {
@@ -56,7 +68,7 @@ func TranslateParts(kernels []*kir.Kernel, m Machine, parts int) ([]string, *llv
 		x.Entries = append(x.Entries, llvmcpu.Entry{Name: k.Name, Symbol: sym, NumPushConstants: k.NumPushConstants, NumBindings: len(k.Bindings)})
 	}
 	if distinct < parts {
-		mods = mods[:distinct]
+		mods = mods[:distinct] // the empty ones: each took one kernel until then
 	}
 	srcs := make([]string, len(mods))
 	for p, mo := range mods {

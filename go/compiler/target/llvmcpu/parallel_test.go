@@ -62,3 +62,33 @@ func TestParallelParts(t *testing.T) {
 		compare(t, k, "parallel parts", want, got, 0)
 	}
 }
+
+// TestPartsBalanceCode checks that a kernel goes to the module with the
+// least LLVM code so far, not round robin: after a large kernel and a
+// small one, the next small one joins the small one's module.
+func TestPartsBalanceCode(t *testing.T) {
+	m := needLLVM(t)
+	big := elementwise("big", kir.F64, kir.F64, 16, 256, chain)
+	small := elementwise("small", kir.F32, kir.F32, 1, 256, chain)
+	other := elementwise("other", kir.F32, kir.F32, 2, 256, chain)
+	size := func(k *kir.Kernel) int {
+		srcs, _, err := llvmcpu.TranslateParts([]*kir.Kernel{k}, m, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(srcs[0])
+	}
+	if size(big) <= size(small) {
+		t.Fatalf("test setup: the 16-lane f64 kernel (%d bytes of IR) is not larger than the 1-lane f32 one (%d)", size(big), size(small))
+	}
+	srcs, x, err := llvmcpu.TranslateParts([]*kir.Kernel{big, small, other}, m, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(srcs) != 2 {
+		t.Fatalf("%d parts, want 2", len(srcs))
+	}
+	if strings.Contains(srcs[0], "@"+x.Entries[2].Symbol+"(") || !strings.Contains(srcs[1], "@"+x.Entries[2].Symbol+"(") {
+		t.Fatalf("the third kernel did not join the smaller module")
+	}
+}
