@@ -125,13 +125,6 @@ def backends():
     return [b for b in ("vmvx", "llvm-cpu") if b in have]
 
 
-def run(vmfb, driver):
-    config = ireert.Config(driver)
-    ctx = ireert.SystemContext(config=config)
-    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
-    return ctx.modules.module
-
-
 def inputs():
     rng = np.random.default_rng(7)
     a = rng.standard_normal((150, 70)).astype(np.float32)
@@ -172,7 +165,7 @@ def test_epilogues_against_numpy_and_unfused(backend):
     vmfb = ireec.compile_str(PROGRAM, target_backends=[backend])
     tol = dict(rtol=1e-5, atol=1e-5)
     for driver in ("local-sync", "local-task"):
-        m = run(vmfb, driver)
+        m = ireert.load_vm_flatbuffer(vmfb, driver=driver)
         clip = m.mm_bias_clip(a, b, bias).to_host()
         assert 0 < np.count_nonzero(clip) < clip.size
         np.testing.assert_allclose(clip, want_clip, **tol)
@@ -194,6 +187,6 @@ def test_targets_agree():
     if len(backends()) < 2:
         pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
     a, b, bias, *_ = inputs()
-    got = [run(ireec.compile_str(PROGRAM, target_backends=[be]), "local-task").mm_bias_clip(a, b, bias).to_host()
+    got = [ireert.load_vm_flatbuffer(ireec.compile_str(PROGRAM, target_backends=[be]), driver="local-task").mm_bias_clip(a, b, bias).to_host()
            for be in backends()]
     np.testing.assert_allclose(got[0], got[1], rtol=1e-6, atol=1e-6)

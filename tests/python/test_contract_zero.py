@@ -36,12 +36,6 @@ def backends():
     return [b for b in ("vmvx", "llvm-cpu") if b in have]
 
 
-def load(vmfb, driver):
-    ctx = ireert.SystemContext(config=ireert.Config(driver))
-    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
-    return ctx.modules.module
-
-
 def test_zero_fill_becomes_the_contract_flag():
     text = ireec.compile_str(PROGRAM, target_backends=["vmvx"], extra_args=["--compile-to=executable-targets"])
     text = text.decode() if isinstance(text, bytes) else text
@@ -53,7 +47,7 @@ def test_zero_fill_becomes_the_contract_flag():
 @pytest.mark.parametrize("backend", backends())
 @pytest.mark.parametrize("driver", ["local-sync", "local-task"])
 def test_zero_start_against_numpy(backend, driver):
-    mod = load(ireec.compile_str(PROGRAM, target_backends=[backend]), driver)
+    mod = ireert.load_vm_flatbuffer(ireec.compile_str(PROGRAM, target_backends=[backend]), driver=driver)
     rng = np.random.default_rng(11)
     for name, (m, k, n) in SHAPES.items():
         a = rng.standard_normal((m, k)).astype(np.float32)

@@ -61,13 +61,6 @@ func.func @ints(%a: tensor<100xi32>, %b: tensor<100xi32>) -> tensor<100xi32> {
 """
 
 
-def run(vmfb, driver):
-    config = ireert.Config(driver)
-    ctx = ireert.SystemContext(config=config)
-    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
-    return ctx.modules.module
-
-
 def inputs():
     rng = np.random.default_rng(1)
     x = rng.standard_normal((33, 70)).astype(np.float32)
@@ -86,9 +79,9 @@ def test_llvm_cpu_against_numpy_and_vmvx(cpu):
     want_sum = np.exp(r.astype(np.float64)).sum(axis=1)
     want_int = np.fmod(ia, ib)
     vmfb = ireec.compile_str(PROGRAM, target_backends=["llvm-cpu"], extra_args=[f"--iree-llvmcpu-target-cpu={cpu}"])
-    ref = run(ireec.compile_str(PROGRAM, target_backends=["vmvx"]), "local-sync")
+    ref = ireert.load_vm_flatbuffer(ireec.compile_str(PROGRAM, target_backends=["vmvx"]), driver="local-sync")
     for driver in ("local-sync", "local-task"):
-        m = run(vmfb, driver)
+        m = ireert.load_vm_flatbuffer(vmfb, driver=driver)
         mlp = m.mlp(x, w, b).to_host()
         np.testing.assert_allclose(mlp, want_mlp, rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(mlp, ref.mlp(x, w, b).to_host(), rtol=1e-5, atol=1e-6)
@@ -107,4 +100,4 @@ def test_llvm_cpu_flags_and_errors():
     import platform
     if platform.machine() in ("x86_64", "AMD64"):
         with pytest.raises(Exception, match="built for aarch64"):
-            run(arm, "local-sync").mlp(*inputs()[:3])
+            ireert.load_vm_flatbuffer(arm, driver="local-sync").mlp(*inputs()[:3])

@@ -77,17 +77,10 @@ def reference(a, b, layout):
     return exact, mag
 
 
-def run(vmfb, driver):
-    config = ireert.Config(driver)
-    ctx = ireert.SystemContext(config=config)
-    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
-    return ctx.modules.module
-
-
 def test_matmul_shapes_against_numpy_and_vmvx():
     src = "".join(program(*c) for c in CASES)
     llvm = ireec.compile_str(src, target_backends=["llvm-cpu"])
-    vmvx = run(ireec.compile_str(src, target_backends=["vmvx"]), "local-sync")
+    vmvx = ireert.load_vm_flatbuffer(ireec.compile_str(src, target_backends=["vmvx"]), driver="local-sync")
     rng = np.random.default_rng(4)
     for name, m, k, n, layout in CASES:
         shape_a = {"b3": (3, m, k)}.get(layout, (m, k))
@@ -99,7 +92,7 @@ def test_matmul_shapes_against_numpy_and_vmvx():
         want = getattr(vmvx, name)(a, b).to_host()
         assert np.all(np.abs(want - exact) <= tol), f"vmvx {name}"
         for driver in ("local-sync", "local-task"):
-            got = getattr(run(llvm, driver), name)(a, b).to_host()
+            got = getattr(ireert.load_vm_flatbuffer(llvm, driver=driver), name)(a, b).to_host()
             assert got.shape == exact.shape, f"{name} on {driver}: shape {got.shape}"
             err = np.abs(got - exact)
             assert np.all(err <= tol), f"{name} on {driver}: max error {err.max()} (tolerance {tol.min()}..{tol.max()})"
