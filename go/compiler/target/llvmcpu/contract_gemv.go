@@ -22,38 +22,8 @@ const gv = 1
 func (t *kernelText) gemvTransposed(next string) {
 	w, vl, V := t.w, t.vl, t.vec()
 	nr := gv * vl
-	w("gt.entry:")
-	w("  br label %%gt.i.head")
-	w("gt.i.head:")
-	w("  %%gt.i = phi i64 [ 0, %%gt.entry ], [ %%gt.i.next, %%gt.j.exit ]")
-	w("  %%gt.i.more = icmp slt i64 %%gt.i, %%M")
-	w("  br i1 %%gt.i.more, label %%gt.i.body, label %%%s", next)
-	w("gt.i.body:")
-	w("  %%gt.ar = mul i64 %%gt.i, %%ars")
-	w("  %%gt.arow = add i64 %%ao, %%gt.ar")
-	w("  %%gt.cr = mul i64 %%gt.i, %%crs")
-	w("  %%gt.crow = add i64 %%co, %%gt.cr")
-	w("  br label %%gt.j.head")
-	w("gt.j.head:")
-	w("  %%gt.j = phi i64 [ 0, %%gt.i.body ], [ %%gt.j.next, %%gt.k.exit ]")
-	w("  %%gt.j.more = icmp slt i64 %%gt.j, %%N")
-	w("  br i1 %%gt.j.more, label %%gt.j.body, label %%gt.j.exit")
-	w("gt.j.body:")
-	w("  %%gt.nleft = sub i64 %%N, %%gt.j")
-	w("  %%gt.nsmall = icmp slt i64 %%gt.nleft, %d", nr)
-	w("  %%gt.nw = select i1 %%gt.nsmall, i64 %%gt.nleft, i64 %d", nr)
+	t.gemvOpen("gt", gv, next)
 	w("  %%gt.full = icmp eq i64 %%gt.nw, %d", nr)
-	w("  %%gt.cj = add i64 %%gt.crow, %%gt.j")
-	w("  %%gt.cp = getelementptr inbounds float, ptr %%C, i64 %%gt.cj")
-	for g := 0; g < gv; g++ {
-		t.lanesBelow(fmt.Sprintf("%%gt.mask%d", g), g*vl, "%gt.nw")
-		w("  %%gt.cq%d = getelementptr float, ptr %%gt.cp, i64 %d", g, g*vl)
-		if t.zero {
-			t.zeroAcc(fmt.Sprintf("%%gt.acc0_%d", g), vl)
-		} else {
-			t.maskedLoad(fmt.Sprintf("%%gt.acc0_%d", g), fmt.Sprintf("%%gt.cq%d", g), fmt.Sprintf("%%gt.mask%d", g))
-		}
-	}
 	w("  br label %%gt.k.head")
 	w("gt.k.head:")
 	w("  %%gt.k = phi i64 [ 0, %%gt.j.body ], [ %%gt.k.next, %%gt.k.latch ]")
@@ -155,15 +125,7 @@ func (t *kernelText) gemvTransposed(next string) {
 	}
 	w("  %%gt.k.next = add i64 %%gt.k, %d", vl)
 	w("  br label %%gt.k.head")
-	w("gt.k.exit:")
-	for g := 0; g < gv; g++ {
-		t.maskedStore(fmt.Sprintf("%%gt.acc_%d", g), fmt.Sprintf("%%gt.cq%d", g), fmt.Sprintf("%%gt.mask%d", g))
-	}
-	w("  %%gt.j.next = add i64 %%gt.j, %d", nr)
-	w("  br label %%gt.j.head")
-	w("gt.j.exit:")
-	w("  %%gt.i.next = add i64 %%gt.i, 1")
-	w("  br label %%gt.i.head")
+	t.gemvClose("gt", gv)
 }
 
 // rv is the number of vectors of C the row-major GEMV keeps in registers
@@ -178,39 +140,8 @@ const rv = 4
 // It starts at label gr.entry and branches to next.
 func (t *kernelText) gemvRows(next string) {
 	w, vl, V := t.w, t.vl, t.vec()
-	nr := rv * vl
-	w("gr.entry:")
-	w("  br label %%gr.i.head")
-	w("gr.i.head:")
-	w("  %%gr.i = phi i64 [ 0, %%gr.entry ], [ %%gr.i.next, %%gr.j.exit ]")
-	w("  %%gr.i.more = icmp slt i64 %%gr.i, %%M")
-	w("  br i1 %%gr.i.more, label %%gr.i.body, label %%%s", next)
-	w("gr.i.body:")
-	w("  %%gr.ar = mul i64 %%gr.i, %%ars")
-	w("  %%gr.arow = add i64 %%ao, %%gr.ar")
-	w("  %%gr.cr = mul i64 %%gr.i, %%crs")
-	w("  %%gr.crow = add i64 %%co, %%gr.cr")
-	w("  br label %%gr.j.head")
-	w("gr.j.head:")
-	w("  %%gr.j = phi i64 [ 0, %%gr.i.body ], [ %%gr.j.next, %%gr.k.exit ]")
-	w("  %%gr.j.more = icmp slt i64 %%gr.j, %%N")
-	w("  br i1 %%gr.j.more, label %%gr.j.body, label %%gr.j.exit")
-	w("gr.j.body:")
-	w("  %%gr.nleft = sub i64 %%N, %%gr.j")
-	w("  %%gr.nsmall = icmp slt i64 %%gr.nleft, %d", nr)
-	w("  %%gr.nw = select i1 %%gr.nsmall, i64 %%gr.nleft, i64 %d", nr)
-	w("  %%gr.cj = add i64 %%gr.crow, %%gr.j")
-	w("  %%gr.cp = getelementptr inbounds float, ptr %%C, i64 %%gr.cj")
+	t.gemvOpen("gr", rv, next)
 	w("  %%gr.bj = add i64 %%bo, %%gr.j")
-	for c := 0; c < rv; c++ {
-		t.lanesBelow(fmt.Sprintf("%%gr.mask%d", c), c*vl, "%gr.nw")
-		w("  %%gr.cq%d = getelementptr float, ptr %%gr.cp, i64 %d", c, c*vl)
-		if t.zero {
-			t.zeroAcc(fmt.Sprintf("%%gr.acc0_%d", c), vl)
-		} else {
-			t.maskedLoad(fmt.Sprintf("%%gr.acc0_%d", c), fmt.Sprintf("%%gr.cq%d", c), fmt.Sprintf("%%gr.mask%d", c))
-		}
-	}
 	w("  br label %%gr.k.head")
 	w("gr.k.head:")
 	w("  %%gr.k = phi i64 [ 0, %%gr.j.body ], [ %%gr.k.next, %%gr.k.body ]")
@@ -236,13 +167,64 @@ func (t *kernelText) gemvRows(next string) {
 	}
 	w("  %%gr.k.next = add i64 %%gr.k, 1")
 	w("  br label %%gr.k.head")
-	w("gr.k.exit:")
-	for c := 0; c < rv; c++ {
-		t.maskedStore(fmt.Sprintf("%%gr.acc_%d", c), fmt.Sprintf("%%gr.cq%d", c), fmt.Sprintf("%%gr.mask%d", c))
+	t.gemvClose("gr", rv)
+}
+
+// gemvOpen emits the loops both GEMV paths share, with labels and values
+// prefixed p: rows i of A and C (stopping at next), then columns j of C in
+// steps of nv vectors, whose first block it leaves open at p.j.body with
+// %p.nw = the columns this step covers, and for each vector c the mask
+// %p.mask<c>, C's address %p.cq<c> and the accumulator %p.acc0_<c> (C's
+// values, or zeros when C starts at zero). The caller ends the block by
+// branching to its K loop, which exits to p.k.exit (gemvClose).
+func (t *kernelText) gemvOpen(p string, nv int, next string) {
+	w, vl := t.w, t.vl
+	nr := nv * vl
+	w("%s.entry:", p)
+	w("  br label %%%s.i.head", p)
+	w("%s.i.head:", p)
+	w("  %%%[1]s.i = phi i64 [ 0, %%%[1]s.entry ], [ %%%[1]s.i.next, %%%[1]s.j.exit ]", p)
+	w("  %%%[1]s.i.more = icmp slt i64 %%%[1]s.i, %%M", p)
+	w("  br i1 %%%[1]s.i.more, label %%%[1]s.i.body, label %%%[2]s", p, next)
+	w("%s.i.body:", p)
+	w("  %%%[1]s.ar = mul i64 %%%[1]s.i, %%ars", p)
+	w("  %%%[1]s.arow = add i64 %%ao, %%%[1]s.ar", p)
+	w("  %%%[1]s.cr = mul i64 %%%[1]s.i, %%crs", p)
+	w("  %%%[1]s.crow = add i64 %%co, %%%[1]s.cr", p)
+	w("  br label %%%s.j.head", p)
+	w("%s.j.head:", p)
+	w("  %%%[1]s.j = phi i64 [ 0, %%%[1]s.i.body ], [ %%%[1]s.j.next, %%%[1]s.k.exit ]", p)
+	w("  %%%[1]s.j.more = icmp slt i64 %%%[1]s.j, %%N", p)
+	w("  br i1 %%%[1]s.j.more, label %%%[1]s.j.body, label %%%[1]s.j.exit", p)
+	w("%s.j.body:", p)
+	w("  %%%[1]s.nleft = sub i64 %%N, %%%[1]s.j", p)
+	w("  %%%[1]s.nsmall = icmp slt i64 %%%[1]s.nleft, %[2]d", p, nr)
+	w("  %%%[1]s.nw = select i1 %%%[1]s.nsmall, i64 %%%[1]s.nleft, i64 %[2]d", p, nr)
+	w("  %%%[1]s.cj = add i64 %%%[1]s.crow, %%%[1]s.j", p)
+	w("  %%%[1]s.cp = getelementptr inbounds float, ptr %%C, i64 %%%[1]s.cj", p)
+	for c := 0; c < nv; c++ {
+		mask, cq, acc0 := fmt.Sprintf("%%%s.mask%d", p, c), fmt.Sprintf("%%%s.cq%d", p, c), fmt.Sprintf("%%%s.acc0_%d", p, c)
+		t.lanesBelow(mask, c*vl, "%"+p+".nw")
+		w("  %s = getelementptr float, ptr %%%s.cp, i64 %d", cq, p, c*vl)
+		if t.zero {
+			t.zeroAcc(acc0, vl)
+		} else {
+			t.maskedLoad(acc0, cq, mask)
+		}
 	}
-	w("  %%gr.j.next = add i64 %%gr.j, %d", nr)
-	w("  br label %%gr.j.head")
-	w("gr.j.exit:")
-	w("  %%gr.i.next = add i64 %%gr.i, 1")
-	w("  br label %%gr.i.head")
+}
+
+// gemvClose emits p.k.exit, where the nv accumulators %p.acc_<c> are
+// stored to C under their masks, and the latches of gemvOpen's loops.
+func (t *kernelText) gemvClose(p string, nv int) {
+	w := t.w
+	w("%s.k.exit:", p)
+	for c := 0; c < nv; c++ {
+		t.maskedStore(fmt.Sprintf("%%%s.acc_%d", p, c), fmt.Sprintf("%%%s.cq%d", p, c), fmt.Sprintf("%%%s.mask%d", p, c))
+	}
+	w("  %%%[1]s.j.next = add i64 %%%[1]s.j, %[2]d", p, nv*t.vl)
+	w("  br label %%%s.j.head", p)
+	w("%s.j.exit:", p)
+	w("  %%%[1]s.i.next = add i64 %%%[1]s.i, 1", p)
+	w("  br label %%%s.i.head", p)
 }
