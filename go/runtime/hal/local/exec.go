@@ -53,7 +53,7 @@ func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 // over the device's workers on local-task. Results are identical either
 // way: workgroups write disjoint parts of the outputs.
 func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error {
-	if p := currentProfile(); p != nil {
+	if p := profile.Load(); p != nil {
 		t0 := time.Now()
 		err := d.dispatch(he, entry, grid, push, bindings)
 		p.add(entryName(he, entry), time.Since(t0), grid[0]*grid[1]*grid[2])

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,33 +25,20 @@ type profileRow struct {
 	wgs   int64 // workgroups of the last dispatch
 }
 
-var (
-	profileMu sync.Mutex
-	profile   *DispatchProfile
-)
+// profile is the profile being recorded, nil when none: every dispatch
+// reads it, so it is an atomic pointer rather than a locked variable.
+var profile atomic.Pointer[DispatchProfile]
 
 // EnableDispatchProfile starts recording dispatch times in a new profile
 // and returns it; DisableDispatchProfile stops recording.
 func EnableDispatchProfile() *DispatchProfile {
 	p := &DispatchProfile{rows: map[string]*profileRow{}}
-	profileMu.Lock()
-	profile = p
-	profileMu.Unlock()
+	profile.Store(p)
 	return p
 }
 
 // DisableDispatchProfile stops recording.
-func DisableDispatchProfile() {
-	profileMu.Lock()
-	profile = nil
-	profileMu.Unlock()
-}
-
-func currentProfile() *DispatchProfile {
-	profileMu.Lock()
-	defer profileMu.Unlock()
-	return profile
-}
+func DisableDispatchProfile() { profile.Store(nil) }
 
 func (p *DispatchProfile) add(name string, d time.Duration, wgs int64) {
 	p.mu.Lock()
