@@ -52,7 +52,10 @@ func padConvSrc(c, n, lo, hi, s int) string {
 }`, c, n, lo, s, p, o, n-lo%n, lo+n)
 }
 
-// runWith is runProgram for strategy st; it also returns the kernels.
+// runWith compiles src (static shapes) for strategy st and runs its
+// dispatches in order through the kernel-IR interpreter, with args bound
+// to the function's arguments; it returns the bytes of the returned value
+// and the kernels (each verified).
 func runWith(t *testing.T, src string, args [][]byte, st codegen.Strategy) ([]byte, []*kir.Kernel) {
 	t.Helper()
 	m := targettest.Flow(t, src)
@@ -106,7 +109,11 @@ func runWith(t *testing.T, src string, args [][]byte, st codegen.Strategy) ([]by
 			t.Fatalf("run: %v\n%s", err, d.Kernel)
 		}
 	}
-	return buf[ret.Operands[0]], ks
+	out, ok := buf[ret.Operands[0]]
+	if !ok {
+		t.Fatalf("the result is not a dispatch result\n%s", src)
+	}
+	return out, ks
 }
 
 // TestPadFusesIntoDepthwiseConv checks that a zero pad is computed inside

@@ -7,10 +7,6 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
-	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/ir"
-	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
 
 // runProgram compiles src (static shapes) and runs its dispatches in
@@ -18,56 +14,7 @@ import (
 // function's arguments; it returns the bytes of the returned value.
 func runProgram(t *testing.T, src string, args [][]byte) []byte {
 	t.Helper()
-	m := targettest.Flow(t, src)
-	var fn *ir.Operation
-	m.Op.Walk(func(op *ir.Operation) bool {
-		if op.Name == "func.func" {
-			fn = op
-			return false
-		}
-		return true
-	})
-	buf := map[*ir.Value][]byte{}
-	for i, a := range fn.Regions[0].Blocks[0].Args {
-		buf[a] = args[i]
-	}
-	var ret *ir.Operation
-	for _, op := range fn.Regions[0].Blocks[0].Ops {
-		if op.Name == "func.return" {
-			ret = op
-			continue
-		}
-		if op.Name != flow.RegionName {
-			continue
-		}
-		d, err := codegen.Lower(op, "k", codegen.CPUStrategy)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		bind := make([][]byte, len(d.Bindings))
-		for i, v := range d.Bindings {
-			if b, ok := buf[v]; ok {
-				bind[i] = b
-				continue
-			}
-			rt := v.Type.(*ir.RankedTensorType)
-			n, _ := ir.NumElements(rt.Dims)
-			s, _ := codegen.ScalarOf(rt.Elem)
-			bind[i] = make([]byte, int(n)*s.ByteSize())
-			buf[v] = bind[i]
-		}
-		var grid [3]int64
-		for i, g := range d.Kernel.Grid {
-			grid[i] = (g.Static + g.Tile - 1) / g.Tile
-		}
-		if err := kir.Run(d.Kernel, grid, nil, bind); err != nil {
-			t.Fatalf("run: %v\n%s", err, src)
-		}
-	}
-	out, ok := buf[ret.Operands[0]]
-	if !ok {
-		t.Fatalf("the result is not a dispatch result\n%s", src)
-	}
+	out, _ := runWith(t, src, args, codegen.CPUStrategy)
 	return out
 }
 
