@@ -64,3 +64,12 @@ const (
 func (b *Builder) Contract(a, bb, c int, args [12]Value, flags int64) {
 	b.Append(&Op{Kind: Contract, Args: args[:], Bindings: [3]int{a, bb, c}, Imm: flags})
 }
+
+// DWConvArgs is the number of operands of a DWConv.
+const DWConvArgs = 23
+
+// DWConv emits a depthwise 2-D convolution from binding in with weights w
+// into binding out; args are in the order ops.go documents.
+func (b *Builder) DWConv(in, w, out int, args [DWConvArgs]Value) {
+	b.Append(&Op{Kind: DWConv, Args: args[:], Bindings: [3]int{in, w, out}})
+}

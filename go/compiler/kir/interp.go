@@ -33,6 +33,9 @@ const MaxSubgroupSize = 32
 //   - Contract accumulates in C's element type, for each C element in order
 //     of k, with a separate multiply and add; other implementations may
 //     reorder and fuse float contractions;
+//   - DWConv adds each window's products to +0 in order of (i, j), with a
+//     separate multiply and add; other implementations may reorder and
+//     fuse them;
 //   - a For loop ends when its induction variable reaches hi or the
 //     increment overflows; a step that is not positive is an error;
 //   - loads and stores outside a buffer are OUT_OF_RANGE errors.

@@ -146,6 +146,8 @@ func (t *thread) memOp(op *Op, rt Type) error {
 		t.vals[op.Results[0]] = all[lane]
 	case Contract:
 		return t.contract(op)
+	case DWConv:
+		return t.dwconv(op)
 	default:
 		return t.errf(status.Internal, op, "not implemented by the interpreter")
 	}

@@ -30,7 +30,7 @@ var kindNames = [...]string{
 	Reduce: "reduce", Load: "load", Store: "store", LoadStrided: "load_strided",
 	StoreStrided: "store_strided", LoadShared: "load_shared", StoreShared: "store_shared",
 	Barrier: "barrier", SubgroupReduce: "subgroup_reduce", SubgroupShuffle: "subgroup_shuffle",
-	Contract: "contract", For: "for", If: "if", Yield: "yield",
+	Contract: "contract", DWConv: "dwconv", For: "for", If: "if", Yield: "yield",
 }
 
 // String returns the op's name in the printed form, e.g. "add".
@@ -192,6 +192,8 @@ func (p *printer) op(op *Op, depth int) {
 		p.f("store_strided %s, b%d[%s, stride %s] : %s\n", arg(2), op.Binding, arg(0), arg(1), p.types(op.Args[min(2, len(op.Args)):]))
 	case Contract:
 		p.contract(op)
+	case DWConv:
+		p.dwconv(op)
 	case For:
 		p.forOp(op, depth)
 	case If:
@@ -237,6 +239,17 @@ func (p *printer) contract(op *Op) {
 	p.f("contract%s b%d[%s] * b%d[%s] %s b%d[%s] size(%s)\n", u,
 		op.Bindings[0], vals(a[0:3]), op.Bindings[1], vals(a[3:6]), acc,
 		op.Bindings[2], vals(a[6:9]), vals(a[9:12]))
+}
+
+func (p *printer) dwconv(op *Op) {
+	a := op.Args
+	if len(a) != DWConvArgs {
+		p.f("dwconv <%d args: %s>\n", len(a), vals(a))
+		return
+	}
+	p.f("dwconv b%d[%s] * b%d[%s] = b%d[%s] size(%s) window(%s) stride(%s) dilation(%s) pad(%s)\n",
+		op.Bindings[0], vals(a[0:3]), op.Bindings[1], vals(a[3:7]), op.Bindings[2], vals(a[7:10]),
+		vals(a[10:15]), vals(a[15:17]), vals(a[17:19]), vals(a[19:21]), vals(a[21:23]))
 }
 
 func (p *printer) forOp(op *Op, depth int) {

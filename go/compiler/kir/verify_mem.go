@@ -109,6 +109,8 @@ func (v *verifier) checkVectorMemory(op *Op, ts []Type, rt Type) error {
 		return idx(1)
 	case Contract:
 		return v.contract(op, ts)
+	case DWConv:
+		return v.dwconv(op, ts)
 	default:
 		return v.errf(op, "unknown op kind")
 	}
@@ -169,6 +171,30 @@ func (v *verifier) contract(op *Op, ts []Type) error {
 	}
 	if op.Imm&^(ContractUnsigned|ContractZero) != 0 {
 		return v.errf(op, "flags %#x: only bits 0 (zero-extend) and 1 (C starts at zero) are defined", op.Imm)
+	}
+	return nil
+}
+
+func (v *verifier) dwconv(op *Op, ts []Type) error {
+	if len(ts) != DWConvArgs {
+		return v.errf(op, "has %d operands, want %d", len(ts), DWConvArgs)
+	}
+	for i, t := range ts {
+		if !SameType(t, S(Index)) {
+			return v.errf(op, "operand %d has type %s, want i64", i, t)
+		}
+	}
+	for i, need := range [3]Access{Read, Read, Write} {
+		e, err := v.binding(op, op.Bindings[i], need)
+		if err != nil {
+			return err
+		}
+		if e != F32 {
+			return v.errf(op, "binding %d holds %s; dwconv is defined for f32", op.Bindings[i], e)
+		}
+	}
+	if op.Imm != 0 {
+		return v.errf(op, "flags %#x: dwconv has none", op.Imm)
 	}
 	return nil
 }

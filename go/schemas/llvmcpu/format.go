@@ -83,7 +83,7 @@ type ErrorKind uint8
 const (
 	ErrNone        ErrorKind = iota
 	ErrOutOfBounds           // a load or store outside its binding
-	ErrTileBounds            // a Contract tile outside its binding
+	ErrTileBounds            // a Contract or DWConv tile outside its binding
 	ErrStep                  // a For loop step that is not positive
 	ErrShared                // a load or store outside a shared allocation
 )
@@ -105,7 +105,7 @@ func Describe(code int64) string {
 	case ErrOutOfBounds:
 		return fmt.Sprintf("load or store outside binding %d (check %d)", b, check)
 	case ErrTileBounds:
-		return fmt.Sprintf("contract tile outside binding %d (check %d)", b, check)
+		return fmt.Sprintf("tile op (contract or dwconv) tile outside binding %d (check %d)", b, check)
 	case ErrStep:
 		return fmt.Sprintf("loop step is not positive (check %d)", check)
 	case ErrShared:

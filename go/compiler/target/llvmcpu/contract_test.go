@@ -103,7 +103,7 @@ func TestContractOutOfBoundsIsAnError(t *testing.T) {
 	x := build(t, m, k)
 	bufs := [][]byte{make([]byte, 64), make([]byte, 64), make([]byte, 64)}
 	err := x.Run(0, 0, 1, [3]int64{1, 1, 1}, nil, bufs)
-	if err == nil || !containsAll(err.Error(), "OUT_OF_RANGE", "contract tile outside binding 2") {
+	if err == nil || !containsAll(err.Error(), "OUT_OF_RANGE", "tile outside binding 2") {
 		t.Fatalf("err = %v, want an OUT_OF_RANGE error naming binding 2", err)
 	}
 	if kerr := kir.Run(k, [3]int64{1, 1, 1}, nil, bufs); kerr == nil {

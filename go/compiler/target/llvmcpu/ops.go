@@ -144,6 +144,8 @@ func (f *fn) op(op *kir.Op) error {
 		f.store(op)
 	case k == kir.Contract:
 		f.contract(op)
+	case k == kir.DWConv:
+		return f.dwconv(op)
 	default:
 		return status.Errorf(status.Unimplemented, "op %s has no llvm-cpu lowering", k)
 	}

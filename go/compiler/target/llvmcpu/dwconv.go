@@ -1,0 +1,348 @@
+package llvmcpu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/schemas/llvmcpu"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// DWConv operand numbers (kir/ops.go documents the order).
+const (
+	dwInOff  = 0
+	dwInCS   = 1
+	dwInRS   = 2
+	dwWOff   = 3
+	dwWCS    = 4
+	dwWRS    = 5
+	dwWQS    = 6
+	dwOutOff = 7
+	dwOutCS  = 8
+	dwOutRS  = 9
+	dwC      = 10
+	dwH      = 11
+	dwW      = 12
+	dwOH     = 13
+	dwOW     = 14
+	dwKH     = 15
+	dwKW     = 16
+	dwSH     = 17
+	dwSW     = 18
+	dwDH     = 19
+	dwDW     = 20
+	dwPH     = 21
+	dwPW     = 22
+)
+
+// dwUnroll is the most vectors of one plane (flat form) or one output row
+// that are emitted unrolled, with their lane masks as constants.
+const dwUnroll = 16
+
+// dwShape is a DWConv's compile-time part: the window, the planes' sizes
+// and the row strides.
+type dwShape struct {
+	H, W, OH, OW, KH, KW, SH, SW, DH, DW, PH, PW, inRS, outRS int64
+}
+
+// dwConv is the emission state of one DWConv.
+type dwConv struct {
+	f   *fn
+	op  *kir.Op
+	s   dwShape
+	vl  int
+	ib  string   // the channel's input offset (elements)
+	ob  string   // the channel's output offset
+	wts []string // the channel's weights, each broadcast to a vector
+}
+
+// dwconv emits the DWConv tile op: bounds checks of its three tiles, then
+// a loop over the channels. Each channel's KH·KW weights are broadcast
+// once; each vector of outputs sums its taps with masked loads whose
+// masks are the zero pad (a lane whose input position lies outside the
+// plane reads +0, exactly as kir.Run does, so NaN and signed zeros agree).
+// Stride-1 convolutions whose rows are the planes' full width run over
+// the flattened plane (7×7 is four 16-lane vectors, not seven of seven
+// lanes); the others run row by row, strided columns as one span load
+// and a shuffle. The window, plane sizes and row strides must be
+// compile-time constants (codegen emits them so).
+func (f *fn) dwconv(op *kir.Op) error {
+	var s dwShape
+	fields := []*int64{&s.H, &s.W, &s.OH, &s.OW, &s.KH, &s.KW, &s.SH, &s.SW, &s.DH, &s.DW, &s.PH, &s.PW, &s.inRS, &s.outRS}
+	for i, arg := range []int{dwH, dwW, dwOH, dwOW, dwKH, dwKW, dwSH, dwSW, dwDH, dwDW, dwPH, dwPW, dwInRS, dwOutRS} {
+		v, ok := f.consts[op.Args[arg]]
+		if !ok {
+			return status.Errorf(status.Unimplemented, "dwconv operand %d is not a compile-time constant: llvm-cpu specializes depthwise convolutions on their window, plane sizes and row strides", arg)
+		}
+		*fields[i] = v
+	}
+	if s.H < 1 || s.W < 1 || s.OH < 1 || s.OW < 1 || s.KH < 1 || s.KW < 1 || s.SH < 1 || s.SW < 1 || s.DH < 1 || s.DW < 1 ||
+		s.inRS < s.W || s.outRS < s.OW || s.W > 1<<30 || s.H*s.inRS > 1<<40 {
+		return status.Errorf(status.Unimplemented, "dwconv %+v: llvm-cpu needs positive sizes, strides and dilations and rows that do not overlap", s)
+	}
+	d := &dwConv{f: f, op: op, s: s, vl: f.mo.vl}
+	f.mo.declareTileOK()
+	i64, b1 := kir.S(kir.I64), kir.S(kir.I1)
+	a := func(i int) string { return f.v(op.Args[i]) }
+	do, done := f.newLabel("dwconv"), f.newLabel("dwconv.end")
+	f.emitf("br i1 %s, label %%%s, label %%%s", f.icmp("sgt", i64, a(dwC), "0"), do, done)
+	f.startBlock(do)
+	// Each tile as C rows (the channel stride) of a contiguous extent.
+	wExt := f.bin("add", i64, f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(s.KH-1), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(s.KW-1), a(dwWQS))), "1")
+	wPos := f.bin("and", b1, f.icmp("sge", i64, a(dwWRS), "0"), f.icmp("sge", i64, a(dwWQS), "0"))
+	tiles := [3][3]string{
+		{a(dwInOff), a(dwInCS), fmt.Sprint((s.H-1)*s.inRS + s.W)},
+		{a(dwWOff), a(dwWCS), wExt},
+		{a(dwOutOff), a(dwOutCS), fmt.Sprint((s.OH-1)*s.outRS + s.OW)},
+	}
+	all := "true"
+	for i, b := range op.Bindings {
+		t := tiles[i]
+		ok := f.call("i1", "gree_tile_ok", "i64", t[0], "i64", t[1], "i64", "1", "i64", a(dwC), "i64", t[2], "i64", fmt.Sprintf("%%n%d", b))
+		if i == 1 {
+			ok = f.bin("and", b1, ok, wPos)
+		}
+		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
+		f.endGuard(join)
+		all = f.bin("and", b1, all, ok)
+	}
+	run := f.newLabel("dwconv.run")
+	f.emitf("br i1 %s, label %%%s, label %%%s", all, run, done)
+	f.startBlock(run)
+	f.loop("dw.c", "0", a(dwC), "1", func(c string) {
+		d.channel(c)
+		if s.SH == 1 && s.SW == 1 && s.OW == s.W && s.inRS == s.W && s.outRS == s.OW && s.OH*s.OW <= dwUnroll*int64(d.vl) {
+			d.flat()
+		} else {
+			d.rows()
+		}
+	})
+	f.emitf("br label %%%s", done)
+	f.startBlock(done)
+	return nil
+}
+
+// loop emits a counted loop over [lo, hi) by step (i64 operands) whose
+// body body emits; the body may open blocks of its own.
+func (f *fn) loop(stem, lo, hi, step string, body func(iv string)) {
+	pre := f.cur
+	head, bodyL, latch, exit := f.newLabel(stem+".head"), f.newLabel(stem+".body"), f.newLabel(stem+".latch"), f.newLabel(stem+".exit")
+	iv, next := f.t(), f.t()
+	f.emitf("br label %%%s", head)
+	f.startBlock(head)
+	f.emitf("%s = phi i64 [ %s, %%%s ], [ %s, %%%s ]", iv, lo, pre, next, latch)
+	more := f.icmp("slt", kir.S(kir.I64), iv, hi)
+	f.emitf("br i1 %s, label %%%s, label %%%s", more, bodyL, exit)
+	f.startBlock(bodyL)
+	body(iv)
+	f.emitf("br label %%%s", latch)
+	f.startBlock(latch)
+	f.emitf("%s = add i64 %s, %s", next, iv, step)
+	f.emitf("br label %%%s", head)
+	f.startBlock(exit)
+}
+
+// channel computes channel c's offsets and broadcasts its weights.
+func (d *dwConv) channel(c string) {
+	f, op, i64 := d.f, d.op, kir.S(kir.I64)
+	a := func(i int) string { return f.v(op.Args[i]) }
+	d.ib = f.bin("add", i64, a(dwInOff), f.bin("mul", i64, c, a(dwInCS)))
+	d.ob = f.bin("add", i64, a(dwOutOff), f.bin("mul", i64, c, a(dwOutCS)))
+	wb := f.bin("add", i64, a(dwWOff), f.bin("mul", i64, c, a(dwWCS)))
+	d.wts = d.wts[:0]
+	for i := int64(0); i < d.s.KH; i++ {
+		for j := int64(0); j < d.s.KW; j++ {
+			off := f.bin("add", i64, wb, f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS))))
+			p, x := f.t(), f.t()
+			f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, op.Bindings[1], off)
+			f.emitf("%s = load float, ptr %s, align 4", x, p)
+			d.wts = append(d.wts, f.broadcast(d.vecT(), x))
+		}
+	}
+}
+
+func (d *dwConv) vecT() kir.Type { return kir.V(kir.F32, d.vl) }
+
+func (d *dwConv) i32T() kir.Type { return kir.V(kir.I32, d.vl) }
+
+// lanes returns <x, x+1, …> (vl i32 lanes) for an i64 scalar x: a
+// constant when x is.
+func (d *dwConv) lanes(x string) string {
+	t := d.i32T()
+	x32 := d.f.t()
+	d.f.emitf("%s = trunc i64 %s to i32", x32, x)
+	parts := make([]string, d.vl)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("i32 %d", i)
+	}
+	return d.f.bin("add", t, d.f.broadcast(t, x32), "<"+strings.Join(parts, ", ")+">")
+}
+
+// inside returns the lanes of v (i32) + k that lie in [0, n).
+func (d *dwConv) inside(v string, k, n int64) string {
+	t := d.i32T()
+	return d.f.icmp("ult", t, d.f.bin("add", t, v, cst(t, fmt.Sprint(k))), cst(t, fmt.Sprint(n)))
+}
+
+// tap loads the vl lanes at input offset off under mask m (+0 where m is
+// false) and adds their products with weight w to acc.
+func (d *dwConv) tap(off, m, w, acc string) string {
+	f := d.f
+	p, v := f.t(), f.t()
+	V, M, mg := ty(d.vecT()), vecOf("i1", d.vl), mangle(kir.F32, d.vl)
+	f.emitf("%s = getelementptr float, ptr %%b%d, i64 %s", p, d.op.Bindings[0], off)
+	f.emitf("%s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", v, V, mg, p, M, m, V)
+	f.mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
+	return d.fmuladd(v, w, acc)
+}
+
+func (d *dwConv) fmuladd(x, w, acc string) string {
+	f := d.f
+	V, mg := ty(d.vecT()), mangle(kir.F32, d.vl)
+	r := f.t()
+	f.emitf("%s = call %s @llvm.fmuladd%s(%s %s, %s %s, %s %s)", r, V, mg, V, x, V, w, V, acc)
+	f.mo.declare("llvm.fmuladd"+mg, fmt.Sprintf("declare %s @llvm.fmuladd%s(%s, %s, %s)", V, mg, V, V, V))
+	return r
+}
+
+// store writes acc at output offset off: the first n lanes (all when n ≥
+// vl).
+func (d *dwConv) store(off, acc string, n int64) {
+	f := d.f
+	p := f.t()
+	V, M, mg := ty(d.vecT()), vecOf("i1", d.vl), mangle(kir.F32, d.vl)
+	f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, d.op.Bindings[2], off)
+	if n >= int64(d.vl) {
+		f.emitf("store %s %s, ptr %s, align 4", V, acc, p)
+		return
+	}
+	bits := make([]string, d.vl)
+	for i := range bits {
+		bits[i] = fmt.Sprintf("i1 %t", int64(i) < n)
+	}
+	f.emitf("call void @llvm.masked.store%s.p0(%s %s, ptr %s, i32 4, %s <%s>)", mg, V, acc, p, M, strings.Join(bits, ", "))
+	f.mo.declare("llvm.masked.store"+mg, fmt.Sprintf("declare void @llvm.masked.store%s.p0(%s, ptr, i32 immarg, %s)", mg, V, M))
+}
+
+// flat emits a stride-1 channel whose input and output rows are W wide
+// and contiguous: the plane is one run of OH·W outputs, and the tap
+// (i, j) of output p reads input p + (i·DH−PH)·W + j·DW−PW wherever its
+// row and column are inside the plane.
+func (d *dwConv) flat() {
+	f, s, vl := d.f, d.s, int64(d.vl)
+	P := s.OH * s.OW
+	full := P / vl * vl
+	vector := func(p string, n int64) {
+		idx := d.lanes(p)
+		t := d.i32T()
+		y := f.bin("udiv", t, idx, cst(t, fmt.Sprint(s.W)))
+		x := f.bin("urem", t, idx, cst(t, fmt.Sprint(s.W)))
+		rows, cols := d.masks(y, x)
+		acc := cst(d.vecT(), "0.0")
+		i64 := kir.S(kir.I64)
+		base := f.bin("add", i64, d.ib, p)
+		for i := int64(0); i < s.KH; i++ {
+			for j := int64(0); j < s.KW; j++ {
+				m := f.bin("and", kir.V(kir.I1, d.vl), rows[i], cols[j])
+				if n < vl {
+					m = f.bin("and", kir.V(kir.I1, d.vl), m, f.icmp("ult", t, idx, cst(t, fmt.Sprint(P))))
+				}
+				off := f.bin("add", i64, base, fmt.Sprint((i*s.DH-s.PH)*s.W+j*s.DW-s.PW))
+				acc = d.tap(off, m, d.wts[i*s.KW+j], acc)
+			}
+		}
+		d.store(f.bin("add", i64, d.ob, p), acc, n)
+	}
+	if P <= dwUnroll*vl {
+		for p := int64(0); p < P; p += vl {
+			vector(fmt.Sprint(p), min(vl, P-p))
+		}
+		return
+	}
+	f.loop("dw.p", "0", fmt.Sprint(full), fmt.Sprint(vl), func(p string) { vector(p, vl) })
+	if full < P {
+		vector(fmt.Sprint(full), P-full)
+	}
+}
+
+// masks returns, for output rows y and columns x (input coordinates
+// before the window offset, i32 lanes), the lanes whose tap row i and
+// tap column j lie inside the input.
+func (d *dwConv) masks(y, x string) (rows, cols []string) {
+	s := d.s
+	for i := int64(0); i < s.KH; i++ {
+		rows = append(rows, d.inside(y, i*s.DH-s.PH, s.H))
+	}
+	for j := int64(0); j < s.KW; j++ {
+		cols = append(cols, d.inside(x, j*s.DW-s.PW, s.W))
+	}
+	return rows, cols
+}
+
+// rows emits a channel row by row: output row y's tap row i is input row
+// y·SH + i·DH − PH (all lanes off outside the input), its columns x·SW +
+// j·DW − PW, read as one span of vl·SW elements and every SW-th kept when
+// SW > 1.
+func (d *dwConv) rows() {
+	f, s, vl := d.f, d.s, int64(d.vl)
+	i64 := kir.S(kir.I64)
+	f.loop("dw.y", "0", fmt.Sprint(s.OH), "1", func(y string) {
+		var rowOK, rowOff []string
+		for i := int64(0); i < s.KH; i++ {
+			r := f.bin("add", i64, f.bin("mul", i64, y, fmt.Sprint(s.SH)), fmt.Sprint(i*s.DH-s.PH))
+			rowOK = append(rowOK, f.icmp("ult", i64, r, fmt.Sprint(s.H)))
+			rowOff = append(rowOff, f.bin("add", i64, d.ib, f.bin("mul", i64, r, fmt.Sprint(s.inRS))))
+		}
+		ob := f.bin("add", i64, d.ob, f.bin("mul", i64, y, fmt.Sprint(s.outRS)))
+		vector := func(x0 string, n int64) {
+			acc := cst(d.vecT(), "0.0")
+			for i := int64(0); i < s.KH; i++ {
+				for j := int64(0); j < s.KW; j++ {
+					q0 := f.bin("add", i64, f.bin("mul", i64, x0, fmt.Sprint(s.SW)), fmt.Sprint(j*s.DW-s.PW))
+					acc = d.spanTap(rowOff[i], rowOK[i], q0, d.wts[i*s.KW+j], acc)
+				}
+			}
+			d.store(f.bin("add", i64, ob, x0), acc, n)
+		}
+		full := s.OW / vl * vl
+		if s.OW <= dwUnroll*vl {
+			for x := int64(0); x < s.OW; x += vl {
+				vector(fmt.Sprint(x), min(vl, s.OW-x))
+			}
+			return
+		}
+		f.loop("dw.x", "0", fmt.Sprint(full), fmt.Sprint(vl), func(x string) { vector(x, vl) })
+		if full < s.OW {
+			vector(fmt.Sprint(full), s.OW-full)
+		}
+	})
+}
+
+// spanTap adds the products of weight w with the vl input columns q0,
+// q0+SW, … of the row at offset row (none when ok is false) to acc.
+func (d *dwConv) spanTap(row, ok, q0, w, acc string) string {
+	f, s := d.f, d.s
+	sw := int(s.SW)
+	if sw == 1 {
+		m := f.bin("and", kir.V(kir.I1, d.vl), d.inside(d.lanes(q0), 0, s.W), f.broadcast(kir.V(kir.I1, d.vl), ok))
+		return d.tap(f.bin("add", kir.S(kir.I64), row, q0), m, w, acc)
+	}
+	n := d.vl * sw
+	t := kir.V(kir.I32, n)
+	q32 := f.t()
+	f.emitf("%s = trunc i64 %s to i32", q32, q0)
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("i32 %d", i)
+	}
+	pos := f.bin("add", t, f.broadcast(t, q32), "<"+strings.Join(parts, ", ")+">")
+	m := f.bin("and", kir.V(kir.I1, n), f.icmp("ult", t, pos, cst(t, fmt.Sprint(s.W))), f.broadcast(kir.V(kir.I1, n), ok))
+	p, v, x := f.t(), f.t(), f.t()
+	V, M, mg := vecOf("float", n), vecOf("i1", n), mangle(kir.F32, n)
+	f.emitf("%s = getelementptr float, ptr %%b%d, i64 %s", p, d.op.Bindings[0], f.bin("add", kir.S(kir.I64), row, q0))
+	f.emitf("%s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", v, V, mg, p, M, m, V)
+	f.mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
+	f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", x, V, v, V, d.vl, laneMask(d.vl, sw))
+	return d.fmuladd(x, w, acc)
+}
