@@ -21,6 +21,9 @@ type Strategy struct {
 	Contract bool
 	// ContractTile is the M×N output tile of one Contract workgroup.
 	ContractTile [2]int64
+	// DWConv maps f32 depthwise 2-D convolutions over NCHW tensors (with
+	// a fused zero pad or none) to the DWConv tile op.
+	DWConv bool
 }
 
 // CPUStrategy is the strategy of the vmvx target.

@@ -49,6 +49,15 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 				rootResult = region.Results[k]
 			}
 		}
+		if st.DWConv {
+			if ok, err := g.lowerDWConvEpilogue(gens[0], gen0, rootResult, results); ok || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				g.b.Append(&kir.Op{Kind: kir.Yield})
+				return g.d, nil
+			}
+		}
 		if st.Contract {
 			if ok, err := g.lowerContractEpilogue(gens[0], gen0, rootResult, results); ok || err != nil {
 				if err != nil {
@@ -65,6 +74,14 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 		return g.d, nil
 	}
 	g := newGen(region, name, st)
+	if st.DWConv {
+		if ok, err := g.lowerDWConv(gen0, results); ok || err != nil {
+			if err == nil {
+				g.b.Append(&kir.Op{Kind: kir.Yield})
+			}
+			return g.d, err
+		}
+	}
 	if st.Contract {
 		if ok, err := g.lowerContract(gen0, results); ok || err != nil {
 			if err == nil {
