@@ -102,7 +102,8 @@ func (t *kernelText) halves() bool { return t.vl >= 8 }
 // (transposed when B's columns are contiguous, zero-padded past N) to
 // aligned stack scratch, and C is computed in blocks of mr rows × nv
 // vectors (then single rows) held in registers, with fused multiply-adds
-// (llvm.fmuladd) of A's broadcast element and B's packed row segment. The
+// (llvm.fmuladd) of A's broadcast element and B's packed row segment;
+// full blocks prefetch the next block's rows of A. The
 // last columns' block loads and stores C with lane masks, and uses fewer
 // vectors when N's remainder fits them. Every C element adds its products
 // in k order, starting from C, or when zero from +0 registers in the
@@ -351,6 +352,9 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align %d", p, c, vt(c), p, c, 4*lanes(c))
 	}
 	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
+	if !masked && rows > 1 {
+		t.prefetchNextRows(p, rows)
+	}
 	for r := 0; r < rows; r++ {
 		w("  %%%s.aq%d = getelementptr inbounds float, ptr %%%s.ap%d, i64 %%%s.ak", p, r, p, r, p)
 		w("  %%%s.as%d = load float, ptr %%%s.aq%d, align 4", p, r, p, r)
@@ -381,4 +385,26 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 	}
 	w("  %%%s.i.next = add i64 %%%s.i, %d", p, p, rows)
 	w("  br label %%%s.i.head", p)
+}
+
+// prefetchNextRows emits, in K step p of a block of rows rows at row i,
+// the prefetch of A's element at row i + rows + p mod rows and K step
+// kb+p: over the panel, every line of the next block's rows of A. The
+// weights of a 1×1 convolution are read once per inference, from memory,
+// in rows far apart that the hardware prefetchers follow late; full
+// blocks only, so that the last columns' blocks, which come after A's
+// panel is in cache, do not pay for it.
+func (t *kernelText) prefetchNextRows(p string, rows int) {
+	w := t.w
+	w("  %%%s.pfr = urem i64 %%%s.p, %d", p, p, rows)
+	w("  %%%s.pfi = add i64 %%%s.i, %%%s.pfr", p, p, p)
+	w("  %%%s.pfn = add i64 %%%s.pfi, %d", p, p, rows)
+	w("  %%%s.pfa = mul i64 %%%s.pfn, %%ars", p, p)
+	w("  %%%s.pfk = add i64 %%kb, %%%s.p", p, p)
+	w("  %%%s.pfka = mul i64 %%%s.pfk, %%acs", p, p)
+	w("  %%%s.pfo = add i64 %%%s.pfa, %%%s.pfka", p, p, p)
+	w("  %%%s.pfao = add i64 %%%s.pfo, %%ao", p, p)
+	// Past A's end at the last block: a prefetch does not fault.
+	w("  %%%s.pfp = getelementptr float, ptr %%A, i64 %%%s.pfao", p, p)
+	w("  call void @llvm.prefetch.p0(ptr %%%s.pfp, i32 0, i32 3, i32 1)", p)
 }
