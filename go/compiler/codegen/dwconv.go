@@ -416,6 +416,13 @@ type dwTile struct {
 // covers channel tiles (x) and the batch (y); each workgroup convolves
 // its channels' whole planes.
 func (g *gen) lowerDWConv(op linalg.Generic, results []*ir.Value) (bool, error) {
+	return g.lowerDWConvFused(op, results, nil)
+}
+
+// lowerDWConvFused is lowerDWConv with epilogue epi (nil: none) fused into
+// the tile op (fusedDWEpilogue says when it can be); results are then
+// epi's.
+func (g *gen) lowerDWConvFused(op linalg.Generic, results []*ir.Value, epi *linalg.Generic) (bool, error) {
 	s, sizes, ok := matchDWConv(op)
 	if !ok {
 		return false, nil
@@ -450,6 +457,13 @@ func (g *gen) lowerDWConv(op linalg.Generic, results []*ir.Value) (bool, error) 
 		return o
 	}
 	cb := g.bindingOf[Out]
+	e := kir.NoDWConvEpilogue
+	if epi != nil {
+		var err error
+		if e, err = g.fusedDWEpilogue(op, *epi, s, c0); err != nil {
+			return true, err
+		}
+	}
 	if g.d.WrittenFirst == nil {
 		g.d.WrittenFirst = map[int]bool{}
 	}
@@ -461,7 +475,7 @@ func (g *gen) lowerDWConv(op linalg.Generic, results []*ir.Value) (bool, error) 
 		cN, g.idx(s.H), g.idx(s.W), g.idx(OH), g.idx(OW),
 		g.idx(sizes[s.i]), g.idx(sizes[s.j]),
 		g.idx(s.SH), g.idx(s.SW), g.idx(s.DH), g.idx(s.DW), g.idx(s.PH), g.idx(s.PW),
-	})
+	}, e)
 	g.dw = &dwTile{l: l, s: s, c0: c0, cN: cN, n: n, c: Out}
 	return true, nil
 }
@@ -479,6 +493,9 @@ func (g *gen) lowerDWConvEpilogue(root, epi linalg.Generic, rootResult *ir.Value
 	}
 	if c == nil {
 		return false, nil
+	}
+	if rootResult == nil && c == results[0] && canFuseDWEpilogue(root, epi) {
+		return g.lowerDWConvFused(root, results, &epi)
 	}
 	ok, err := g.lowerDWConv(root, []*ir.Value{c})
 	if !ok || err != nil {
@@ -619,4 +636,169 @@ func sweepWidths(b *kir.Builder, g *gen, n kir.Value, w int, point func(b *kir.B
 		point(b, x, 1)
 		return nil
 	})
+}
+
+// dwEpilogueChain walks epi's body as the chain the DWConv tile op can
+// fuse: root [+ bias(c)] [maximumf lo] [minimumf hi], the bias a tensor
+// indexed by the channel alone, the bounds scalars (arguments that are
+// not tensors or are 0-d tensors, constants, or values from outside the
+// body). It returns the bias's input number (−1: none) and the bounds'
+// body values (nil: none).
+func dwEpilogueChain(root, epi linalg.Generic) (bias int, lo, hi *ir.Value, ok bool) {
+	e, err := newEpilogue(root, epi, nil)
+	if err != nil || len(epi.Op.Results) != 1 || epi.NumInputs() != len(epi.Op.Operands)-1 {
+		return -1, nil, nil, false
+	}
+	body := epi.Body()
+	out, _ := dimPositions(root.Maps()[root.NumInputs()])
+	if len(out) != 4 {
+		return -1, nil, nil, false
+	}
+	// The result is written where the root's output is.
+	if rm, ok := dimPositions(e.maps[e.nIn]); !ok || len(rm) != 4 || rm[0] != out[0] || rm[1] != out[1] || rm[2] != out[2] || rm[3] != out[3] {
+		return -1, nil, nil, false
+	}
+	if rt, ok := epi.Op.Results[0].Type.(*ir.RankedTensorType); !ok || rt.Elem.String() != "f32" {
+		return -1, nil, nil, false
+	}
+	scalar := func(v *ir.Value) bool {
+		if v.ArgBlock() == body {
+			if v.Index() >= e.nIn {
+				return false
+			}
+			t, isT := epi.Inputs()[v.Index()].Type.(*ir.RankedTensorType)
+			return !isT || len(t.Dims) == 0
+		}
+		if d := v.Owner(); d != nil && v.ParentBlock() == body {
+			return d.Name == "arith.constant"
+		}
+		return true
+	}
+	cur := body.Args[e.rootArg]
+	bias, stage := -1, 0
+	other := func(o *ir.Operation) *ir.Value {
+		if len(o.Operands) != 2 {
+			return nil
+		}
+		if o.Operands[0] == cur {
+			return o.Operands[1]
+		}
+		if o.Operands[1] == cur {
+			return o.Operands[0]
+		}
+		return nil
+	}
+	for _, o := range body.Ops {
+		switch o.Name {
+		case "arith.constant":
+			continue
+		case "linalg.yield":
+			if len(o.Operands) != 1 || o.Operands[0] != cur {
+				return -1, nil, nil, false
+			}
+			return bias, lo, hi, true
+		}
+		x := other(o)
+		if x == nil || len(o.Results) != 1 {
+			return -1, nil, nil, false
+		}
+		switch {
+		case o.Name == "arith.addf" && stage == 0 && x.ArgBlock() == body && x.Index() < e.nIn && x.Index() != e.rootArg:
+			m := e.maps[x.Index()]
+			found := false
+			for _, r := range m.Results {
+				switch r := r.(type) {
+				case *ir.AffineDimExpr:
+					if r.Pos != out[1] || found {
+						return -1, nil, nil, false
+					}
+					found = true
+				case *ir.AffineConstantExpr:
+					if r.Value != 0 {
+						return -1, nil, nil, false
+					}
+				default:
+					return -1, nil, nil, false
+				}
+			}
+			if !found {
+				return -1, nil, nil, false
+			}
+			bias, stage = x.Index(), 1
+		case o.Name == "arith.maximumf" && stage < 2 && scalar(x):
+			lo, stage = x, 2
+		case o.Name == "arith.minimumf" && stage < 3 && scalar(x):
+			hi, stage = x, 3
+		default:
+			return -1, nil, nil, false
+		}
+		cur = o.Results[0]
+	}
+	return -1, nil, nil, false
+}
+
+// canFuseDWEpilogue reports whether epi, consuming depthwise convolution
+// root, is a chain the DWConv tile op fuses.
+func canFuseDWEpilogue(root, epi linalg.Generic) bool {
+	if _, _, ok := matchDWConv(root); !ok {
+		return false
+	}
+	_, _, _, ok := dwEpilogueChain(root, epi)
+	return ok
+}
+
+// fusedDWEpilogue binds what epi's fused chain reads and returns it as the
+// tile op's epilogue for the channels from c0.
+func (g *gen) fusedDWEpilogue(root, epi linalg.Generic, s dwShape, c0 kir.Value) (kir.DWConvEpilogue, error) {
+	e := kir.NoDWConvEpilogue
+	bias, lo, hi, ok := dwEpilogueChain(root, epi)
+	if !ok {
+		return e, ir.OpErrorf(epi.Op, "is not a bias and clamp chain the depthwise convolution can fuse")
+	}
+	top := g.b
+	if bias >= 0 {
+		t := epi.Inputs()[bias]
+		bi, err := g.bind(t, kir.Read)
+		if err != nil {
+			return e, ir.OpErrorf(epi.Op, "%v", err)
+		}
+		en, _ := newEpilogue(root, epi, nil)
+		var stride kir.Value = -1
+		for r, x := range en.maps[bias].Results {
+			if _, isDim := x.(*ir.AffineDimExpr); isDim {
+				stride = g.strides[t][r]
+			}
+		}
+		e.Bias, e.BiasOff, e.BiasStride = bi, top.Bin(kir.Mul, c0, stride), stride
+	}
+	body := epi.Body()
+	bound := func(v *ir.Value) (kir.Value, error) {
+		if v.ArgBlock() == body {
+			in := epi.Inputs()[v.Index()]
+			if _, isT := in.Type.(*ir.RankedTensorType); isT {
+				bi, err := g.bind(in, kir.Read)
+				if err != nil {
+					return -1, err
+				}
+				return top.Load(bi, kir.S(kir.F32), g.idx(0)), nil
+			}
+			return g.scalarCapture(in)
+		}
+		if d := v.Owner(); d != nil && v.ParentBlock() == body {
+			return g.topConstant(d, 1)
+		}
+		return g.scalarCapture(v)
+	}
+	var err error
+	if lo != nil {
+		if e.Lo, err = bound(lo); err != nil {
+			return e, ir.OpErrorf(epi.Op, "%v", err)
+		}
+	}
+	if hi != nil {
+		if e.Hi, err = bound(hi); err != nil {
+			return e, ir.OpErrorf(epi.Op, "%v", err)
+		}
+	}
+	return e, nil
 }

@@ -65,11 +65,64 @@ func (b *Builder) Contract(a, bb, c int, args [12]Value, flags int64) {
 	b.Append(&Op{Kind: Contract, Args: args[:], Bindings: [3]int{a, bb, c}, Imm: flags})
 }
 
-// DWConvArgs is the number of operands of a DWConv.
+// DWConvArgs is the number of operands of a DWConv without a fused
+// epilogue.
 const DWConvArgs = 23
 
+// DWConv epilogue flags (Op.Imm of a DWConv).
+const (
+	// DWConvBias adds a per-channel bias.
+	DWConvBias int64 = 1
+	// DWConvMax takes maximumf with a scalar.
+	DWConvMax int64 = 2
+	// DWConvMin takes minimumf with a scalar.
+	DWConvMin int64 = 4
+)
+
+// DWConvEpilogue is a DWConv's fused epilogue: a per-channel bias at
+// BiasOff + c·BiasStride of binding Bias (when Bias ≥ 0), then maximumf
+// with Lo and minimumf with Hi where they are set (≥ 0).
+type DWConvEpilogue struct {
+	Bias                int
+	BiasOff, BiasStride Value
+	Lo, Hi              Value
+}
+
+// NoDWConvEpilogue is a DWConv without a fused epilogue.
+var NoDWConvEpilogue = DWConvEpilogue{Bias: -1, BiasOff: -1, BiasStride: -1, Lo: -1, Hi: -1}
+
 // DWConv emits a depthwise 2-D convolution from binding in with weights w
-// into binding out; args are in the order ops.go documents.
-func (b *Builder) DWConv(in, w, out int, args [DWConvArgs]Value) {
-	b.Append(&Op{Kind: DWConv, Args: args[:], Bindings: [3]int{in, w, out}})
+// into binding out; args are in the order ops.go documents, and e is the
+// fused epilogue.
+func (b *Builder) DWConv(in, w, out int, args [DWConvArgs]Value, e DWConvEpilogue) {
+	op := &Op{Kind: DWConv, Args: append([]Value(nil), args[:]...), Bindings: [3]int{in, w, out}, Binding: -1}
+	if e.Bias >= 0 {
+		op.Imm |= DWConvBias
+		op.Binding = e.Bias
+		op.Args = append(op.Args, e.BiasOff, e.BiasStride)
+	}
+	if e.Lo >= 0 {
+		op.Imm |= DWConvMax
+		op.Args = append(op.Args, e.Lo)
+	}
+	if e.Hi >= 0 {
+		op.Imm |= DWConvMin
+		op.Args = append(op.Args, e.Hi)
+	}
+	b.Append(op)
+}
+
+// DWConvOperands returns the number of operands of a DWConv with flags.
+func DWConvOperands(flags int64) int {
+	n := DWConvArgs
+	if flags&DWConvBias != 0 {
+		n += 2
+	}
+	if flags&DWConvMax != 0 {
+		n++
+	}
+	if flags&DWConvMin != 0 {
+		n++
+	}
+	return n
 }

@@ -9,6 +9,21 @@ func (t *thread) dwconv(op *Op) error {
 	for i := range a {
 		a[i] = t.scalar(op.Args[i])
 	}
+	// The fused epilogue's operands.
+	rest := op.Args[DWConvArgs:]
+	var bias []byte
+	var biasOff, biasStride int64
+	if op.Imm&DWConvBias != 0 {
+		bias, biasOff, biasStride = t.m.bindings[op.Binding], t.scalar(rest[0]), t.scalar(rest[1])
+		rest = rest[2:]
+	}
+	var lo, hi uint64
+	if op.Imm&DWConvMax != 0 {
+		lo, rest = t.vals[rest[0]][0], rest[1:]
+	}
+	if op.Imm&DWConvMin != 0 {
+		hi = t.vals[rest[0]][0]
+	}
 	C, H, W, OH, OW := a[10], a[11], a[12], a[13], a[14]
 	KH, KW, SH, SW, DH, DW, PH, PW := a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22]
 	if C <= 0 || OH <= 0 || OW <= 0 {
@@ -33,6 +48,11 @@ func (t *thread) dwconv(op *Op) error {
 	if err := t.box(op, op.Bindings[2], a[7], count(2), [][2]int64{{C, a[8]}, {OH, a[9]}, {OW, 1}}); err != nil {
 		return err
 	}
+	if bias != nil {
+		if err := t.box(op, op.Binding, biasOff, int64(len(bias)/4), [][2]int64{{C, biasStride}}); err != nil {
+			return err
+		}
+	}
 	for c := int64(0); c < C; c++ {
 		for y := int64(0); y < OH; y++ {
 			for x := int64(0); x < OW; x++ {
@@ -47,6 +67,15 @@ func (t *thread) dwconv(op *Op) error {
 						wv := readElem(w, F32, a[3]+c*a[4]+i*a[5]+j*a[6])
 						acc = floatBin(Add, F32, acc, floatBin(Mul, F32, xv, wv))
 					}
+				}
+				if bias != nil {
+					acc = floatBin(Add, F32, acc, readElem(bias, F32, biasOff+c*biasStride))
+				}
+				if op.Imm&DWConvMax != 0 {
+					acc = floatBin(MaxF, F32, acc, lo)
+				}
+				if op.Imm&DWConvMin != 0 {
+					acc = floatBin(MinF, F32, acc, hi)
 				}
 				writeElem(out, F32, a[7]+c*a[8]+y*a[9]+x, acc)
 			}

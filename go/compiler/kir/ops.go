@@ -158,7 +158,12 @@ const (
 	// zero pad). The sums start at +0; the output's prior contents are
 	// not read. The whole C×H×W input (when H, W > 0), C×KH×KW weight
 	// (when KH, KW > 0) and C×OH×OW output tiles must lie in their
-	// bindings.
+	// bindings. Imm flags fuse an epilogue, applied in this order, with
+	// operands after the 23 above: DWConvBias adds bias(c) (Binding holds
+	// its f32 binding; operands biasOff, biasStride: bias(c) is at biasOff
+	// + c·biasStride), DWConvMax takes maximumf with an f32 operand lo,
+	// DWConvMin minimumf with an f32 operand hi (arith's semantics: NaN
+	// propagates, −0 < +0), each rounded.
 	DWConv
 
 	// Structured control flow.

@@ -243,13 +243,25 @@ func (p *printer) contract(op *Op) {
 
 func (p *printer) dwconv(op *Op) {
 	a := op.Args
-	if len(a) != DWConvArgs {
+	if len(a) != DWConvOperands(op.Imm) {
 		p.f("dwconv <%d args: %s>\n", len(a), vals(a))
 		return
 	}
-	p.f("dwconv b%d[%s] * b%d[%s] = b%d[%s] size(%s) window(%s) stride(%s) dilation(%s) pad(%s)\n",
+	epi, rest := "", a[DWConvArgs:]
+	if op.Imm&DWConvBias != 0 {
+		epi += fmt.Sprintf(" + bias b%d[%s]", op.Binding, vals(rest[:2]))
+		rest = rest[2:]
+	}
+	if op.Imm&DWConvMax != 0 {
+		epi += " max " + vals(rest[:1])
+		rest = rest[1:]
+	}
+	if op.Imm&DWConvMin != 0 {
+		epi += " min " + vals(rest[:1])
+	}
+	p.f("dwconv b%d[%s] * b%d[%s] = b%d[%s] size(%s) window(%s) stride(%s) dilation(%s) pad(%s)%s\n",
 		op.Bindings[0], vals(a[0:3]), op.Bindings[1], vals(a[3:7]), op.Bindings[2], vals(a[7:10]),
-		vals(a[10:15]), vals(a[15:17]), vals(a[17:19]), vals(a[19:21]), vals(a[21:23]))
+		vals(a[10:15]), vals(a[15:17]), vals(a[17:19]), vals(a[19:21]), vals(a[21:23]), epi)
 }
 
 func (p *printer) forOp(op *Op, depth int) {

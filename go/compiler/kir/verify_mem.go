@@ -176,25 +176,39 @@ func (v *verifier) contract(op *Op, ts []Type) error {
 }
 
 func (v *verifier) dwconv(op *Op, ts []Type) error {
-	if len(ts) != DWConvArgs {
-		return v.errf(op, "has %d operands, want %d", len(ts), DWConvArgs)
+	if op.Imm&^(DWConvBias|DWConvMax|DWConvMin) != 0 {
+		return v.errf(op, "flags %#x: only bits 0 (bias), 1 (maximumf) and 2 (minimumf) are defined", op.Imm)
+	}
+	if n := DWConvOperands(op.Imm); len(ts) != n {
+		return v.errf(op, "has %d operands, want %d", len(ts), n)
+	}
+	nIdx := DWConvArgs
+	if op.Imm&DWConvBias != 0 {
+		nIdx += 2
 	}
 	for i, t := range ts {
-		if !SameType(t, S(Index)) {
-			return v.errf(op, "operand %d has type %s, want i64", i, t)
+		want := S(Index)
+		if i >= nIdx {
+			want = S(F32)
+		}
+		if !SameType(t, want) {
+			return v.errf(op, "operand %d has type %s, want %s", i, t, want)
 		}
 	}
-	for i, need := range [3]Access{Read, Read, Write} {
-		e, err := v.binding(op, op.Bindings[i], need)
+	bs := op.Bindings[:]
+	access := []Access{Read, Read, Write}
+	if op.Imm&DWConvBias != 0 {
+		bs = append(bs, op.Binding)
+		access = append(access, Read)
+	}
+	for i, b := range bs {
+		e, err := v.binding(op, b, access[i])
 		if err != nil {
 			return err
 		}
 		if e != F32 {
-			return v.errf(op, "binding %d holds %s; dwconv is defined for f32", op.Bindings[i], e)
+			return v.errf(op, "binding %d holds %s; dwconv is defined for f32", b, e)
 		}
-	}
-	if op.Imm != 0 {
-		return v.errf(op, "flags %#x: dwconv has none", op.Imm)
 	}
 	return nil
 }

@@ -55,6 +55,9 @@ type dwConv struct {
 	ib  string   // the channel's input offset (elements)
 	ob  string   // the channel's output offset
 	wts []string // the channel's weights, each broadcast to a vector
+	// The fused epilogue: the channel's bias and the bounds, broadcast
+	// ("" when absent).
+	bias, lo, hi string
 }
 
 // dwconv emits the DWConv tile op: bounds checks of its three tiles, then
@@ -76,6 +79,9 @@ func (f *fn) dwconv(op *kir.Op) error {
 			return status.Errorf(status.Unimplemented, "dwconv operand %d is not a compile-time constant: llvm-cpu specializes depthwise convolutions on their window, plane sizes and row strides", arg)
 		}
 		*fields[i] = v
+	}
+	if len(op.Args) != kir.DWConvOperands(op.Imm) {
+		return status.Errorf(status.Internal, "dwconv with flags %#x has %d operands", op.Imm, len(op.Args))
 	}
 	if s.H < 1 || s.W < 1 || s.OH < 1 || s.OW < 1 || s.KH < 1 || s.KW < 1 || s.SH < 1 || s.SW < 1 || s.DH < 1 || s.DW < 1 ||
 		s.inRS < s.W || s.outRS < s.OW || s.W > 1<<30 || s.H*s.inRS > 1<<40 {
@@ -106,6 +112,20 @@ func (f *fn) dwconv(op *kir.Op) error {
 		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
 		f.endGuard(join)
 		all = f.bin("and", b1, all, ok)
+	}
+	rest := op.Args[kir.DWConvArgs:]
+	if op.Imm&kir.DWConvBias != 0 {
+		ok := f.call("i1", "gree_tile_ok", "i64", f.v(rest[0]), "i64", f.v(rest[1]), "i64", "1", "i64", a(dwC), "i64", "1", "i64", fmt.Sprintf("%%n%d", op.Binding))
+		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, op.Binding)
+		f.endGuard(join)
+		all = f.bin("and", b1, all, ok)
+		rest = rest[2:]
+	}
+	if op.Imm&kir.DWConvMax != 0 {
+		d.lo, rest = f.broadcast(d.vecT(), f.v(rest[0])), rest[1:]
+	}
+	if op.Imm&kir.DWConvMin != 0 {
+		d.hi = f.broadcast(d.vecT(), f.v(rest[0]))
 	}
 	run := f.newLabel("dwconv.run")
 	f.emitf("br i1 %s, label %%%s, label %%%s", all, run, done)
@@ -151,6 +171,14 @@ func (d *dwConv) channel(c string) {
 	d.ob = f.bin("add", i64, a(dwOutOff), f.bin("mul", i64, c, a(dwOutCS)))
 	wb := f.bin("add", i64, a(dwWOff), f.bin("mul", i64, c, a(dwWCS)))
 	d.wts = d.wts[:0]
+	if op.Imm&kir.DWConvBias != 0 {
+		rest := op.Args[kir.DWConvArgs:]
+		off := f.bin("add", i64, f.v(rest[0]), f.bin("mul", i64, c, f.v(rest[1])))
+		p, x := f.t(), f.t()
+		f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, op.Binding, off)
+		f.emitf("%s = load float, ptr %s, align 4", x, p)
+		d.bias = f.broadcast(d.vecT(), x)
+	}
 	for i := int64(0); i < d.s.KH; i++ {
 		for j := int64(0); j < d.s.KW; j++ {
 			off := f.bin("add", i64, wb, f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS))))
@@ -206,10 +234,19 @@ func (d *dwConv) fmuladd(x, w, acc string) string {
 	return r
 }
 
-// store writes acc at output offset off: the first n lanes (all when n ≥
-// vl).
+// store writes acc, after the fused epilogue, at output offset off: the
+// first n lanes (all when n ≥ vl).
 func (d *dwConv) store(off, acc string, n int64) {
 	f := d.f
+	if d.bias != "" {
+		acc = f.bin("fadd", d.vecT(), acc, d.bias)
+	}
+	if d.lo != "" {
+		acc = f.minMax(d.vecT(), d.vecT(), acc, d.lo, true)
+	}
+	if d.hi != "" {
+		acc = f.minMax(d.vecT(), d.vecT(), acc, d.hi, false)
+	}
 	p := f.t()
 	V, M, mg := ty(d.vecT()), vecOf("i1", d.vl), mangle(kir.F32, d.vl)
 	f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, d.op.Bindings[2], off)

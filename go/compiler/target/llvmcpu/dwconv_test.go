@@ -20,7 +20,12 @@ type dw struct {
 	DH, DW, PH, PW, inRS, outRS int64
 	OH, OW                      int64
 	tile                        int64
+	// fused adds a bias (binding 3) and clamps to [dwLo, dwHi] in the op.
+	fused bool
 }
+
+// The bounds of fused problems.
+const dwLo, dwHi = -0.5, 0.7
 
 // newDW is problem name with a "same"-style output size for pads ph, pw
 // on both sides and dense rows.
@@ -38,6 +43,9 @@ func (p dw) kernel() (*kir.Kernel, [3]int64) {
 	k, b := kir.NewKernel("dw_" + p.name)
 	f := kir.F32
 	k.Bindings = []kir.Binding{{Elem: f, Access: kir.Read}, {Elem: f, Access: kir.Read}, {Elem: f, Access: kir.Write}}
+	if p.fused {
+		k.Bindings = append(k.Bindings, kir.Binding{Elem: f, Access: kir.Read})
+	}
 	grid := [3]int64{(p.C + p.tile - 1) / p.tile, 1, 1}
 	k.Grid[0] = kir.GridDim{Static: grid[0], Tile: 1}
 	k.Grid[1], k.Grid[2] = kir.GridDim{Static: 1, Tile: 1}, kir.GridDim{Static: 1, Tile: 1}
@@ -50,13 +58,17 @@ func (p dw) kernel() (*kir.Kernel, [3]int64) {
 		at(inCS), i(inCS), i(p.inRS), at(wCS), i(wCS), i(p.KW), i(1), at(outCS), i(outCS), i(p.outRS),
 		cN, i(p.H), i(p.W), i(p.OH), i(p.OW), i(p.KH), i(p.KW), i(p.SH), i(p.SW), i(p.DH), i(p.DW), i(p.PH), i(p.PW),
 	}
-	b.DWConv(0, 1, 2, args)
+	e := kir.NoDWConvEpilogue
+	if p.fused {
+		e = kir.DWConvEpilogue{Bias: 3, BiasOff: c0, BiasStride: i(1), Lo: b.Float(kir.S(f), dwLo), Hi: b.Float(kir.S(f), dwHi)}
+	}
+	b.DWConv(0, 1, 2, args, e)
 	return k, grid
 }
 
 // reference is the float64 convolution of p and the sum of its terms'
 // magnitudes, per output element.
-func (p dw) reference(in, w []float64) (exact, mag []float64) {
+func (p dw) reference(in, w, bias []float64) (exact, mag []float64) {
 	n := p.C * p.OH * p.outRS
 	exact, mag = make([]float64, n), make([]float64, n)
 	f := func(x float64) float64 { return float64(float32(x)) }
@@ -74,6 +86,9 @@ func (p dw) reference(in, w []float64) (exact, mag []float64) {
 						exact[o] += u
 						mag[o] += math.Abs(u)
 					}
+				}
+				if p.fused {
+					exact[o] = math.Min(math.Max(exact[o]+f(bias[c]), f(dwLo)), f(dwHi))
 				}
 			}
 		}
@@ -104,6 +119,10 @@ func dwEdges() []dw {
 	padded.inRS, padded.outRS = 13, 11
 	rowsLoop := newDW("s1rowsloop", 1, 3, 530, 3, 3, 1, 2, 1, 2)
 	rowsLoop.inRS = 531
+	fusedFlat := newDW("fused_flat", 11, 9, 9, 3, 3, 1, 1, 1, 1)
+	fusedFlat.fused = true
+	fusedRows := newDW("fused_rows_s2", 6, 33, 40, 3, 3, 2, 1, 1, 1)
+	fusedRows.fused = true
 	asym := newDW("asym", 4, 6, 9, 3, 2, 1, 1, 0, 0)
 	asym.PH, asym.PW, asym.OH, asym.OW, asym.outRS = 3, 1, 7, 9, 9
 	return []dw{
@@ -117,7 +136,7 @@ func dwEdges() []dw {
 		newDW("s2odd", 5, 15, 15, 3, 3, 2, 1, 1, 1),
 		newDW("s3", 4, 20, 23, 3, 3, 3, 1, 1, 1),
 		newDW("s2wide", 1, 4, 560, 3, 3, 2, 1, 1, 1),
-		rowsLoop, padded, asym,
+		rowsLoop, padded, asym, fusedFlat, fusedRows,
 	}
 }
 
@@ -139,13 +158,21 @@ func checkDW(t *testing.T, m llvmcpu.Machine, ps []dw, interp bool, r *rand.Rand
 		for i := range out {
 			out[i] = 1e9 // every element must be overwritten or keep this
 		}
-		exact, mag := p.reference(in, w)
-		runs := map[string][][]byte{"native": {enc(kir.F32, in), enc(kir.F32, w), enc(kir.F32, out)}}
+		bias := randFloats(r, int(p.C), 1)
+		exact, mag := p.reference(in, w, bias)
+		bufs := func() [][]byte {
+			bs := [][]byte{enc(kir.F32, in), enc(kir.F32, w), enc(kir.F32, out)}
+			if p.fused {
+				bs = append(bs, enc(kir.F32, bias))
+			}
+			return bs
+		}
+		runs := map[string][][]byte{"native": bufs()}
 		if err := x.Run(e, 0, grids[e][0], grids[e], nil, runs["native"]); err != nil {
 			t.Fatalf("%s on %s: %v", p.name, m.CPU, err)
 		}
 		if interp {
-			runs["kir.Run"] = [][]byte{enc(kir.F32, in), enc(kir.F32, w), enc(kir.F32, out)}
+			runs["kir.Run"] = bufs()
 			if err := kir.Run(ks[e], grids[e], nil, runs["kir.Run"]); err != nil {
 				t.Fatalf("%s: kir.Run: %v", p.name, err)
 			}
@@ -228,12 +255,23 @@ func TestDWConvOutOfBoundsIsAnError(t *testing.T) {
 // depthwise shape on one thread, warm buffers.
 func BenchmarkDWConvMobileNet(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
+	var ps []dw
 	for _, p := range mobilenetDW {
+		// Codegen's tile: whole planes, 8192 outputs, at least 8 workgroups.
+		p.tile = max(1, min(8192/(p.OH*p.OW), (p.C+7)/8))
+		f := p
+		f.fused, f.name = true, p.name+"_fused"
+		ps = append(ps, p, f)
+	}
+	for _, p := range ps {
 		b.Run(p.name, func(b *testing.B) {
 			m := needLLVMB(b)
 			k, grid := p.kernel()
 			x := buildB(b, m, k)
 			bufs := [][]byte{enc(kir.F32, randFloats(r, int(p.C*p.H*p.inRS), 1)), enc(kir.F32, randFloats(r, int(p.C*p.KH*p.KW), 1)), make([]byte, 4*p.C*p.OH*p.outRS)}
+			if p.fused {
+				bufs = append(bufs, enc(kir.F32, randFloats(r, int(p.C), 1)))
+			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if err := x.Run(0, 0, grid[0], grid, nil, bufs); err != nil {
