@@ -89,6 +89,10 @@ func (t *kernelText) maskedStoreN(val, ptr, mask string, lanes int) {
 	t.w("  call void @llvm.masked.store%s.p0(%s %s, ptr %s, i32 4, %s %s)", mangle(kir.F32, lanes), vecOf("float", lanes), val, ptr, vecOf("i1", lanes), mask)
 }
 
+// colBlocks reports whether blocks of rows rows compute a few last
+// columns along M (colBlock): rows vectors of vl/2 lanes, beside halves.
+func (t *kernelText) colBlocks(rows int) bool { return t.halves() && rows == t.vl/2 }
+
 // halves reports whether the last columns' blocks may end with a half
 // vector (vl/2 lanes, one instruction of half the width, as AVX-512's
 // 8-lane ymm next to its 16-lane zmm) when the columns left fit it.
@@ -150,6 +154,11 @@ slow:
 	w("define internal void @%s(%s) #0 {", rows, contractParams)
 	w("entry:")
 	w("  %%pack = alloca [%d x float], align 64", (kc+vl)*nr)
+	if t.colBlocks(mr) {
+		// A's columns for colBlock.
+		w("  %%apack = alloca [%d x float], align 64", (kc+vl)*mr)
+		w("  %%acs1 = icmp eq i64 %%acs, 1")
+	}
 	w("  %%bc1 = icmp eq i64 %%bcs, 1")
 	w("  %%br1 = icmp eq i64 %%brs, 1")
 	w("  %%bok = or i1 %%bc1, %%br1")
@@ -212,11 +221,26 @@ slow:
 			w("  br label %%sel%d", v)
 		}
 		w("sel%d:", v)
+		if v > 1 && t.colBlocks(mr) {
+			// A few columns past v-1 vectors: the blocks of mr rows
+			// compute them along M (colBlock) when A's rows are
+			// contiguous, the single rows as below.
+			w("  %%nwx%d = select i1 %%acs1, i64 %%nw, i64 0", v)
+			w("  switch i64 %%nwx%d, label %%rest%d [", v, v)
+			for n := 1; n <= maxCols; n++ {
+				w("    i64 %d, label %%x%d_%d.entry", (v-1)*vl+n, v, n)
+			}
+			w("  ]")
+			for n := 1; n <= maxCols; n++ {
+				t.microBlockH(fmt.Sprintf("x%d_%d", v, n), mr, v-1, n, false, false, "0", "%mf", fmt.Sprintf("hr%d.entry", v))
+			}
+			w("rest%d:", v)
+		}
 		if t.halves() {
 			w("  %%half%d = icmp sle i64 %%nw, %d", v, (v-1)*vl+vl/2)
 			w("  br i1 %%half%d, label %%h%d.entry, label %%w%d.entry", v, v, v)
-			t.microBlockH(fmt.Sprintf("h%d", v), mr, v, true, true, "0", "%mf", fmt.Sprintf("hr%d.entry", v))
-			t.microBlockH(fmt.Sprintf("hr%d", v), 1, v, true, true, "%mf", "%M", next)
+			t.microBlockH(fmt.Sprintf("h%d", v), mr, v, 0, true, true, "0", "%mf", fmt.Sprintf("hr%d.entry", v))
+			t.microBlockH(fmt.Sprintf("hr%d", v), 1, v, 0, true, true, "%mf", "%M", next)
 		} else {
 			w("  br label %%w%d.entry", v)
 		}
@@ -251,12 +275,14 @@ slow:
 // fused multiply-adds each, and stored back. It starts at label p+".entry" and branches to
 // next when done.
 func (t *kernelText) microBlock(p string, rows, vecs int, masked bool, iLo, iHi, next string) {
-	t.microBlockH(p, rows, vecs, masked, false, iLo, iHi, next)
+	t.microBlockH(p, rows, vecs, 0, masked, false, iLo, iHi, next)
 }
 
-// microBlockH is microBlock whose last vector has vl/2 lanes when half.
-func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iLo, iHi, next string) {
+// microBlockH is microBlock whose last vector has vl/2 lanes when half,
+// followed by cols columns of C computed along M (colBlock).
+func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bool, iLo, iHi, next string) {
 	w, vl := t.w, t.vl
+	x := colBlock{t: t, p: p, rows: rows, col0: vecs * vl, cols: cols}
 	nr := nv * vl
 	// Lanes, type and mask suffix of vector c.
 	lanes := func(c int) int {
@@ -294,9 +320,14 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 			w("  %%%s.cq%d_%d = getelementptr float, ptr %%%s.cp%d, i64 %d", p, r, c, p, r, c*vl)
 		}
 	}
+	x.addresses()
+	x.pack()
 	// With zero, the first panel's accumulators start at +0 (C not
 	// read): the loads of C move to their own block.
 	pre := p + ".i.body"
+	if cols > 0 {
+		pre = p + ".i.packed"
+	}
 	if t.zero {
 		w("  %%%s.first = icmp eq i64 %%kb, 0", p)
 		w("  br i1 %%%s.first, label %%%s.c0, label %%%s.cl", p, p, p)
@@ -315,6 +346,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 			}
 		}
 	}
+	x.load()
 	if t.zero {
 		w("  br label %%%s.c", p)
 		// C's lines are fetched for writing while the products are
@@ -325,6 +357,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 				w("  call void @llvm.prefetch.p0(ptr %%%s.cq%d_%d, i32 1, i32 3, i32 1)", p, r, c)
 			}
 		}
+		x.prefetch()
 		w("  br label %%%s.c", p)
 		w("%s.c:", p)
 		for r := 0; r < rows; r++ {
@@ -332,6 +365,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 				w("  %%%s.acc0_%d_%d = phi %s [ zeroinitializer, %%%s.c0 ], [ %%%s.accl_%d_%d, %%%s.cl ]", p, r, c, vt(c), p, p, r, c, p)
 			}
 		}
+		x.startPhis()
 		pre = p + ".c"
 	}
 	w("  br label %%%s.p.head", p)
@@ -342,6 +376,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 			w("  %%%s.acc_%d_%d = phi %s [ %%%s.acc0_%d_%d, %%%s ], [ %%%s.accn_%d_%d, %%%s.p.body ]", p, r, c, vt(c), p, r, c, pre, p, r, c, p)
 		}
 	}
+	x.loopPhis(pre)
 	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%kc", p, p)
 	w("  br i1 %%%s.p.more, label %%%s.p.body, label %%%s.p.exit", p, p, p)
 	w("%s.p.body:", p)
@@ -352,7 +387,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align %d", p, c, vt(c), p, c, 4*lanes(c))
 	}
 	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
-	if !masked && rows > 1 {
+	if !masked && cols == 0 && rows > 1 {
 		t.prefetchNextRows(p, rows)
 	}
 	for r := 0; r < rows; r++ {
@@ -371,6 +406,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 			w("  %%%s.accn_%d_%d = call %s @llvm.fmuladd%s(%s %s, %s %%%s.bv%d, %s %%%s.acc_%d_%d)", p, r, c, V, mangle(kir.F32, lanes(c)), V, av, V, p, c, V, p, r, c)
 		}
 	}
+	x.step()
 	w("  %%%s.p.next = add i64 %%%s.p, 1", p, p)
 	w("  br label %%%s.p.head", p)
 	w("%s.p.exit:", p)
@@ -383,6 +419,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs int, masked, half bool, iL
 			}
 		}
 	}
+	x.store()
 	w("  %%%s.i.next = add i64 %%%s.i, %d", p, p, rows)
 	w("  br label %%%s.i.head", p)
 }

@@ -10,7 +10,8 @@ import (
 
 // TestContractZero checks kir.ContractZero (C = A·B) on every path of the
 // f32 microkernel (row-major and transposed B, column-major C, strided
-// fallback, one-row GEMVs, masked column edges, one and several K panels,
+// fallback, one-row GEMVs, masked column edges, a last column along M,
+// one and several K panels,
 // K = 0) and on the reference loop nest of other types: C holds NaNs
 // before, which must not be read, and the result must be bit-identical to
 // C += A·B over a zeroed C (the sums start at +0 either way, so a -0
@@ -20,7 +21,7 @@ func TestContractZero(t *testing.T) {
 	m := needLLVM(t)
 	r := rand.New(rand.NewPCG(9, 10))
 	f32 := [3]kir.Scalar{kir.F32, kir.F32, kir.F32}
-	for _, sh := range [][3]int64{{13, 37, 19}, {8, 32, 600}, {1, 45, 33}, {1, 70, 300}, {6, 5, 1}, {9, 21, 0}, {1, 16, 0}} {
+	for _, sh := range [][3]int64{{13, 37, 19}, {8, 32, 600}, {1, 45, 33}, {1, 70, 300}, {16, 49, 300}, {11, 17, 40}, {6, 5, 1}, {9, 21, 0}, {1, 16, 0}} {
 		M, N, K := sh[0], sh[1], sh[2]
 		for _, layout := range []string{"row", "bt", "ct", "strided"} {
 			st := [6]int64{max(K, 1), 1, N, 1, N, 1}
