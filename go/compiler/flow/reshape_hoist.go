@@ -6,10 +6,12 @@ import (
 )
 
 // hoistReshapes moves element-wise generics above the tensor.reshape that
-// feeds them: g(reshape(x), s…) becomes reshape(g(x, s…)) when g reads one
-// tensor through an identity map and otherwise only scalars, so that g
-// fuses with x's producer (a convolution's bias add and its activation
-// then run in the matmul's epilogue instead of in a dispatch of their own).
+// feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, reshape(y)…,
+// s…)) when g reads its tensors through identity maps, x's reshape has no
+// other use and the other tensors y have g's shape (scalars s stay), so
+// that g fuses with x's producer: a convolution's bias add and its
+// activation then run in the matmul's epilogue instead of in a dispatch of
+// their own, and so does a residual connection's add.
 func hoistReshapes(fn *ir.Operation) {
 	for {
 		uses := users(fn)
@@ -47,28 +49,41 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	if e := out.Owner(); e == nil || e.Name != "tensor.empty" || len(e.Operands) != 0 {
 		return false
 	}
+	// A generic that already reads its only-used producer directly stays
+	// (this also keeps a hoisted generic from being hoisted back through
+	// the reshapes added to its other tensors).
+	for _, in := range g.Inputs() {
+		if p := in.Owner(); p != nil && p.Name == linalg.GenericName && uses[in] == 1 {
+			return false
+		}
+	}
 	var reshape *ir.Operation
 	at := -1
+	var others []int // the other tensors read, reshaped along
 	for i, in := range g.Inputs() {
 		t, isT := in.Type.(*ir.RankedTensorType)
 		if !isT || len(maps[i].Results) == 0 {
 			continue
 		}
-		if at >= 0 || !isIdentity(maps[i]) || !sameShape(t, ot) {
+		if !isIdentity(maps[i]) || !sameShape(t, ot) {
 			return false
 		}
 		r := in.Owner()
-		if r == nil || r.Name != "tensor.reshape" || uses[in] != 1 || r.Block() != op.Block() {
-			return false
+		if at < 0 && r != nil && r.Name == "tensor.reshape" && uses[in] == 1 && r.Block() == op.Block() {
+			p := r.Operands[0].Owner()
+			if st, ok := r.Operands[0].Type.(*ir.RankedTensorType); ok && static(st) && len(st.Dims) > 0 && p != nil && p.Name == linalg.GenericName {
+				reshape, at = r, i
+				continue
+			}
 		}
-		reshape, at = r, i
+		others = append(others, i)
 	}
 	if reshape == nil {
 		return false
 	}
 	src := reshape.Operands[0]
-	st, ok := src.Type.(*ir.RankedTensorType)
-	if !ok || !static(st) || !static(ot) || len(st.Dims) == 0 {
+	st := src.Type.(*ir.RankedTensorType)
+	if !static(ot) {
 		return false
 	}
 	n := len(st.Dims)
@@ -76,11 +91,20 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	for d := 0; d < n; d++ {
 		id.Results = append(id.Results, &ir.AffineDimExpr{Pos: d})
 	}
-	var newMaps []*ir.AffineMap
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
 	ins := append([]*ir.Value(nil), g.Inputs()...)
 	ins[at] = src
+	if len(others) > 0 {
+		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(n)}, ir.I64), Ints: st.Dims})
+		for _, i := range others {
+			t := ins[i].Type.(*ir.RankedTensorType)
+			ins[i] = b.Create("tensor.reshape", []*ir.Value{ins[i], shape}, []ir.Type{&ir.RankedTensorType{Dims: st.Dims, Elem: t.Elem}}).Result(0)
+		}
+	}
+	var newMaps []*ir.AffineMap
 	for i := range ins {
-		if i == at {
+		if t, isT := ins[i].Type.(*ir.RankedTensorType); isT && len(t.Dims) == n && len(maps[i].Results) > 0 {
 			newMaps = append(newMaps, id)
 		} else {
 			newMaps = append(newMaps, &ir.AffineMap{NumDims: n})
@@ -91,8 +115,6 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	for i := range its {
 		its[i] = linalg.Parallel
 	}
-	b := ir.NewBuilder(op.Loc)
-	b.SetInsertionPointBefore(op)
 	empty := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: st.Dims, Elem: ot.Elem}}).Result(0)
 	body := g.Body()
 	ng := linalg.BuildGeneric(b, ins, []*ir.Value{empty}, newMaps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
