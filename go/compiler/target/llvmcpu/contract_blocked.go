@@ -90,8 +90,9 @@ func (t *kernelText) maskedStoreN(val, ptr, mask string, lanes int) {
 }
 
 // colBlocks reports whether blocks of rows rows compute a few last
-// columns along M (colBlock): rows vectors of vl/2 lanes, beside halves.
-func (t *kernelText) colBlocks(rows int) bool { return t.halves() && rows == t.vl/2 }
+// columns along M (colBlock): AVX-512's blocks of 8 rows, whose columns
+// are 8-lane vectors.
+func (t *kernelText) colBlocks(rows int) bool { return t.vl == 16 && rows == 8 }
 
 // halves reports whether the last columns' blocks may end with a half
 // vector (vl/2 lanes, one instruction of half the width, as AVX-512's

@@ -6,21 +6,21 @@ import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 )
 
-// maxCols is the most last columns of a block computed along M (colBlock):
-// with vl/2 rows a block's column of C is one vl/2-lane vector, where a
-// masked row vector would spend rows half or whole vectors on it.
+// maxCols is the most last columns of a block computed along M
+// (colBlock): each count is one more register block in the microkernel
+// (about 35 ms of LLVM time per copy), and MobileNetV2 needs one (N = 49
+// is 32 + 16 + 1).
 const maxCols = 1
 
 // colBlock emits the columns of C that a register block of microBlockH
 // computes along M: cols columns from col0 (relative to j), each one
-// vector of rows lanes (row i+r in lane r) summing A's column segment —
-// built from the rows' broadcast elements by a tree of blends — times
-// B's broadcast packed element, in k order like the row vectors. C's
-// column elements are loaded and stored one by one, once per block and
-// panel. A block of N's last columns that are a few more than whole
-// vectors (MobileNetV2's 49 = 3·16+1 and 196 = 12·16+4 columns) spends
-// one rows-lane fused multiply-add per column and K step on them instead
-// of one per row. With cols = 0 it emits nothing.
+// vector of rows = vl/2 lanes (row i+r in lane r) summing A's column
+// segment, from the block's rows of A's panel packed transposed (pack),
+// times B's broadcast packed element, in k order like the row vectors.
+// C's column elements are loaded and stored one by one, once per block
+// and panel. A block of N's last columns one past whole vectors spends
+// one half-width fused multiply-add per K step on the column instead of
+// one per row (a masked half vector). With cols = 0 it emits nothing.
 type colBlock struct {
 	t          *kernelText
 	p          string
@@ -123,8 +123,8 @@ func (x colBlock) pack() {
 
 // transposeRows emits the transpose of rows vectors of vl lanes (rows =
 // vl/2 = 8) into vl vectors of rows lanes, and returns them: lane r of
-// vector l is lane l of row r. The caller defines %<name>.off, the
-// packed offset of the first vector, before using them.
+// vector l is lane l of row r. It also defines %<name>.off =
+// %<name>.k · rows, the packed offset of the first vector.
 func (x colBlock) transposeRows(name string, rows []string) []string {
 	w, vl, V := x.t.w, x.t.vl, x.t.vec()
 	if x.rows != 8 || vl != 16 {
