@@ -2,6 +2,7 @@ package llvmcpu
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
@@ -216,13 +217,19 @@ func (d *dwConv) inside(v string, k, n int64) string {
 // tap loads the vl lanes at input offset off under mask m (+0 where m is
 // false) and adds their products with weight w to acc.
 func (d *dwConv) tap(off, m, w, acc string) string {
+	return d.fmuladd(d.load(off, m), w, acc)
+}
+
+// load loads the vl lanes at input offset off under mask m (+0 where m is
+// false).
+func (d *dwConv) load(off, m string) string {
 	f := d.f
 	p, v := f.t(), f.t()
 	V, M, mg := ty(d.vecT()), vecOf("i1", d.vl), mangle(kir.F32, d.vl)
 	f.emitf("%s = getelementptr float, ptr %%b%d, i64 %s", p, d.op.Bindings[0], off)
 	f.emitf("%s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", v, V, mg, p, M, m, V)
 	f.mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
-	return d.fmuladd(v, w, acc)
+	return v
 }
 
 func (d *dwConv) fmuladd(x, w, acc string) string {
@@ -320,9 +327,22 @@ func (d *dwConv) masks(y, x string) (rows, cols []string) {
 // rows emits a channel row by row: output row y's tap row i is input row
 // y·SH + i·DH − PH (all lanes off outside the input), its columns x·SW +
 // j·DW − PW, read as one span of vl·SW elements and every SW-th kept when
-// SW > 1.
+// SW > 1. Rows whose vectors are unrolled go in blocks of up to four
+// (as many as 16 accumulators allow): each input row a block reads is
+// loaded once per column tap and feeds every output row of the block
+// that uses it.
 func (d *dwConv) rows() {
 	f, s, vl := d.f, d.s, int64(d.vl)
+	if s.OW <= dwUnroll*vl {
+		nx := (s.OW + vl - 1) / vl
+		R := min(max(16/nx, 1), 4, s.OH)
+		full := s.OH / R * R
+		f.loop("dw.y", "0", fmt.Sprint(full), fmt.Sprint(R), func(y0 string) { d.rowBlock(y0, R) })
+		if full < s.OH {
+			d.rowBlock(fmt.Sprint(full), s.OH-full)
+		}
+		return
+	}
 	i64 := kir.S(kir.I64)
 	f.loop("dw.y", "0", fmt.Sprint(s.OH), "1", func(y string) {
 		var rowOK, rowOff []string
@@ -337,18 +357,12 @@ func (d *dwConv) rows() {
 			for i := int64(0); i < s.KH; i++ {
 				for j := int64(0); j < s.KW; j++ {
 					q0 := f.bin("add", i64, f.bin("mul", i64, x0, fmt.Sprint(s.SW)), fmt.Sprint(j*s.DW-s.PW))
-					acc = d.spanTap(rowOff[i], rowOK[i], q0, d.wts[i*s.KW+j], acc)
+					acc = d.fmuladd(d.spanLoad(rowOff[i], rowOK[i], q0), d.wts[i*s.KW+j], acc)
 				}
 			}
 			d.store(f.bin("add", i64, ob, x0), acc, n)
 		}
 		full := s.OW / vl * vl
-		if s.OW <= dwUnroll*vl {
-			for x := int64(0); x < s.OW; x += vl {
-				vector(fmt.Sprint(x), min(vl, s.OW-x))
-			}
-			return
-		}
 		f.loop("dw.x", "0", fmt.Sprint(full), fmt.Sprint(vl), func(x string) { vector(x, vl) })
 		if full < s.OW {
 			vector(fmt.Sprint(full), s.OW-full)
@@ -356,14 +370,65 @@ func (d *dwConv) rows() {
 	})
 }
 
-// spanTap adds the products of weight w with the vl input columns q0,
-// q0+SW, … of the row at offset row (none when ok is false) to acc.
-func (d *dwConv) spanTap(row, ok, q0, w, acc string) string {
+// rowBlock emits output rows y0 … y0+R−1 with their vectors unrolled.
+// The sums keep the (i, j) order of each output element.
+func (d *dwConv) rowBlock(y0 string, R int64) {
+	f, s, vl := d.f, d.s, int64(d.vl)
+	i64 := kir.S(kir.I64)
+	nx := (s.OW + vl - 1) / vl
+	acc := make([][]string, R)
+	for r := range acc {
+		acc[r] = make([]string, nx)
+		for v := range acc[r] {
+			acc[r][v] = cst(d.vecT(), "0.0")
+		}
+	}
+	// Input rows (relative to y0·SH) in increasing order, with the
+	// (output row, tap row) pairs that read them.
+	type use struct{ r, i int64 }
+	uses := map[int64][]use{}
+	var rels []int64
+	for r := int64(0); r < R; r++ {
+		for i := int64(0); i < s.KH; i++ {
+			rel := r*s.SH + i*s.DH - s.PH
+			if _, ok := uses[rel]; !ok {
+				rels = append(rels, rel)
+			}
+			uses[rel] = append(uses[rel], use{r, i})
+		}
+	}
+	slices.Sort(rels)
+	base := f.bin("mul", i64, y0, fmt.Sprint(s.SH))
+	for _, rel := range rels {
+		row := f.bin("add", i64, base, fmt.Sprint(rel))
+		ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
+		off := f.bin("add", i64, d.ib, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
+		for j := int64(0); j < s.KW; j++ {
+			for v := int64(0); v < nx; v++ {
+				q0 := fmt.Sprint(v*vl*s.SW + j*s.DW - s.PW)
+				x := d.spanLoad(off, ok, q0)
+				for _, u := range uses[rel] {
+					acc[u.r][v] = d.fmuladd(x, d.wts[u.i*s.KW+j], acc[u.r][v])
+				}
+			}
+		}
+	}
+	for r := int64(0); r < R; r++ {
+		ob := f.bin("add", i64, d.ob, f.bin("mul", i64, f.bin("add", i64, y0, fmt.Sprint(r)), fmt.Sprint(s.outRS)))
+		for v := int64(0); v < nx; v++ {
+			d.store(f.bin("add", i64, ob, fmt.Sprint(v*vl)), acc[r][v], min(vl, s.OW-v*vl))
+		}
+	}
+}
+
+// spanLoad loads the vl input columns q0, q0+SW, … of the row at offset
+// row, +0 where a column is outside the input or ok is false.
+func (d *dwConv) spanLoad(row, ok, q0 string) string {
 	f, s := d.f, d.s
 	sw := int(s.SW)
 	if sw == 1 {
 		m := f.bin("and", kir.V(kir.I1, d.vl), d.inside(d.lanes(q0), 0, s.W), f.broadcast(kir.V(kir.I1, d.vl), ok))
-		return d.tap(f.bin("add", kir.S(kir.I64), row, q0), m, w, acc)
+		return d.load(f.bin("add", kir.S(kir.I64), row, q0), m)
 	}
 	n := d.vl * sw
 	t := kir.V(kir.I32, n)
@@ -381,5 +446,5 @@ func (d *dwConv) spanTap(row, ok, q0, w, acc string) string {
 	f.emitf("%s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", v, V, mg, p, M, m, V)
 	f.mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
 	f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", x, V, v, V, d.vl, laneMask(d.vl, sw))
-	return d.fmuladd(x, w, acc)
+	return x
 }
