@@ -66,10 +66,10 @@ type dwConv struct {
 // once; each vector of outputs sums its taps with masked loads whose
 // masks are the zero pad (a lane whose input position lies outside the
 // plane reads +0, exactly as kir.Run does, so NaN and signed zeros agree).
-// Stride-1 convolutions whose rows are the planes' full width run over
+// Small stride-1 planes whose rows are at most half a vector run over
 // the flattened plane (7×7 is four 16-lane vectors, not seven of seven
-// lanes); the others run row by row, strided columns as one span load
-// and a shuffle. The window, plane sizes and row strides must be
+// lanes); the others run row by row, in blocks of rows that share their
+// input rows' loads, strided columns as one span load and a shuffle. The window, plane sizes and row strides must be
 // compile-time constants (codegen emits them so).
 func (f *fn) dwconv(op *kir.Op) error {
 	var s dwShape
@@ -133,7 +133,7 @@ func (f *fn) dwconv(op *kir.Op) error {
 	f.startBlock(run)
 	f.loop("dw.c", "0", a(dwC), "1", func(c string) {
 		d.channel(c)
-		if s.SH == 1 && s.SW == 1 && s.OW == s.W && s.inRS == s.W && s.outRS == s.OW && s.OH*s.OW <= dwUnroll*int64(d.vl) {
+		if s.SH == 1 && s.SW == 1 && s.OW == s.W && s.inRS == s.W && s.outRS == s.OW && s.OH*s.OW <= dwUnroll*int64(d.vl) && 2*s.OW <= int64(d.vl) {
 			d.flat()
 		} else {
 			d.rows()
