@@ -403,10 +403,22 @@ func (d *dwConv) rowBlock(y0 string, R int64) {
 		row := f.bin("add", i64, base, fmt.Sprint(rel))
 		ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
 		off := f.bin("add", i64, d.ib, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
-		for j := int64(0); j < s.KW; j++ {
-			for v := int64(0); v < nx; v++ {
-				q0 := fmt.Sprint(v*vl*s.SW + j*s.DW - s.PW)
-				x := d.spanLoad(off, ok, q0)
+		for v := int64(0); v < nx; v++ {
+			// A strided span of vl·SW columns also holds the taps up to
+			// SW−1 columns to its right: they share its load.
+			var span string
+			var spanQ int64
+			for j := int64(0); j < s.KW; j++ {
+				q := v*vl*s.SW + j*s.DW - s.PW
+				var x string
+				if s.SW > 1 && span != "" && q-spanQ < s.SW {
+					x = d.pick(span, q-spanQ)
+				} else if s.SW > 1 {
+					span, spanQ = d.spanRaw(off, ok, fmt.Sprint(q)), q
+					x = d.pick(span, 0)
+				} else {
+					x = d.spanLoad(off, ok, fmt.Sprint(q))
+				}
 				for _, u := range uses[rel] {
 					acc[u.r][v] = d.fmuladd(x, d.wts[u.i*s.KW+j], acc[u.r][v])
 				}
@@ -430,7 +442,14 @@ func (d *dwConv) spanLoad(row, ok, q0 string) string {
 		m := f.bin("and", kir.V(kir.I1, d.vl), d.inside(d.lanes(q0), 0, s.W), f.broadcast(kir.V(kir.I1, d.vl), ok))
 		return d.load(f.bin("add", kir.S(kir.I64), row, q0), m)
 	}
-	n := d.vl * sw
+	return d.pick(d.spanRaw(row, ok, q0), 0)
+}
+
+// spanRaw loads the vl·SW input columns from q0 of the row at offset row,
+// +0 where a column is outside the input or ok is false.
+func (d *dwConv) spanRaw(row, ok, q0 string) string {
+	f, s := d.f, d.s
+	n := d.vl * int(s.SW)
 	t := kir.V(kir.I32, n)
 	q32 := f.t()
 	f.emitf("%s = trunc i64 %s to i32", q32, q0)
@@ -440,11 +459,23 @@ func (d *dwConv) spanLoad(row, ok, q0 string) string {
 	}
 	pos := f.bin("add", t, f.broadcast(t, q32), "<"+strings.Join(parts, ", ")+">")
 	m := f.bin("and", kir.V(kir.I1, n), f.icmp("ult", t, pos, cst(t, fmt.Sprint(s.W))), f.broadcast(kir.V(kir.I1, n), ok))
-	p, v, x := f.t(), f.t(), f.t()
+	p, v := f.t(), f.t()
 	V, M, mg := vecOf("float", n), vecOf("i1", n), mangle(kir.F32, n)
 	f.emitf("%s = getelementptr float, ptr %%b%d, i64 %s", p, d.op.Bindings[0], f.bin("add", kir.S(kir.I64), row, q0))
 	f.emitf("%s = call %s @llvm.masked.load%s.p0(ptr %s, i32 4, %s %s, %s zeroinitializer)", v, V, mg, p, M, m, V)
 	f.mo.declare("llvm.masked.load"+mg, fmt.Sprintf("declare %s @llvm.masked.load%s.p0(ptr, i32 immarg, %s, %s)", V, mg, M, V))
-	f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", x, V, v, V, d.vl, laneMask(d.vl, sw))
+	return v
+}
+
+// pick keeps lanes phase, phase+SW, … of a span spanRaw loaded.
+func (d *dwConv) pick(span string, phase int64) string {
+	f, sw := d.f, int(d.s.SW)
+	V := vecOf("float", d.vl*sw)
+	parts := make([]string, d.vl)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("i32 %d", int(phase)+i*sw)
+	}
+	x := f.t()
+	f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> <%s>", x, V, span, V, d.vl, strings.Join(parts, ", "))
 	return x
 }
