@@ -16,3 +16,12 @@ type Dispatcher interface {
 	PrepareExecutable(format string, data []byte) (Executable, error)
 	Dispatch(exe Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error
 }
+
+// Warmer is implemented by dispatchers whose workers can be kept ready
+// for the next dispatch: Warm marks the start of a run of dispatches (a
+// function invocation) and returns the function that marks its end.
+// Between the two, idle workers poll for work instead of sleeping, so a
+// dispatch finds them awake.
+type Warmer interface {
+	Warm() (done func())
+}

@@ -67,7 +67,9 @@ type NativeFunc struct {
 type Device interface {
 	// PrepareExecutable loads an executable of the module.
 	PrepareExecutable(e *module.Executable) (any, error)
-	// Constant returns a buffer view of a module constant.
+	// Constant returns a buffer view of a module constant. Its storage
+	// must never be storage that Release could recycle (the interpreter
+	// does not look for other references to it).
 	Constant(c *module.Constant) (any, error)
 	// Alloc returns a new buffer view; its contents are zero, or
 	// unspecified when uninitialized is set (a kernel writes all of it).
@@ -91,6 +93,12 @@ type Device interface {
 	// device allocated it and caches buffers of its size), so that the
 	// interpreter looks for other references only when that matters.
 	Recyclable(ref any) bool
+}
+
+// Warmer is implemented by devices that can keep their workers ready
+// while a function runs (hal.Warmer); Invoke brackets each call with it.
+type Warmer interface {
+	Warm() (done func())
 }
 
 // Context is a set of modules with resolved imports and per-module state,
@@ -266,6 +274,9 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 		if e.Name == fn {
 			if err := c.checkTensorArgs(&inst.m.Def.Functions[e.Function], args); err != nil {
 				return nil, err
+			}
+			if w, ok := c.dev.(Warmer); ok {
+				defer w.Warm()()
 			}
 			return inst.call(e.Function, args, &stack{args: args})
 		}

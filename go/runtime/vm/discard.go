@@ -24,12 +24,30 @@ func (st *stack) pop() {
 	st.frames = st.frames[:len(st.frames)-1]
 }
 
-// refRegisters lists, per function, the registers of kind ref.
+// refRegisters lists, per function, the registers of kind ref that may
+// hold device storage: all but those only module constants are loaded
+// into (a constant's storage is the module's, which the device never
+// recycles; see Device.Constant), so that a discard does not scan a
+// model's hundreds of weight registers.
 func refRegisters(m *module.Module) [][]int32 {
 	out := make([][]int32, len(m.Functions))
 	for i, f := range m.Functions {
+		constOnly := make([]bool, len(f.Regs))
+		other := make([]bool, len(f.Regs))
+		for _, in := range f.Code {
+			for _, d := range in.Dst {
+				if d < 0 || int(d) >= len(f.Regs) {
+					continue
+				}
+				if in.Op == module.OpConstant {
+					constOnly[d] = true
+				} else {
+					other[d] = true
+				}
+			}
+		}
 		for r, k := range f.Regs {
-			if k == module.KindRef {
+			if k == module.KindRef && (r < len(f.Args) || other[r] || !constOnly[r]) {
 				out[i] = append(out[i], int32(r))
 			}
 		}

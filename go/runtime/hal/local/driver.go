@@ -106,12 +106,24 @@ func (d *Device) workerPool() (*pool, error) {
 		return nil, status.Errorf(status.FailedPrecondition, "the %s device is closed", d.driver)
 	}
 	if r.pool == nil {
-		r.pool = newPool(d.workers-1, defaultSpin)
+		r.pool = newPool(d.workers-1, defaultSpin, defaultWarmSpin)
 	}
 	return r.pool, nil
 }
 
 var _ hal.Device = (*Device)(nil)
+
+var _ hal.Warmer = (*Device)(nil)
+
+// Warm keeps the local-task workers polling for dispatches until done is
+// called (see pool.warm); local-sync has none.
+func (d *Device) Warm() (done func()) {
+	p, err := d.workerPool()
+	if err != nil || p == nil {
+		return func() {}
+	}
+	return p.warm()
+}
 
 // ID returns the driver name, as IREE's device identifier.
 func (d *Device) ID() string { return d.driver }

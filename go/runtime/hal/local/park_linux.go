@@ -30,3 +30,10 @@ func (parker) wait(w *atomic.Uint32, val uint32) {
 func (parker) wake(w *atomic.Uint32) {
 	syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakePrivate, math.MaxInt32, 0, 0, 0)
 }
+
+// yield offers the thread's core to other runnable threads (sched_yield):
+// a helper polling through a warm invocation then does not keep the
+// dispatching thread, or another process, off a shared core.
+func (parker) yield() {
+	syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+}

@@ -3,6 +3,7 @@
 package local
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -35,3 +36,6 @@ func (p parker) wake(w *atomic.Uint32) {
 	p.mu.Unlock()
 	p.cond.Broadcast()
 }
+
+// yield lets other goroutines run (no portable thread yield).
+func (parker) yield() { runtime.Gosched() }

@@ -34,7 +34,7 @@ func runCounting(t *testing.T, p *pool, total, chunk int64) []int32 {
 func TestPoolRunsEveryWorkgroupOnce(t *testing.T) {
 	for _, helpers := range []int{1, 3} {
 		for _, spin := range []time.Duration{0, defaultSpin} {
-			p := newPool(helpers, spin)
+			p := newPool(helpers, spin, defaultWarmSpin)
 			for _, tc := range [][2]int64{{1, 1}, {2, 1}, {7, 2}, {100, 3}, {1000, 1}, {5, 10}} {
 				for rep := 0; rep < 20; rep++ {
 					for i, n := range runCounting(t, p, tc[0], tc[1]) {
@@ -52,7 +52,7 @@ func TestPoolRunsEveryWorkgroupOnce(t *testing.T) {
 func TestPoolUsesHelpers(t *testing.T) {
 	// Each chunk waits until two workers are inside a chunk at once,
 	// which only happens if a helper takes part.
-	p := newPool(1, defaultSpin)
+	p := newPool(1, defaultSpin, defaultWarmSpin)
 	defer p.stop()
 	var inside atomic.Int32
 	var both atomic.Bool
@@ -77,7 +77,7 @@ func TestPoolUsesHelpers(t *testing.T) {
 }
 
 func TestPoolReportsErrorsAndPanics(t *testing.T) {
-	p := newPool(3, defaultSpin)
+	p := newPool(3, defaultSpin, defaultWarmSpin)
 	defer p.stop()
 	bad := errors.New("workgroup 37 failed")
 	for rep := 0; rep < 20; rep++ {
@@ -113,7 +113,7 @@ func TestPoolReportsErrorsAndPanics(t *testing.T) {
 }
 
 func TestPoolConcurrentDispatchers(t *testing.T) {
-	p := newPool(1, defaultSpin)
+	p := newPool(1, defaultSpin, defaultWarmSpin)
 	defer p.stop()
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
@@ -202,7 +202,7 @@ func BenchmarkPoolDispatch(b *testing.B) {
 	})
 	for _, spin := range []time.Duration{0, defaultSpin} {
 		b.Run("pool/spin="+spin.String(), func(b *testing.B) {
-			p := newPool(1, spin)
+			p := newPool(1, spin, defaultWarmSpin)
 			defer p.stop()
 			for i := 0; i < b.N; i++ {
 				p.run(8, 1, work)
@@ -215,7 +215,7 @@ func TestPoolStopsPromptly(t *testing.T) {
 	// Stop right after the start (helpers not yet running), after a job,
 	// and with the helpers asleep.
 	for i := 0; i < 30; i++ {
-		p := newPool(4, defaultSpin)
+		p := newPool(4, defaultSpin, defaultWarmSpin)
 		if i%3 > 0 {
 			runCounting(t, p, 10, 1)
 		}
@@ -252,5 +252,47 @@ func TestUnreachableDeviceStopsWorkers(t *testing.T) {
 	}
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after the unclosed device became unreachable, %d before", n, before)
+	}
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(cond func() bool) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+func TestPoolWarmKeepsHelpersAwake(t *testing.T) {
+	// A warm invocation keeps helpers polling for a minute here, so that
+	// the checks below do not depend on the machine's timing.
+	p := newPool(2, defaultSpin, time.Minute)
+	defer p.stop()
+	asleep := func() bool { return p.sleepers.Load() == 2 }
+	if !waitFor(asleep) {
+		t.Fatalf("idle helpers did not go to sleep (%d asleep)", p.sleepers.Load())
+	}
+	// Warming wakes the sleeping helpers, and they keep polling past the
+	// plain spin while the invocation lasts.
+	done := p.warm()
+	if !waitFor(func() bool { return p.sleepers.Load() == 0 }) {
+		t.Fatalf("warm did not wake the helpers (%d asleep)", p.sleepers.Load())
+	}
+	time.Sleep(4 * defaultSpin)
+	if n := p.sleepers.Load(); n != 0 {
+		t.Errorf("%d helpers asleep %v into a warm invocation", n, 4*defaultSpin)
+	}
+	for i, n := range runCounting(t, p, 40, 1) {
+		if n != 1 {
+			t.Fatalf("warm: workgroup %d ran %d times", i, n)
+		}
+	}
+	// After the invocation the helpers sleep again (once their current
+	// minute of polling notices it has ended: it checks the warm count).
+	done()
+	if !waitFor(asleep) {
+		t.Fatalf("helpers still awake after the invocation ended (%d asleep)", p.sleepers.Load())
 	}
 }

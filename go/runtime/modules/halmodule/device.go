@@ -33,6 +33,15 @@ func New(dev hal.Device) *Device {
 	return d
 }
 
+// Warm keeps the device's workers ready for dispatches until done is
+// called (see hal.Warmer); a no-op for devices without workers.
+func (d *Device) Warm() (done func()) {
+	if w, ok := d.disp.(hal.Warmer); ok {
+		return w.Warm()
+	}
+	return func() {}
+}
+
 // HAL returns the underlying device.
 func (d *Device) HAL() hal.Device { return d.dev }
 
