@@ -11,8 +11,10 @@ all measured in this one run, with ratios printed.
 - gree: `iree-compile model.onnx` (timed: compile time), then
   `iree-benchmark-module --device=local-task` (median real time).
 - onnxruntime: InferenceSession with intra_op_num_threads = --threads
-  (default: the core count, as local-task uses), inter-op 1, median of
-  --repetitions runs after warm-up.
+  (default: the core count, as local-task uses), inter-op 1, timed as the
+  benchmark tools time gree and IREE: each of --repetitions repetitions
+  runs inferences for at least 0.5 s and counts their mean; the median
+  over the repetitions is reported (after warm-up).
 - IREE: its PyPI packages iree-base-compiler / iree-base-runtime in a
   separate venv (--iree-python, default bench/.iree-venv/bin/python,
   created on first use with pip): iree-import-onnx + iree-compile for
@@ -130,9 +132,12 @@ def main():
         sess.run(None, feed)
     ts = []
     for _ in range(args.repetitions):
-        t = time.perf_counter()
-        sess.run(None, feed)
-        ts.append((time.perf_counter() - t) * 1e3)
+        # As iree-benchmark-module's repetitions: a mean over >= 0.5 s.
+        n, t = 0, time.perf_counter()
+        while n < 3 or time.perf_counter() - t < 0.5:
+            sess.run(None, feed)
+            n += 1
+        ts.append((time.perf_counter() - t) * 1e3 / n)
     ort_ms = float(np.median(ts))
     rows = [("onnxruntime", ort_ms, None, 0.0)]
 
