@@ -14,12 +14,14 @@ import (
 const nv = 2
 
 // Full blocks read a row-major B in place instead of from a packed panel
-// when M ≤ directRows or K > directK. Measured on MobileNetV2's 1×1
-// convolutions (codegen's tiles of at most 96 rows) and on 1000…2048³
-// matmuls, single thread: reading each K step's 32 columns from B's row
-// is 6-15% faster with 16…64 rows, where few blocks share a panel, and
-// 0-8% faster with 96 rows — but for 96×16×12544, where packing is ~1%
-// of the work and in-place reads were 2% slower.
+// when M ≤ directRows or K > directK, and B's row stride is not a
+// multiple of 512 elements (2 KiB: the panel's rows would share few sets
+// of L1; the 1024³ and 2048³ matmuls on two threads were up to 8% slower
+// in place). Measured on MobileNetV2's 1×1 convolutions (codegen's tiles
+// of at most 96 rows), single thread: reading each K step's 32 columns
+// from B's row is 6-15% faster with 16…64 rows, where few blocks share a
+// panel, and 0-8% faster with 96 rows — but for 96×16×12544, where
+// packing is ~1% of the work and in-place reads were 2% slower.
 const (
 	directRows = 64
 	directK    = 16
@@ -118,7 +120,8 @@ func (t *kernelText) halves() bool { return t.vl >= 8 }
 // kc steps, in order; within a panel, every nv·vl columns of B are packed
 // (transposed when B's columns are contiguous, zero-padded past N) to
 // aligned stack scratch — but full blocks of a row-major B read it in
-// place when M ≤ directRows or K > directK — and C is computed in blocks
+// place when M ≤ directRows or K > directK and its rows are not 2 KiB
+// apart — and C is computed in blocks
 // of mr rows × nv vectors (then single rows) held in registers, with
 // fused multiply-adds (llvm.fmuladd) of A's broadcast element and B's row
 // segment; full blocks prefetch the next block's rows of A. The last
@@ -174,13 +177,23 @@ slow:
 		w("  %%apack = alloca [%d x float], align 64", (kc+vl)*mr)
 		w("  %%acs1 = icmp eq i64 %%acs, 1")
 	}
+	// The rows of A two blocks span share 2 or fewer sets of L1 when
+	// their stride is a multiple of 512 elements (2 KiB): prefetching
+	// the next block's would evict the current one's, so the blocks
+	// prefetch their own rows (a no-op) instead.
+	w("  %%ars512 = and i64 %%ars, 511")
+	w("  %%pfok = icmp ne i64 %%ars512, 0")
+	w("  %%pfahead = select i1 %%pfok, i64 %d, i64 0", mr)
 	w("  %%bc1 = icmp eq i64 %%bcs, 1")
 	w("  %%br1 = icmp eq i64 %%brs, 1")
 	w("  %%bok = or i1 %%bc1, %%br1")
 	w("  %%mfew = icmp sle i64 %%M, %d", directRows)
 	w("  %%kmany = icmp sgt i64 %%K, %d", directK)
 	w("  %%dirmk = or i1 %%mfew, %%kmany")
-	w("  %%dirok = and i1 %%dirmk, %%bc1")
+	w("  %%brs512 = and i64 %%brs, 511")
+	w("  %%bspread = icmp ne i64 %%brs512, 0")
+	w("  %%dirbs = and i1 %%bspread, %%bc1")
+	w("  %%dirok = and i1 %%dirmk, %%dirbs")
 	w("  br i1 %%bok, label %%blocked, label %%slow")
 	w("slow:")
 	w("  call void @%s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)", generic)
@@ -464,8 +477,9 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 }
 
 // prefetchNextRows emits, in K step p of a block of rows rows at row i,
-// the prefetch of A's element at row i + rows + p mod rows and K step
-// kb+p: over the panel, every line of the next block's rows of A. The
+// the prefetch of A's element at row i + %pfahead + p mod rows and K step
+// kb+p: over the panel, every line of the next block's rows of A
+// (%pfahead = rows; 0 where that would thrash L1, see the entry). The
 // weights of a 1×1 convolution are read once per inference, from memory,
 // in rows far apart that the hardware prefetchers follow late; full
 // blocks only, so that the last columns' blocks, which come after A's
@@ -474,7 +488,7 @@ func (t *kernelText) prefetchNextRows(p string, rows int) {
 	w := t.w
 	w("  %%%s.pfr = urem i64 %%%s.p, %d", p, p, rows)
 	w("  %%%s.pfi = add i64 %%%s.i, %%%s.pfr", p, p, p)
-	w("  %%%s.pfn = add i64 %%%s.pfi, %d", p, p, rows)
+	w("  %%%s.pfn = add i64 %%%s.pfi, %%pfahead", p, p)
 	w("  %%%s.pfa = mul i64 %%%s.pfn, %%ars", p, p)
 	w("  %%%s.pfk = add i64 %%kb, %%%s.p", p, p)
 	w("  %%%s.pfka = mul i64 %%%s.pfk, %%acs", p, p)

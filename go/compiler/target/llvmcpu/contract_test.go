@@ -26,7 +26,7 @@ func contractKernel(elems [3]kir.Scalar, m, n, kk int64, strides [6]int64, cOff 
 func TestContractF32(t *testing.T) {
 	m := needLLVM(t)
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, sh := range [][3]int64{{6, 32, 8}, {13, 37, 19}, {100, 70, 33}, {1, 1, 1}, {7, 16, 5}, {96, 256, 64}, {20, 64, 600}, {136, 70, 12}} {
+	for _, sh := range [][3]int64{{6, 32, 8}, {13, 37, 19}, {100, 70, 33}, {1, 1, 1}, {7, 16, 5}, {96, 256, 64}, {20, 64, 600}, {136, 70, 12}, {24, 512, 512}} {
 		M, N, K := sh[0], sh[1], sh[2]
 		for _, layout := range []string{"row", "bt", "ct"} {
 			st := [6]int64{K, 1, N, 1, N, 1}
