@@ -9,7 +9,7 @@ all measured in this one run, with ratios printed.
   tests/onnx/export_mobilenet_v2.py (needs a Python with torch/torchvision;
   Debian's python3-torchvision through /usr/bin/python3), unless --model.
 - gree: `iree-compile model.onnx` (timed: compile time), then
-  `iree-benchmark-module --device=local-task` (median real time).
+  `iree-benchmark-module --device=local-task` (real time).
 - onnxruntime: InferenceSession with intra_op_num_threads = --threads
   (default: the core count, as local-task uses), inter-op 1, timed as the
   benchmark tools time gree and IREE: each of --repetitions repetitions
@@ -20,7 +20,9 @@ all measured in this one run, with ratios printed.
   created on first use with pip): iree-import-onnx + iree-compile for
   llvm-cpu with --iree-llvmcpu-target-cpu=host (timed), then its
   iree-benchmark-module on local-task with --task_topology_max_group_count.
-Every engine gets the same random input; outputs are compared with
+The engines' repetitions are interleaved (one of each in turn), so that on
+a shared machine they see the same spells of load; each latency is the
+median over its repetitions. Every engine gets the same random input; outputs are compared with
 onnxruntime's (relative L2) so a fast wrong answer does not count.
 """
 import argparse
@@ -130,17 +132,17 @@ def main():
     want = sess.run(None, feed)[0]
     for _ in range(3):
         sess.run(None, feed)
-    ts = []
-    for _ in range(args.repetitions):
+
+    def ort_rep():
         # As iree-benchmark-module's repetitions: a mean over >= 0.5 s.
         n, t = 0, time.perf_counter()
         while n < 3 or time.perf_counter() - t < 0.5:
             sess.run(None, feed)
             n += 1
-        ts.append((time.perf_counter() - t) * 1e3 / n)
-    ort_ms = float(np.median(ts))
-    rows = [("onnxruntime", ort_ms, None, 0.0)]
+        return (time.perf_counter() - t) * 1e3 / n
 
+    # Each engine: (name, compile seconds, rel L2, function timing one repetition).
+    engines = [("onnxruntime", None, 0.0, ort_rep)]
     for be in args.backends.split(","):
         vmfb = os.path.join(work, f"gree_{be}.vmfb")
         ct = timed([tool("iree-compile", args.bin), f"--iree-hal-target-backends={be}", model, "-o", vmfb])
@@ -148,10 +150,9 @@ def main():
         subprocess.run([tool("iree-run-module", args.bin), "--device=local-task", f"--module={vmfb}",
                         f"--function={graph}", f"--input=@{xin}", f"--output=@{out}"], check=True,
                        capture_output=True)
-        ms = bench_tool_ms([tool("iree-benchmark-module", args.bin), "--device=local-task", f"--module={vmfb}",
-                            f"--function={graph}", f"--input=@{xin}",
-                            f"--benchmark_repetitions={args.repetitions}"])
-        rows.append((f"gree {be}", ms, ct, rel_l2(np.load(out), want)))
+        cmd = [tool("iree-benchmark-module", args.bin), "--device=local-task", f"--module={vmfb}",
+               f"--function={graph}", f"--input=@{xin}", "--benchmark_repetitions=1"]
+        engines.append((f"gree {be}", ct, rel_l2(np.load(out), want), lambda cmd=cmd: bench_tool_ms(cmd)))
 
     if not args.no_iree:
         ipy = iree_venv_python(args.iree_python)
@@ -165,12 +166,20 @@ def main():
         subprocess.run([os.path.join(ibin, "iree-run-module"), "--device=local-task", f"--module={vmfb}",
                         f"--function={graph}", f"--input=@{xin}", f"--output=@{out}"], check=True,
                        capture_output=True)
-        ms = bench_tool_ms([os.path.join(ibin, "iree-benchmark-module"), "--device=local-task",
-                            f"--module={vmfb}", f"--function={graph}", f"--input=@{xin}",
-                            f"--task_topology_max_group_count={args.threads}",
-                            f"--benchmark_repetitions={args.repetitions}"])
-        rows.append(("IREE llvm-cpu", ms, ct, rel_l2(np.load(out), want)))
+        cmd = [os.path.join(ibin, "iree-benchmark-module"), "--device=local-task",
+               f"--module={vmfb}", f"--function={graph}", f"--input=@{xin}",
+               f"--task_topology_max_group_count={args.threads}", "--benchmark_repetitions=1"]
+        engines.append(("IREE llvm-cpu", ct, rel_l2(np.load(out), want), lambda cmd=cmd: bench_tool_ms(cmd)))
         print(f"(IREE's iree-import-onnx took {it:.2f} s more)")
+
+    # Repetitions interleave the engines, so that on a shared machine each
+    # sees the same spells of load; each latency is the median over them.
+    reps = {e[0]: [] for e in engines}
+    for _ in range(args.repetitions):
+        for name, _, _, rep in engines:
+            reps[name].append(rep())
+    rows = [(name, float(np.median(reps[name])), ct, err) for name, ct, err, _ in engines]
+    ort_ms = rows[0][1]
 
     print(f"{'engine':<16}{'latency ms':>12}{'× ort':>9}{'compile s':>11}{'rel L2 vs ort':>15}")
     iree_ct = next((r[2] for r in rows if r[0] == "IREE llvm-cpu"), None)
