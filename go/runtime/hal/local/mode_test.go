@@ -10,9 +10,11 @@ func TestModeChooserPicksTheFasterWay(t *testing.T) {
 		name          string
 		alone, shared time.Duration // per dispatch of 100 workgroups
 		want          bool
+		every         int // how often the slower way is tried
 	}{
-		{"sharing faster", 1000 * time.Microsecond, 600 * time.Microsecond, true},
-		{"alone faster", 1000 * time.Microsecond, 1500 * time.Microsecond, false},
+		{"sharing clearly faster", 1000 * time.Microsecond, 600 * time.Microsecond, true, exploreRare},
+		{"sharing slightly faster", 1000 * time.Microsecond, 800 * time.Microsecond, true, exploreEvery},
+		{"alone faster", 1000 * time.Microsecond, 1500 * time.Microsecond, false, exploreEvery},
 	} {
 		var m modeChooser
 		if !m.parallel(100, 2) {
@@ -24,7 +26,8 @@ func TestModeChooserPicksTheFasterWay(t *testing.T) {
 		}
 		m.record(false, tc.alone, 100)
 		other := 0
-		for i := 0; i < 10*exploreEvery; i++ {
+		n := 2 * exploreRare
+		for i := 0; i < n; i++ {
 			p := m.parallel(100, 2)
 			if p != tc.want {
 				other++
@@ -35,8 +38,8 @@ func TestModeChooserPicksTheFasterWay(t *testing.T) {
 				m.record(false, tc.alone, 100)
 			}
 		}
-		if other != 10 {
-			t.Errorf("%s: the slower way ran %d times in %d dispatches, want 10 (every %dth)", tc.name, other, 10*exploreEvery, exploreEvery)
+		if want := n / tc.every; other != want {
+			t.Errorf("%s: the slower way ran %d times in %d dispatches, want %d (every %dth)", tc.name, other, n, want, tc.every)
 		}
 	}
 }
