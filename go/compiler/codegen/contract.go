@@ -251,22 +251,8 @@ type contractTile struct {
 func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 	t := g.contract
 	l := t.l
-	e, err := newEpilogue(l.op, epi, results)
-	if err != nil {
+	if err := g.bindEpilogue(l, epi, results); err != nil {
 		return err
-	}
-	l.epi = e
-	for _, r := range results {
-		if _, err := g.bind(r, kir.Write); err != nil {
-			return ir.OpErrorf(epi.Op, "%v", err)
-		}
-	}
-	for i, in := range epi.Inputs() {
-		if _, ok := in.Type.(*ir.RankedTensorType); ok && i != e.rootArg {
-			if _, err := g.bind(in, kir.Read); err != nil {
-				return ir.OpErrorf(epi.Op, "%v", err)
-			}
-		}
 	}
 	top := g.b
 	w := max(g.st.VectorWidth, 1)
@@ -300,6 +286,29 @@ func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 	}
 	g.tileSweep(t.mN, t.nN, w, point)
 	return ferr
+}
+
+// bindEpilogue makes epi the epilogue of root lowering l and binds the
+// tensors it writes and the ones it reads besides the root's result.
+func (g *gen) bindEpilogue(l *genericLowering, epi linalg.Generic, results []*ir.Value) error {
+	e, err := newEpilogue(l.op, epi, results)
+	if err != nil {
+		return err
+	}
+	l.epi = e
+	for _, r := range results {
+		if _, err := g.bind(r, kir.Write); err != nil {
+			return ir.OpErrorf(epi.Op, "%v", err)
+		}
+	}
+	for i, in := range epi.Inputs() {
+		if _, ok := in.Type.(*ir.RankedTensorType); ok && i != e.rootArg {
+			if _, err := g.bind(in, kir.Read); err != nil {
+				return ir.OpErrorf(epi.Op, "%v", err)
+			}
+		}
+	}
+	return nil
 }
 
 // tileSweep calls point on each (i, j) of an mN×nN tile: rows one by one,

@@ -376,28 +376,7 @@ func bodyIndexForm(v *ir.Value, n int) ([]int64, int64, bool) {
 		if !ok1 || !ok2 {
 			return nil, 0, false
 		}
-		switch o.Name {
-		case "arith.addi":
-			for i := range lc {
-				lc[i] += rc[i]
-			}
-			return lc, lk + rk, true
-		case "arith.subi":
-			for i := range lc {
-				lc[i] -= rc[i]
-			}
-			return lc, lk - rk, true
-		}
-		if isZero(lc) {
-			lc, lk, rc, rk = rc, rk, lc, lk
-		}
-		if !isZero(rc) {
-			return nil, 0, false
-		}
-		for i := range lc {
-			lc[i] *= rk
-		}
-		return lc, lk * rk, true
+		return combineLinear(map[string]byte{"arith.addi": '+', "arith.subi": '-', "arith.muli": '*'}[o.Name], lc, lk, rc, rk)
 	}
 	return nil, 0, false
 }
@@ -511,23 +490,10 @@ func (g *gen) lowerDWConvEpilogue(root, epi linalg.Generic, rootResult *ir.Value
 func (g *gen) dwEpilogue(epi linalg.Generic, results []*ir.Value) error {
 	t := g.dw
 	l, s := t.l, t.s
-	e, err := newEpilogue(l.op, epi, results)
-	if err != nil {
+	if err := g.bindEpilogue(l, epi, results); err != nil {
 		return err
 	}
-	l.epi = e
-	for _, r := range results {
-		if _, err := g.bind(r, kir.Write); err != nil {
-			return ir.OpErrorf(epi.Op, "%v", err)
-		}
-	}
-	for i, in := range epi.Inputs() {
-		if _, ok := in.Type.(*ir.RankedTensorType); ok && i != e.rootArg {
-			if _, err := g.bind(in, kir.Read); err != nil {
-				return ir.OpErrorf(epi.Op, "%v", err)
-			}
-		}
-	}
+	e := l.epi
 	cb := g.bindingOf[t.c]
 	g.k.Bindings[cb].Access = kir.ReadWrite
 	OH, OW := l.sizes[s.y].static, l.sizes[s.x].static

@@ -33,24 +33,38 @@ func linearForm(e ir.AffineExpr, n int) (coef []int64, c int64, ok bool) {
 		}
 		switch e.Kind {
 		case ir.AffineAdd:
-			for i := range lc {
-				lc[i] += rc[i]
-			}
-			return lc, lk + rk, true
+			return combineLinear('+', lc, lk, rc, rk)
 		case ir.AffineMul:
-			if isZero(lc) {
-				lc, lk, rc, rk = rc, rk, lc, lk
-			}
-			if !isZero(rc) {
-				return nil, 0, false
-			}
-			for i := range lc {
-				lc[i] *= rk
-			}
-			return lc, lk * rk, true
+			return combineLinear('*', lc, lk, rc, rk)
 		}
 	}
 	return nil, 0, false
+}
+
+// combineLinear combines the linear forms lc·d + lk and rc·d + rk with
+// op '+', '-' or '*' (a product only where one side is constant),
+// reusing lc.
+func combineLinear(op byte, lc []int64, lk int64, rc []int64, rk int64) ([]int64, int64, bool) {
+	if op == '+' || op == '-' {
+		sign := int64(1)
+		if op == '-' {
+			sign = -1
+		}
+		for i := range lc {
+			lc[i] += sign * rc[i]
+		}
+		return lc, lk + sign*rk, true
+	}
+	if isZero(lc) {
+		lc, lk, rc, rk = rc, rk, lc, lk
+	}
+	if !isZero(rc) {
+		return nil, 0, false
+	}
+	for i := range lc {
+		lc[i] *= rk
+	}
+	return lc, lk * rk, true
 }
 
 func isZero(xs []int64) bool {
