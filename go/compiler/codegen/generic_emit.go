@@ -30,12 +30,28 @@ func (l *genericLowering) emit() error {
 		}
 		if len(lead) > 0 {
 			l.pars = append(append(lead, unit...), l.pars[n-1])
+		} else {
+			// Only the vectorized loop is longer than one: it is the
+			// distributed one, the unit loops stay at 0.
+			for _, k := range unit {
+				ivs[k] = g.idx(0)
+			}
+			l.pars = l.pars[n-1:]
 		}
 	}
 	dist := l.pars[0]
-	// Tile of the distributed loop: enough rows for WorkgroupElements.
+	// Tile of the distributed loop: enough work for WorkgroupElements,
+	// counting each output point's reduction (a global pool's 49 sums
+	// per channel) as work too.
 	inner := int64(1)
 	for _, k := range l.pars[1:] {
+		if s := l.sizes[k].static; s > 0 {
+			inner *= s
+		} else {
+			inner *= 1024
+		}
+	}
+	for _, k := range l.reds {
 		if s := l.sizes[k].static; s > 0 {
 			inner *= s
 		} else {
