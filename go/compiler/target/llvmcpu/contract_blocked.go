@@ -103,8 +103,8 @@ func (t *kernelText) maskedStoreN(val, ptr, mask string, lanes int) {
 	t.w("  call void @llvm.masked.store%s.p0(%s %s, ptr %s, i32 4, %s %s)", mangle(kir.F32, lanes), vecOf("float", lanes), val, ptr, vecOf("i1", lanes), mask)
 }
 
-// colBlocks reports whether blocks of rows rows compute a few last
-// columns along M (colBlock): AVX-512's blocks of 8 rows, whose columns
+// colBlocks reports whether blocks of rows rows may compute a last
+// column along M (colBlock): AVX-512's blocks of 8 rows, whose columns
 // are 8-lane vectors.
 func (t *kernelText) colBlocks(rows int) bool { return t.vl == 16 && rows == 8 }
 
@@ -126,8 +126,9 @@ func (t *kernelText) halves() bool { return t.vl >= 8 }
 // fused multiply-adds (llvm.fmuladd) of A's broadcast element and B's row
 // segment; full blocks prefetch the next block's rows of A. The last
 // columns' block loads and stores C with lane masks, and uses fewer
-// vectors when N's remainder fits them (with a last column past whole
-// vectors computed along M: colBlock). Every C element adds its products
+// vectors when N's remainder fits them; with a row-major B in place,
+// N's last 49 columns are one block of 3 vectors and a column computed
+// along M (colBlock). Every C element adds its products
 // in k order, starting from C, or when zero from +0 registers in the
 // first panel (C is not read; K ≤ 0 goes to generic, which writes zeros).
 func (mo *module) blockedContract(generic string, zero bool) string {
@@ -239,6 +240,22 @@ slow:
 	w("  %%bdo = add i64 %%bo, %%bdk")
 	w("  %%bdj = add i64 %%bdo, %%j")
 	w("  %%bdir = getelementptr float, ptr %%B, i64 %%bdj")
+	if t.colBlocks(mr) {
+		// N's last (nv+1)·vl + 1 columns (MobileNetV2's 49) in one
+		// block of nv+1 vectors and a column along M (colBlock), B in
+		// place: the last column costs one half-width fused
+		// multiply-add per K step instead of a masked vector per row,
+		// and A's panel is read once instead of once per block of
+		// columns.
+		w("  %%wlast = icmp eq i64 %%nleft, %d", (nv+1)*vl+1)
+		w("  %%wrows = icmp eq i64 %%mrem, 0")
+		w("  %%wok0 = and i1 %%wlast, %%wrows")
+		w("  %%wok1 = and i1 %%wok0, %%acs1")
+		w("  %%wok = and i1 %%wok1, %%dirok")
+		w("  br i1 %%wok, label %%y.entry, label %%jb2")
+		t.microBlockH("y", mr, nv+1, 1, false, false, "0", "%mf", "j.exit")
+		w("jb2:")
+	}
 	w("  br i1 %%direct, label %%packed, label %%pick")
 	w("pick:")
 	w("  br i1 %%bc1, label %%pr.entry, label %%pt.entry")
@@ -264,21 +281,6 @@ slow:
 			w("  br label %%sel%d", v)
 		}
 		w("sel%d:", v)
-		if v > 1 && t.colBlocks(mr) {
-			// A few columns past v-1 vectors: the blocks of mr rows
-			// compute them along M (colBlock) when A's rows are
-			// contiguous, the single rows as below.
-			w("  %%nwx%d = select i1 %%acs1, i64 %%nw, i64 0", v)
-			w("  switch i64 %%nwx%d, label %%rest%d [", v, v)
-			for n := 1; n <= maxCols; n++ {
-				w("    i64 %d, label %%x%d_%d.entry", (v-1)*vl+n, v, n)
-			}
-			w("  ]")
-			for n := 1; n <= maxCols; n++ {
-				t.microBlockH(fmt.Sprintf("x%d_%d", v, n), mr, v-1, n, false, false, "0", "%mf", fmt.Sprintf("hr%d.entry", v))
-			}
-			w("rest%d:", v)
-		}
 		if t.halves() {
 			w("  %%half%d = icmp sle i64 %%nw, %d", v, (v-1)*vl+vl/2)
 			w("  br i1 %%half%d, label %%h%d.entry, label %%w%d.entry", v, v, v)
@@ -423,23 +425,29 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 	w("  %%%s.p.more = icmp slt i64 %%%s.p, %%kc", p, p)
 	w("  br i1 %%%s.p.more, label %%%s.p.body, label %%%s.p.exit", p, p, p)
 	w("%s.p.body:", p)
-	if !masked && cols == 0 {
+	wide := vecs > nv // N's last columns, B in place (see j.body)
+	inPlace := !masked && (cols == 0 || wide)
+	switch {
+	case wide:
+		w("  %%%s.bk = mul i64 %%%s.p, %%brs", p, p)
+		w("  %%%s.bpk = getelementptr inbounds float, ptr %%bdir, i64 %%%s.bk", p, p)
+	case inPlace:
 		w("  %%%s.bk = mul i64 %%%s.p, %%bstr", p, p)
 		w("  %%%s.bpk = getelementptr inbounds float, ptr %%bsrc, i64 %%%s.bk", p, p)
-	} else {
+	default:
 		w("  %%%s.bk = mul i64 %%%s.p, %d", p, p, nr)
 		w("  %%%s.bpk = getelementptr inbounds float, ptr %%pack, i64 %%%s.bk", p, p)
 	}
 	for c := 0; c < vecs; c++ {
 		w("  %%%s.bq%d = getelementptr inbounds float, ptr %%%s.bpk, i64 %d", p, c, p, c*vl)
 		al := 4 * lanes(c)
-		if !masked && cols == 0 {
+		if inPlace {
 			al = 4
 		}
 		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align %d", p, c, vt(c), p, c, al)
 	}
 	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
-	if !masked && cols == 0 && rows > 1 {
+	if inPlace && rows > 1 {
 		t.prefetchNextRows(p, rows)
 	}
 	for r := 0; r < rows; r++ {

@@ -6,21 +6,15 @@ import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 )
 
-// maxCols is the most last columns of a block computed along M
-// (colBlock): each count is one more register block in the microkernel
-// (about 35 ms of LLVM time per copy), and MobileNetV2 needs one (N = 49
-// is 32 + 16 + 1).
-const maxCols = 1
-
 // colBlock emits the columns of C that a register block of microBlockH
 // computes along M: cols columns from col0 (relative to j), each one
 // vector of rows = vl/2 lanes (row i+r in lane r) summing A's column
 // segment, from the block's rows of A's panel packed transposed (pack),
-// times B's broadcast packed element, in k order like the row vectors.
-// C's column elements are loaded and stored one by one, once per block
-// and panel. A block of N's last columns one past whole vectors spends
-// one half-width fused multiply-add per K step on the column instead of
-// one per row (a masked half vector). With cols = 0 it emits nothing.
+// times B's broadcast element, in k order like the row vectors. C's
+// column elements are loaded and stored one by one, once per block and
+// panel. N's last column past whole vectors then costs one half-width
+// fused multiply-add per K step instead of a masked half vector per row.
+// With cols = 0 it emits nothing.
 type colBlock struct {
 	t          *kernelText
 	p          string

@@ -199,7 +199,7 @@ func buildB(b *testing.B, m llvmcpu.Machine, ks ...*kir.Kernel) *rt.Executable {
 // TestContractTiledShapes checks the microkernel on MobileNetV2's shapes
 // (codegen's tile and a smaller one) and on the edges of its blocking:
 // small K, N's remainders against the 32-column blocks (49, 196, 1..17;
-// 49 and 17 with the last column along M),
+// 49 with its last column along M),
 // M's remainders against the 8-row blocks, one row (M = 1, unpacked, with
 // a transposed B as MobileNetV2's classifier and with a row-major B),
 // K beyond one packed panel (with a ragged last panel), strided and
@@ -218,11 +218,14 @@ func TestContractTiledShapes(t *testing.T) {
 		rowMajor("m1n33k7", 1, 33, 7, false),
 		rowMajor("m9n1k300", 9, 1, 300, false),
 		rowMajor("m17n16k520", 17, 16, 520, false),
-		// One column past whole vectors (N = 49, 17): blocks of rows
-		// compute it along M from a packed panel of A, over one and
-		// several K panels (the last ragged), then single rows; A
-		// with a column stride takes the row vectors instead.
+		// N = 49 = 3·16+1 in one block of 3 vectors and a column along
+		// M from a packed panel of A, over one and several K panels
+		// (the last ragged); with M not a multiple of 8, a packed B
+		// (many rows, few K steps) or A with a column stride, the
+		// 32-column blocks instead.
 		rowMajor("m16n49k300", 16, 49, 300, false),
+		rowMajor("m13n49k20", 13, 49, 20, false),
+		rowMajor("m72n49k9", 72, 49, 9, false),
 		rowMajor("m27n17k40", 27, 17, 40, false),
 		gemm{name: "astrided_n49", m: 16, n: 49, k: 9, st: [6]int64{20, 2, 49, 1, 49, 1}, batch: 1},
 		rowMajor("bt_m1n1000k300", 1, 1000, 300, true),
