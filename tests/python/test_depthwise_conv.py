@@ -1,4 +1,5 @@
-"""Depthwise convolutions (ONNX Conv with group = channels, NCHW) through
+"""Depthwise convolutions (ONNX Conv with group = channels, NCHW), and
+dense ones with few input channels (an RGB network's first layer), through
 llvm-cpu's DWConv tile op and vmvx's generic kernels, on local-sync and
 local-task, against onnxruntime: strides 1-3, dilation, zero, symmetric
 and asymmetric pads (fused into the convolution), a batch, no bias, and
@@ -31,15 +32,26 @@ CASES = {
     "wide_rows": (1, 3, 6, 300, 3, 1, 1, [1, 1, 1, 1], True, True),
 }
 
+# Dense (group 1) convolutions small enough to stay direct: name: (CI, the
+# depthwise parameters above, with C the output channels).
+DENSE = {
+    "rgb_stem_s2": (3, (1, 32, 30, 30, 3, 2, 1, [1, 1, 1, 1], True, True)),
+    "dense2_dil2": (2, (1, 5, 17, 19, 3, 1, 2, [2, 2, 2, 2], False, False)),
+    "dense3_batch2": (3, (2, 7, 11, 12, 3, 1, 1, [1, 0, 1, 0], True, False)),
+}
 
-def _model(name, n, c, h, w, k, s, d, pads, bias, clip, also_raw=False):
+
+def _model(name, n, c, h, w, k, s, d, pads, bias, clip, also_raw=False, cin=None):
     rng = np.random.default_rng(abs(hash(name)) % 2**32)
-    inits = [numpy_helper.from_array((rng.standard_normal((c, 1, k, k)) * 0.5).astype(np.float32), "w")]
+    group, wc, xc = c, 1, c
+    if cin is not None:
+        group, wc, xc = 1, cin, cin
+    inits = [numpy_helper.from_array((rng.standard_normal((c, wc, k, k)) * 0.5).astype(np.float32), "w")]
     ins = ["x", "w"]
     if bias:
         inits.append(numpy_helper.from_array(rng.standard_normal(c).astype(np.float32), "b"))
         ins.append("b")
-    nodes = [helper.make_node("Conv", ins, ["conv"], group=c, kernel_shape=[k, k], strides=[s, s], dilations=[d, d], pads=pads)]
+    nodes = [helper.make_node("Conv", ins, ["conv"], group=group, kernel_shape=[k, k], strides=[s, s], dilations=[d, d], pads=pads)]
     out = "conv"
     if clip:
         inits += [numpy_helper.from_array(np.array(0.0, np.float32), "lo"), numpy_helper.from_array(np.array(6.0, np.float32), "hi")]
@@ -50,10 +62,10 @@ def _model(name, n, c, h, w, k, s, d, pads, bias, clip, also_raw=False):
     outs = [helper.make_tensor_value_info(out, TensorProto.FLOAT, [n, c, oh, ow])]
     if also_raw and out != "conv":
         outs.append(helper.make_tensor_value_info("conv", TensorProto.FLOAT, [n, c, oh, ow]))
-    g = helper.make_graph(nodes, "dw_" + name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n, c, h, w])], outs, inits)
+    g = helper.make_graph(nodes, "dw_" + name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n, xc, h, w])], outs, inits)
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
-    x = rng.standard_normal((n, c, h, w)).astype(np.float32) * 3
+    x = rng.standard_normal((n, xc, h, w)).astype(np.float32) * 3
     return model, x
 
 
@@ -62,7 +74,7 @@ def _backends():
     return [b for b in ("vmvx", "llvm-cpu") if b in have]
 
 
-def _check(model, x, backend, tmp_path, fused=()):
+def _check(model, x, backend, tmp_path, fused=(), summed=None):
     path = str(tmp_path / "m.onnx")
     onnx.save(model, path)
     want = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(None, {"x": x})
@@ -71,6 +83,11 @@ def _check(model, x, backend, tmp_path, fused=()):
         kernels = kernels.decode() if isinstance(kernels, bytes) else kernels
         lines = [ln for ln in kernels.splitlines() if re.search(r"\bdwconv b\d", ln)]
         assert lines, "the depthwise convolution did not use the DWConv tile op"
+        if summed is not None:
+            assert any(re.search(r"sum\(%\d+", ln) for ln in lines)
+            consts = dict(re.findall(r"%(\d+) = constant (-?\d+) : i64", kernels))
+            sums = [re.search(r"sum\(%(\d+),", ln).group(1) for ln in lines]
+            assert any(consts.get(v) == str(summed) for v in sums), f"no tile op sums {summed} input planes: {lines}"
         for part in fused:
             assert any(part in ln for ln in lines), f"the epilogue's {part!r} is not fused into the tile op: {lines}"
     vmfb = ireec.compile_file(path, target_backends=[backend])
@@ -102,3 +119,13 @@ def test_depthwise_conv_result_also_returned(backend, tmp_path):
     # epilogue then reads the convolution's own result buffer.
     model, x = _model("raw_and_clip", 1, 10, 9, 11, 3, 1, 1, [1, 1, 1, 1], True, True, also_raw=True)
     _check(model, x, backend, tmp_path)
+
+
+@pytest.mark.parametrize("backend", _backends())
+@pytest.mark.parametrize("name", sorted(DENSE))
+def test_small_dense_conv_matches_onnxruntime(name, backend, tmp_path):
+    cin, params = DENSE[name]
+    model, x = _model(name, *params, cin=cin)
+    bias, clip = params[-2:]
+    fused = (["+ bias"] if bias else []) + ([" max ", " min "] if clip else [])
+    _check(model, x, backend, tmp_path, fused, summed=cin)

@@ -1,19 +1,24 @@
 package codegen
 
 import (
+	"slices"
+
 	"github.com/gree-ml/gree/go/compiler/flow"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
-// dwShape is a depthwise 2-D convolution generic over NCHW tensors:
+// dwShape is a 2-D convolution generic over NCHW tensors, depthwise:
 // out[n,c,y,x] += pad(in)[n, c, y·SH + i·DH − PH, x·SW + j·DW − PW] · w[c,(0,)i,j]
+// or dense (ci ≥ 0, a reduction over input channels):
+// out[n,c,y,x] += pad(in)[n, ci, y·SH + i·DH − PH, x·SW + j·DW − PW] · w[c,ci,i,j]
 // with a zero pad written as a wrapped read and a guard (flow fuses pads
 // into convolutions so) or no pad at all.
 type dwShape struct {
 	n, c, y, x, i, j int   // loop numbers
-	wc, wi, wj       int   // the weight's result positions of c, i and j
+	ci               int   // the input-channel loop of a dense one, else -1
+	wc, wi, wj, wci  int   // the weight's result positions of c, i, j and ci
 	H, W             int64 // the input plane
 	SH, SW, DH, DW   int64
 	PH, PW           int64
@@ -39,7 +44,7 @@ func matchDWConv(op linalg.Generic) (dwShape, []int64, bool) {
 	var s dwShape
 	var sizes []int64
 	its, maps := op.Iterators(), op.Maps()
-	if op.NumInputs() != 2 || len(op.Op.Results) != 1 || len(its) != 6 {
+	if op.NumInputs() != 2 || len(op.Op.Results) != 1 || (len(its) != 6 && len(its) != 7) {
 		return s, nil, false
 	}
 	var shapes [3][]int64
@@ -71,6 +76,22 @@ func matchDWConv(op linalg.Generic) (dwShape, []int64, bool) {
 			return s, nil, false
 		}
 	}
+	// The input: (n, c, rows, columns), or (n, ci, rows, columns) with ci
+	// a reduction (dense).
+	in := maps[0]
+	if len(in.Results) != 4 || len(shapes[0]) != 4 {
+		return s, nil, false
+	}
+	s.ci = -1
+	if d, ok := in.Results[1].(*ir.AffineDimExpr); !ok {
+		return s, nil, false
+	} else if d.Pos != s.c {
+		s.ci = d.Pos
+		if its[d.Pos] != linalg.Reduction {
+			return s, nil, false
+		}
+		reds = slices.DeleteFunc(reds, func(k int) bool { return k == d.Pos })
+	}
 	if len(reds) != 2 {
 		return s, nil, false
 	}
@@ -79,33 +100,27 @@ func matchDWConv(op linalg.Generic) (dwShape, []int64, bool) {
 	for r, k := range out {
 		sizes[k] = shapes[2][r]
 	}
-	// The input: (n, c, rows, columns).
-	in := maps[0]
-	if len(in.Results) != 4 || len(shapes[0]) != 4 {
-		return s, nil, false
-	}
 	if d, ok := in.Results[0].(*ir.AffineDimExpr); !ok || d.Pos != s.n {
 		return s, nil, false
 	}
-	if d, ok := in.Results[1].(*ir.AffineDimExpr); !ok || d.Pos != s.c {
-		return s, nil, false
-	}
 	s.H, s.W = shapes[0][2], shapes[0][3]
-	rowForm, rowMod, ok1 := windowForm(in.Results[2], s.y, reds, s.H)
-	colForm, colMod, ok2 := windowForm(in.Results[3], s.x, reds, s.W)
+	rowForm, rowMod, ok1 := windowForm(in.Results[2], s.y, reds, s.H, len(its))
+	colForm, colMod, ok2 := windowForm(in.Results[3], s.x, reds, s.W, len(its))
 	if !ok1 || !ok2 || rowForm.red == colForm.red {
 		return s, nil, false
 	}
 	s.i, s.j = rowForm.red, colForm.red
 	s.SH, s.DH, s.SW, s.DW = rowForm.stride, rowForm.dilation, colForm.stride, colForm.dilation
-	// The weight: (c, i, j) with unit dimensions indexed by 0 anywhere.
-	s.wc, s.wi, s.wj = -1, -1, -1
+	// The weight: (c, [ci,] i, j) with unit dimensions indexed by 0 anywhere.
+	s.wc, s.wi, s.wj, s.wci = -1, -1, -1, -1
 	for r, e := range maps[1].Results {
 		switch e := e.(type) {
 		case *ir.AffineDimExpr:
 			switch e.Pos {
 			case s.c:
 				s.wc = r
+			case s.ci:
+				s.wci = r
 			case s.i:
 				s.wi = r
 			case s.j:
@@ -121,16 +136,22 @@ func matchDWConv(op linalg.Generic) (dwShape, []int64, bool) {
 			return s, nil, false
 		}
 	}
-	if s.wc < 0 || s.wi < 0 || s.wj < 0 || shapes[1][s.wc] != sizes[s.c] {
+	if s.wc < 0 || s.wi < 0 || s.wj < 0 || shapes[1][s.wc] != sizes[s.c] || (s.ci >= 0) != (s.wci >= 0) {
 		return s, nil, false
 	}
 	sizes[s.i], sizes[s.j] = shapes[1][s.wi], shapes[1][s.wj]
+	if s.ci >= 0 {
+		sizes[s.ci] = shapes[0][1]
+		if shapes[1][s.wci] != sizes[s.ci] {
+			return s, nil, false
+		}
+	}
 	for _, z := range sizes {
 		if z < 1 {
 			return s, nil, false
 		}
 	}
-	if shapes[0][0] != sizes[s.n] || shapes[0][1] != sizes[s.c] {
+	if shapes[0][0] != sizes[s.n] || (s.ci < 0 && shapes[0][1] != sizes[s.c]) {
 		return s, nil, false
 	}
 	// The body: out + select(guard, in, +0) · w, or out + in · w.
@@ -221,7 +242,7 @@ type windowLinear struct {
 
 // windowForm matches e = stride·o + dilation·r + c, or that mod n (a zero
 // pad's wrapped read), with r one of reds.
-func windowForm(e ir.AffineExpr, o int, reds []int, n int64) (windowLinear, bool, bool) {
+func windowForm(e ir.AffineExpr, o int, reds []int, n int64, nLoops int) (windowLinear, bool, bool) {
 	mod := false
 	if m, ok := e.(*ir.AffineBinaryExpr); ok && m.Kind == ir.AffineMod {
 		nc, ok := m.RHS.(*ir.AffineConstantExpr)
@@ -230,7 +251,7 @@ func windowForm(e ir.AffineExpr, o int, reds []int, n int64) (windowLinear, bool
 		}
 		e, mod = m.LHS, true
 	}
-	coef, c, ok := linearForm(e, 6)
+	coef, c, ok := linearForm(e, nLoops)
 	if !ok || coef[o] < 1 {
 		return windowLinear{}, false, false
 	}
@@ -421,6 +442,10 @@ func (g *gen) lowerDWConvFused(op linalg.Generic, results []*ir.Value, epi *lina
 	// least 8 workgroups when there are that many channels.
 	ct := max(1, g.st.WorkgroupElements/(OH*OW))
 	ct = max(1, min(ct, (C+7)/8))
+	if s.ci >= 0 && ct%2 == 1 && ct < C {
+		// A dense one shares its input loads between pairs of channels.
+		ct++
+	}
 	g.k.Grid[0] = kir.GridDim{Static: C, Tile: ct}
 	g.k.Grid[1] = kir.GridDim{Static: N, Tile: 1}
 	top := g.b
@@ -447,13 +472,20 @@ func (g *gen) lowerDWConvFused(op linalg.Generic, results []*ir.Value, epi *lina
 		g.d.WrittenFirst = map[int]bool{}
 	}
 	g.d.WrittenFirst[cb] = true
+	// The input planes each output channel sums: its own (depthwise), or
+	// the CI planes all channels read (dense).
+	inOff, inCS, ci, inSum, wSum := off(is, 0, 1), is[1], g.idx(1), g.idx(0), g.idx(0)
+	if s.ci >= 0 {
+		inOff, inCS, ci, inSum, wSum = top.Bin(kir.Mul, n, is[0]), g.idx(0), g.idx(sizes[s.ci]), is[1], ws[s.wci]
+	}
 	top.DWConv(g.bindingOf[In], g.bindingOf[Wt], cb, [kir.DWConvArgs]kir.Value{
-		off(is, 0, 1), is[1], is[2],
+		inOff, inCS, is[2],
 		off(ws, -1, s.wc), ws[s.wc], ws[s.wi], ws[s.wj],
 		off(os, 0, 1), os[1], os[2],
 		cN, g.idx(s.H), g.idx(s.W), g.idx(OH), g.idx(OW),
 		g.idx(sizes[s.i]), g.idx(sizes[s.j]),
 		g.idx(s.SH), g.idx(s.SW), g.idx(s.DH), g.idx(s.DW), g.idx(s.PH), g.idx(s.PW),
+		ci, inSum, wSum,
 	}, e)
 	g.dw = &dwTile{l: l, s: s, c0: c0, cN: cN, n: n, c: Out}
 	return true, nil

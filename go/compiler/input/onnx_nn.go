@@ -271,7 +271,7 @@ func onnxConvolution(o *onnxOp) ([]*ir.Value, error) {
 	if o.kind != "Conv" {
 		bias = nil
 	}
-	if xzp == nil && wzp == nil && group == 1 && ir.IsFloat(elem) {
+	if xzp == nil && wzp == nil && group == 1 && ir.IsFloat(elem) && !smallDense(xt, wt) {
 		return []*ir.Value{convGEMM(o.b, x, w, bias, rt, strides, dil, low)}, nil
 	}
 	if xzp == nil && wzp == nil {
@@ -632,6 +632,18 @@ func onnxConvTranspose(o *onnxOp) ([]*ir.Value, error) {
 	return []*ir.Value{g.Result(0)}, nil
 }
 
+// smallDense reports a 2-D windowed convolution with few input channels
+// and taps (C·KH·KW ≤ 32, KH·KW > 1, a network's first layer on an RGB image): it stays a
+// direct convolution, which codegen maps to a tile op sharing each input
+// load among output channels, instead of im2col + GEMM, whose copied
+// windows are larger than the input.
+func smallDense(xt, wt *ir.RankedTensorType) bool {
+	if len(xt.Dims) != 4 || len(wt.Dims) != 4 || wt.Dims[2]*wt.Dims[3] == 1 {
+		return false // 1×1 convolutions are matrix products as they are
+	}
+	return wt.Dims[1]*wt.Dims[2]*wt.Dims[3] <= 32
+}
+
 // convAffine is a convolution whose input reads are affine: the input is
 // zero-padded first when the windows reach outside it, and groups become a
 // dimension of their own ([N, G, C/G, D…] input, [G, M/G, C/G, K…]
@@ -647,6 +659,23 @@ func convAffine(b *ir.Builder, x, w, init *ir.Value, rt *ir.RankedTensorType, st
 	}
 	G := group
 	C, M := xt.Dims[1], rt.Dims[1]
+	if G == 1 {
+		// Dense: loops n, f, o… (parallel), c, k… (reduction) on the NCHW
+		// operands directly.
+		n := 3 + 2*ns
+		its := make([]linalg.Iterator, n)
+		xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2 + ns)}}
+		wm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1), dimExpr(2 + ns)}}
+		its[2+ns] = linalg.Reduction
+		for j := 0; j < ns; j++ {
+			its[3+ns+j] = linalg.Reduction
+			xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), addExpr(mulExpr(dimExpr(3+ns+j), dil[j]), cstExpr(-low[j]))))
+			wm.Results = append(wm.Results, dimExpr(3+ns+j))
+		}
+		om := linalg.Identity(n)
+		om.Results = om.Results[:2+ns]
+		return linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, []*ir.AffineMap{xm, wm, om}, its, mulAdd).Result(0)
+	}
 	if G == C && M == C {
 		// Depthwise: loops n, c, o… (parallel), k… (reduction) on the
 		// NCHW operands directly.

@@ -67,7 +67,7 @@ func (b *Builder) Contract(a, bb, c int, args [12]Value, flags int64) {
 
 // DWConvArgs is the number of operands of a DWConv without a fused
 // epilogue.
-const DWConvArgs = 23
+const DWConvArgs = 26
 
 // DWConv epilogue flags (Op.Imm of a DWConv).
 const (

@@ -33,7 +33,7 @@ const MaxSubgroupSize = 32
 //   - Contract accumulates in C's element type, for each C element in order
 //     of k, with a separate multiply and add; other implementations may
 //     reorder and fuse float contractions;
-//   - DWConv adds each window's products to +0 in order of (i, j), with a
+//   - DWConv adds each window's products to +0 in order of (ci, i, j), with a
 //     separate multiply and add; other implementations may reorder and
 //     fuse them;
 //   - a For loop ends when its induction variable reaches hi or the

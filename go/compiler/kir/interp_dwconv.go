@@ -3,7 +3,7 @@ package kir
 import "github.com/gree-ml/gree/go/status"
 
 // dwconv executes a DWConv: for each output element, the window's
-// products in order of (i, j), each rounded, added to a +0 sum.
+// products in order of (ci, i, j), each rounded, added to a +0 sum.
 func (t *thread) dwconv(op *Op) error {
 	var a [DWConvArgs]int64
 	for i := range a {
@@ -26,6 +26,7 @@ func (t *thread) dwconv(op *Op) error {
 	}
 	C, H, W, OH, OW := a[10], a[11], a[12], a[13], a[14]
 	KH, KW, SH, SW, DH, DW, PH, PW := a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22]
+	CI, inSum, wSum := a[23], a[24], a[25]
 	if C <= 0 || OH <= 0 || OW <= 0 {
 		return nil
 	}
@@ -35,13 +36,13 @@ func (t *thread) dwconv(op *Op) error {
 	}
 	count := func(i int) int64 { return int64(len(bufs[i]) / 4) }
 	in, w, out := bufs[0], bufs[1], bufs[2]
-	if H > 0 && W > 0 {
-		if err := t.box(op, op.Bindings[0], a[0], count(0), [][2]int64{{C, a[1]}, {H, a[2]}, {W, 1}}); err != nil {
+	if H > 0 && W > 0 && CI > 0 {
+		if err := t.box(op, op.Bindings[0], a[0], count(0), [][2]int64{{C, a[1]}, {CI, inSum}, {H, a[2]}, {W, 1}}); err != nil {
 			return err
 		}
 	}
-	if KH > 0 && KW > 0 {
-		if err := t.box(op, op.Bindings[1], a[3], count(1), [][2]int64{{C, a[4]}, {KH, a[5]}, {KW, a[6]}}); err != nil {
+	if KH > 0 && KW > 0 && CI > 0 {
+		if err := t.box(op, op.Bindings[1], a[3], count(1), [][2]int64{{C, a[4]}, {CI, wSum}, {KH, a[5]}, {KW, a[6]}}); err != nil {
 			return err
 		}
 	}
@@ -57,15 +58,17 @@ func (t *thread) dwconv(op *Op) error {
 		for y := int64(0); y < OH; y++ {
 			for x := int64(0); x < OW; x++ {
 				var acc uint64 // +0
-				for i := int64(0); i < max(KH, 0); i++ {
-					for j := int64(0); j < max(KW, 0); j++ {
-						r, q := y*SH+i*DH-PH, x*SW+j*DW-PW
-						var xv uint64 // +0 outside the input
-						if r >= 0 && r < H && q >= 0 && q < W {
-							xv = readElem(in, F32, a[0]+c*a[1]+r*a[2]+q)
+				for ci := int64(0); ci < CI; ci++ {
+					for i := int64(0); i < max(KH, 0); i++ {
+						for j := int64(0); j < max(KW, 0); j++ {
+							r, q := y*SH+i*DH-PH, x*SW+j*DW-PW
+							var xv uint64 // +0 outside the input
+							if r >= 0 && r < H && q >= 0 && q < W {
+								xv = readElem(in, F32, a[0]+c*a[1]+ci*inSum+r*a[2]+q)
+							}
+							wv := readElem(w, F32, a[3]+c*a[4]+ci*wSum+i*a[5]+j*a[6])
+							acc = floatBin(Add, F32, acc, floatBin(Mul, F32, xv, wv))
 						}
-						wv := readElem(w, F32, a[3]+c*a[4]+i*a[5]+j*a[6])
-						acc = floatBin(Add, F32, acc, floatBin(Mul, F32, xv, wv))
 					}
 				}
 				if bias != nil {

@@ -143,23 +143,27 @@ const (
 	// not read, and every element of the M×N tile is written, zeros when
 	// K ≤ 0.
 	Contract
-	// DWConv: a depthwise 2-D convolution over a tile of C channels (f32).
-	// Bindings holds the input, weight and output binding ordinals; Args
-	// are, in order (all i64, in elements): inOff, inChanStride,
-	// inRowStride, wOff, wChanStride, wRowStride, wColStride, outOff,
-	// outChanStride, outRowStride, C, H, W, OH, OW, KH, KW, SH, SW, DH,
-	// DW, PH, PW. Input element (c, r, q) is at inOff + c·inChanStride +
-	// r·inRowStride + q (columns contiguous), weight (c, i, j) at wOff +
-	// c·wChanStride + i·wRowStride + j·wColStride, output (c, y, x) at
-	// outOff + c·outChanStride + y·outRowStride + x. For c < C, y < OH,
-	// x < OW it writes
-	//   out(c, y, x) = Σ_{i<KH, j<KW} in(c, y·SH + i·DH − PH, x·SW + j·DW − PW) · w(c, i, j)
+	// DWConv: a 2-D convolution over a tile of C output channels (f32):
+	// depthwise, or summing CI input planes (a dense convolution with few
+	// input channels, as a network's first layer). Bindings holds the
+	// input, weight and output binding ordinals; Args are, in order (all
+	// i64, in elements): inOff, inChanStride, inRowStride, wOff,
+	// wChanStride, wRowStride, wColStride, outOff, outChanStride,
+	// outRowStride, C, H, W, OH, OW, KH, KW, SH, SW, DH, DW, PH, PW, CI,
+	// inSumStride, wSumStride. Output channel c sums CI input planes:
+	// input element (c, ci, r, q) is at inOff + c·inChanStride +
+	// ci·inSumStride + r·inRowStride + q (columns contiguous; depthwise:
+	// CI = 1; dense: inChanStride = 0), weight (c, ci, i, j) at wOff +
+	// c·wChanStride + ci·wSumStride + i·wRowStride + j·wColStride, output
+	// (c, y, x) at outOff + c·outChanStride + y·outRowStride + x. For
+	// c < C, y < OH, x < OW it writes
+	//   out(c, y, x) = Σ_{ci<CI, i<KH, j<KW} in(c, ci, y·SH + i·DH − PH, x·SW + j·DW − PW) · w(c, ci, i, j)
 	// where an input position outside 0 ≤ r < H, 0 ≤ q < W reads +0 (a
 	// zero pad). The sums start at +0; the output's prior contents are
-	// not read. The whole C×H×W input (when H, W > 0), C×KH×KW weight
-	// (when KH, KW > 0) and C×OH×OW output tiles must lie in their
+	// not read. The whole C×CI×H×W input (when H, W > 0), C×CI×KH×KW
+	// weight (when KH, KW > 0) and C×OH×OW output tiles must lie in their
 	// bindings. Imm flags fuse an epilogue, applied in this order, with
-	// operands after the 23 above: DWConvBias adds bias(c) (Binding holds
+	// operands after the 26 above: DWConvBias adds bias(c) (Binding holds
 	// its f32 binding; operands biasOff, biasStride: bias(c) is at biasOff
 	// + c·biasStride), DWConvMax takes maximumf with an f32 operand lo,
 	// DWConvMin minimumf with an f32 operand hi (arith's semantics: NaN

@@ -259,9 +259,9 @@ func (p *printer) dwconv(op *Op) {
 	if op.Imm&DWConvMin != 0 {
 		epi += " min " + vals(rest[:1])
 	}
-	p.f("dwconv b%d[%s] * b%d[%s] = b%d[%s] size(%s) window(%s) stride(%s) dilation(%s) pad(%s)%s\n",
+	p.f("dwconv b%d[%s] * b%d[%s] = b%d[%s] size(%s) window(%s) stride(%s) dilation(%s) pad(%s) sum(%s)%s\n",
 		op.Bindings[0], vals(a[0:3]), op.Bindings[1], vals(a[3:7]), op.Bindings[2], vals(a[7:10]),
-		vals(a[10:15]), vals(a[15:17]), vals(a[17:19]), vals(a[19:21]), vals(a[21:23]), epi)
+		vals(a[10:15]), vals(a[15:17]), vals(a[17:19]), vals(a[19:21]), vals(a[21:23]), vals(a[23:26]), epi)
 }
 
 func (p *printer) forOp(op *Op, depth int) {

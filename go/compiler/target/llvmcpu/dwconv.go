@@ -35,6 +35,9 @@ const (
 	dwDW     = 20
 	dwPH     = 21
 	dwPW     = 22
+	dwCI     = 23
+	dwInSum  = 24
+	dwWSum   = 25
 )
 
 // dwUnroll is the most vectors of one plane (flat form) or one output row
@@ -44,7 +47,7 @@ const dwUnroll = 16
 // dwShape is a DWConv's compile-time part: the window, the planes' sizes
 // and the row strides.
 type dwShape struct {
-	H, W, OH, OW, KH, KW, SH, SW, DH, DW, PH, PW, inRS, outRS int64
+	H, W, OH, OW, KH, KW, SH, SW, DH, DW, PH, PW, inRS, outRS, CI int64
 }
 
 // dwConv is the emission state of one DWConv.
@@ -73,8 +76,8 @@ type dwConv struct {
 // compile-time constants (codegen emits them so).
 func (f *fn) dwconv(op *kir.Op) error {
 	var s dwShape
-	fields := []*int64{&s.H, &s.W, &s.OH, &s.OW, &s.KH, &s.KW, &s.SH, &s.SW, &s.DH, &s.DW, &s.PH, &s.PW, &s.inRS, &s.outRS}
-	for i, arg := range []int{dwH, dwW, dwOH, dwOW, dwKH, dwKW, dwSH, dwSW, dwDH, dwDW, dwPH, dwPW, dwInRS, dwOutRS} {
+	fields := []*int64{&s.H, &s.W, &s.OH, &s.OW, &s.KH, &s.KW, &s.SH, &s.SW, &s.DH, &s.DW, &s.PH, &s.PW, &s.inRS, &s.outRS, &s.CI}
+	for i, arg := range []int{dwH, dwW, dwOH, dwOW, dwKH, dwKW, dwSH, dwSW, dwDH, dwDW, dwPH, dwPW, dwInRS, dwOutRS, dwCI} {
 		v, ok := f.consts[op.Args[arg]]
 		if !ok {
 			return status.Errorf(status.Unimplemented, "dwconv operand %d is not a compile-time constant: llvm-cpu specializes depthwise convolutions on their window, plane sizes and row strides", arg)
@@ -85,8 +88,12 @@ func (f *fn) dwconv(op *kir.Op) error {
 		return status.Errorf(status.Internal, "dwconv with flags %#x has %d operands", op.Imm, len(op.Args))
 	}
 	if s.H < 1 || s.W < 1 || s.OH < 1 || s.OW < 1 || s.KH < 1 || s.KW < 1 || s.SH < 1 || s.SW < 1 || s.DH < 1 || s.DW < 1 ||
-		s.inRS < s.W || s.outRS < s.OW || s.W > 1<<30 || s.H*s.inRS > 1<<40 {
-		return status.Errorf(status.Unimplemented, "dwconv %+v: llvm-cpu needs positive sizes, strides and dilations and rows that do not overlap", s)
+		s.inRS < s.W || s.outRS < s.OW || s.W > 1<<30 || s.H*s.inRS > 1<<40 || s.CI < 1 || s.CI*s.KH*s.KW > 64 {
+		return status.Errorf(status.Unimplemented, "dwconv %+v: llvm-cpu needs positive sizes, strides and dilations, rows that do not overlap and at most 64 taps", s)
+	}
+	inCS, inCSConst := f.consts[op.Args[dwInCS]]
+	if s.CI > 1 && (!inCSConst || inCS != 0) {
+		return status.Errorf(status.Unimplemented, "dwconv summing %d input planes: llvm-cpu needs every output channel to read the same planes (input channel stride 0)", s.CI)
 	}
 	d := &dwConv{f: f, op: op, s: s, vl: f.mo.vl}
 	f.mo.declareTileOK()
@@ -96,10 +103,19 @@ func (f *fn) dwconv(op *kir.Op) error {
 	f.emitf("br i1 %s, label %%%s, label %%%s", f.icmp("sgt", i64, a(dwC), "0"), do, done)
 	f.startBlock(do)
 	// Each tile as C rows (the channel stride) of a contiguous extent.
-	wExt := f.bin("add", i64, f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(s.KH-1), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(s.KW-1), a(dwWQS))), "1")
-	wPos := f.bin("and", b1, f.icmp("sge", i64, a(dwWRS), "0"), f.icmp("sge", i64, a(dwWQS), "0"))
+	sum := func(stride string) string { return f.bin("mul", i64, fmt.Sprint(s.CI-1), stride) }
+	inExt := f.bin("add", i64, sum(a(dwInSum)), fmt.Sprint((s.H-1)*s.inRS+s.W))
+	wExt := f.bin("add", i64, sum(a(dwWSum)), f.bin("add", i64, f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(s.KH-1), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(s.KW-1), a(dwWQS))), "1"))
+	nonNeg := func(vs ...string) string {
+		ok := "true"
+		for _, v := range vs {
+			ok = f.bin("and", b1, ok, f.icmp("sge", i64, v, "0"))
+		}
+		return ok
+	}
+	pos := [3]string{nonNeg(a(dwInSum)), nonNeg(a(dwWRS), a(dwWQS), a(dwWSum)), "true"}
 	tiles := [3][3]string{
-		{a(dwInOff), a(dwInCS), fmt.Sprint((s.H-1)*s.inRS + s.W)},
+		{a(dwInOff), a(dwInCS), inExt},
 		{a(dwWOff), a(dwWCS), wExt},
 		{a(dwOutOff), a(dwOutCS), fmt.Sprint((s.OH-1)*s.outRS + s.OW)},
 	}
@@ -107,9 +123,7 @@ func (f *fn) dwconv(op *kir.Op) error {
 	for i, b := range op.Bindings {
 		t := tiles[i]
 		ok := f.call("i1", "gree_tile_ok", "i64", t[0], "i64", t[1], "i64", "1", "i64", a(dwC), "i64", t[2], "i64", fmt.Sprintf("%%n%d", b))
-		if i == 1 {
-			ok = f.bin("and", b1, ok, wPos)
-		}
+		ok = f.bin("and", b1, ok, pos[i])
 		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
 		f.endGuard(join)
 		all = f.bin("and", b1, all, ok)
@@ -131,6 +145,12 @@ func (f *fn) dwconv(op *kir.Op) error {
 	run := f.newLabel("dwconv.run")
 	f.emitf("br i1 %s, label %%%s, label %%%s", all, run, done)
 	f.startBlock(run)
+	if s.CI > 1 {
+		d.dense()
+		f.emitf("br label %%%s", done)
+		f.startBlock(done)
+		return nil
+	}
 	f.loop("dw.c", "0", a(dwC), "1", func(c string) {
 		d.channel(c)
 		if s.SH == 1 && s.SW == 1 && s.OW == s.W && s.inRS == s.W && s.outRS == s.OW && s.OH*s.OW <= dwUnroll*int64(d.vl) && 2*s.OW <= int64(d.vl) {
@@ -172,14 +192,7 @@ func (d *dwConv) channel(c string) {
 	d.ob = f.bin("add", i64, a(dwOutOff), f.bin("mul", i64, c, a(dwOutCS)))
 	wb := f.bin("add", i64, a(dwWOff), f.bin("mul", i64, c, a(dwWCS)))
 	d.wts = d.wts[:0]
-	if op.Imm&kir.DWConvBias != 0 {
-		rest := op.Args[kir.DWConvArgs:]
-		off := f.bin("add", i64, f.v(rest[0]), f.bin("mul", i64, c, f.v(rest[1])))
-		p, x := f.t(), f.t()
-		f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, op.Binding, off)
-		f.emitf("%s = load float, ptr %s, align 4", x, p)
-		d.bias = f.broadcast(d.vecT(), x)
-	}
+	d.bias = d.channelBias(c)
 	for i := int64(0); i < d.s.KH; i++ {
 		for j := int64(0); j < d.s.KW; j++ {
 			off := f.bin("add", i64, wb, f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS))))

@@ -22,6 +22,29 @@ type dw struct {
 	tile                        int64
 	// fused adds a bias (binding 3) and clamps to [dwLo, dwHi] in the op.
 	fused bool
+	// dense > 0 makes it a dense convolution: every output channel sums
+	// the same dense input planes (inChanStride 0).
+	dense int64
+}
+
+// ci is the number of input planes each output channel sums.
+func (p dw) ci() int64 { return max(p.dense, 1) }
+
+// sizes are the element counts of the input, weight and output.
+func (p dw) sizes() (in, w, out int64) {
+	planes := p.C
+	if p.dense > 0 {
+		planes = p.dense
+	}
+	return planes * p.H * p.inRS, p.C * p.ci() * p.KH * p.KW, p.C * p.OH * p.outRS
+}
+
+// inStrides are the input's channel and summed-plane strides.
+func (p dw) inStrides() (cs, sum int64) {
+	if p.dense > 0 {
+		return 0, p.H * p.inRS
+	}
+	return p.H * p.inRS, 0
 }
 
 // The bounds of fused problems.
@@ -51,12 +74,14 @@ func (p dw) kernel() (*kir.Kernel, [3]int64) {
 	k.Grid[1], k.Grid[2] = kir.GridDim{Static: 1, Tile: 1}, kir.GridDim{Static: 1, Tile: 1}
 	c0 := b.Bin(kir.Mul, b.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 0), b.Idx(p.tile))
 	cN := b.Bin(kir.MinS, b.Idx(p.tile), b.Bin(kir.Sub, b.Idx(p.C), c0))
-	inCS, wCS, outCS := p.H*p.inRS, p.KH*p.KW, p.OH*p.outRS
+	inCS, inSum := p.inStrides()
+	wCS, outCS := p.ci()*p.KH*p.KW, p.OH*p.outRS
 	at := func(cs int64) kir.Value { return b.Bin(kir.Mul, c0, b.Idx(cs)) }
 	i := b.Idx
 	args := [kir.DWConvArgs]kir.Value{
 		at(inCS), i(inCS), i(p.inRS), at(wCS), i(wCS), i(p.KW), i(1), at(outCS), i(outCS), i(p.outRS),
 		cN, i(p.H), i(p.W), i(p.OH), i(p.OW), i(p.KH), i(p.KW), i(p.SH), i(p.SW), i(p.DH), i(p.DW), i(p.PH), i(p.PW),
+		i(p.ci()), i(inSum), i(p.KH * p.KW),
 	}
 	e := kir.NoDWConvEpilogue
 	if p.fused {
@@ -76,15 +101,18 @@ func (p dw) reference(in, w, bias []float64) (exact, mag []float64) {
 		for y := int64(0); y < p.OH; y++ {
 			for x := int64(0); x < p.OW; x++ {
 				o := c*p.OH*p.outRS + y*p.outRS + x
-				for i := int64(0); i < p.KH; i++ {
-					for j := int64(0); j < p.KW; j++ {
-						r, q := y*p.SH+i*p.DH-p.PH, x*p.SW+j*p.DW-p.PW
-						if r < 0 || r >= p.H || q < 0 || q >= p.W {
-							continue
+				cs, sum := p.inStrides()
+				for ci := int64(0); ci < p.ci(); ci++ {
+					for i := int64(0); i < p.KH; i++ {
+						for j := int64(0); j < p.KW; j++ {
+							r, q := y*p.SH+i*p.DH-p.PH, x*p.SW+j*p.DW-p.PW
+							if r < 0 || r >= p.H || q < 0 || q >= p.W {
+								continue
+							}
+							u := f(in[c*cs+ci*sum+r*p.inRS+q]) * f(w[(c*p.ci()+ci)*p.KH*p.KW+i*p.KW+j])
+							exact[o] += u
+							mag[o] += math.Abs(u)
 						}
-						u := f(in[c*p.H*p.inRS+r*p.inRS+q]) * f(w[c*p.KH*p.KW+i*p.KW+j])
-						exact[o] += u
-						mag[o] += math.Abs(u)
 					}
 				}
 				if p.fused {
@@ -107,7 +135,13 @@ var mobilenetDW = []dw{
 	newDW("384x14s1", 384, 14, 14, 3, 3, 1, 1, 1, 1),
 	newDW("576x14s2", 576, 14, 14, 3, 3, 2, 1, 1, 1),
 	newDW("960x7s1", 960, 7, 7, 3, 3, 1, 1, 1, 1),
+	mobilenetFirst,
 }
+
+// mobilenetFirst is MobileNetV2's first convolution, dense: 3 input
+// channels, 32 outputs, 3×3, stride 2.
+var mobilenetFirst = dw{name: "first32x3x224s2", C: 32, H: 224, W: 224, KH: 3, KW: 3, SH: 2, SW: 2, DH: 1, DW: 1, PH: 1, PW: 1,
+	inRS: 224, OH: 112, OW: 112, outRS: 112, tile: 8, dense: 3}
 
 // dwEdges cover the other paths: flat planes with a ragged last vector,
 // in one piece and as a loop; rows with and without a strided span,
@@ -123,6 +157,12 @@ func dwEdges() []dw {
 	fusedFlat.fused = true
 	fusedRows := newDW("fused_rows_s2", 6, 33, 40, 3, 3, 2, 1, 1, 1)
 	fusedRows.fused = true
+	dense := newDW("dense3_s2", 10, 19, 23, 3, 3, 2, 1, 1, 1)
+	dense.dense = 3
+	denseS1 := newDW("dense2_s1_fused", 5, 7, 9, 3, 3, 1, 1, 1, 1)
+	denseS1.dense, denseS1.fused = 2, true
+	denseLoop := newDW("dense2_rowsloop", 3, 3, 300, 3, 3, 1, 1, 1, 1)
+	denseLoop.dense, denseLoop.inRS = 2, 301
 	asym := newDW("asym", 4, 6, 9, 3, 2, 1, 1, 0, 0)
 	asym.PH, asym.PW, asym.OH, asym.OW, asym.outRS = 3, 1, 7, 9, 9
 	return []dw{
@@ -136,7 +176,7 @@ func dwEdges() []dw {
 		newDW("s2odd", 5, 15, 15, 3, 3, 2, 1, 1, 1),
 		newDW("s3", 4, 20, 23, 3, 3, 3, 1, 1, 1),
 		newDW("s2wide", 1, 4, 560, 3, 3, 2, 1, 1, 1),
-		rowsLoop, padded, asym, fusedFlat, fusedRows,
+		rowsLoop, padded, asym, fusedFlat, fusedRows, dense, denseS1, denseLoop,
 	}
 }
 
@@ -152,8 +192,9 @@ func checkDW(t *testing.T, m llvmcpu.Machine, ps []dw, interp bool, r *rand.Rand
 	}
 	x := build(t, m, ks...)
 	for e, p := range ps {
-		in := randFloats(r, int(p.C*p.H*p.inRS), 1)
-		w := randFloats(r, int(p.C*p.KH*p.KW), 1)
+		nIn, nW, _ := p.sizes()
+		in := randFloats(r, int(nIn), 1)
+		w := randFloats(r, int(nW), 1)
 		out := make([]float64, p.C*p.OH*p.outRS)
 		for i := range out {
 			out[i] = 1e9 // every element must be overwritten or keep this
@@ -184,7 +225,7 @@ func checkDW(t *testing.T, m llvmcpu.Machine, ps []dw, interp bool, r *rand.Rand
 					want = float64(float32(1e9)) // row padding: not written
 				}
 				v := value(kir.F32, bufs[2][4*o:])
-				if tol := float64(p.KH*p.KW+1) * mag[o] * 0x1p-24; math.Abs(v-want) > tol {
+				if tol := float64(p.ci()*p.KH*p.KW+1) * mag[o] * 0x1p-24; math.Abs(v-want) > tol {
 					t.Fatalf("%s (%s on %s): out[%d] = %v, want %v ± %g", p.name, how, m.CPU, o, v, want, tol)
 				}
 			}
@@ -257,8 +298,11 @@ func BenchmarkDWConvMobileNet(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var ps []dw
 	for _, p := range mobilenetDW {
-		// Codegen's tile: whole planes, 8192 outputs, at least 8 workgroups.
-		p.tile = max(1, min(8192/(p.OH*p.OW), (p.C+7)/8))
+		// Codegen's tile: whole planes, 8192 outputs, at least 8
+		// workgroups (dense: all channels in one).
+		if p.dense == 0 {
+			p.tile = max(1, min(8192/(p.OH*p.OW), (p.C+7)/8))
+		}
 		f := p
 		f.fused, f.name = true, p.name+"_fused"
 		ps = append(ps, p, f)
@@ -268,7 +312,8 @@ func BenchmarkDWConvMobileNet(b *testing.B) {
 			m := needLLVMB(b)
 			k, grid := p.kernel()
 			x := buildB(b, m, k)
-			bufs := [][]byte{enc(kir.F32, randFloats(r, int(p.C*p.H*p.inRS), 1)), enc(kir.F32, randFloats(r, int(p.C*p.KH*p.KW), 1)), make([]byte, 4*p.C*p.OH*p.outRS)}
+			nIn, nW, nOut := p.sizes()
+			bufs := [][]byte{enc(kir.F32, randFloats(r, int(nIn), 1)), enc(kir.F32, randFloats(r, int(nW), 1)), make([]byte, 4*nOut)}
 			if p.fused {
 				bufs = append(bufs, enc(kir.F32, randFloats(r, int(p.C), 1)))
 			}

@@ -1,0 +1,144 @@
+package llvmcpu
+
+import (
+	"fmt"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+)
+
+// dense emits a DWConv that sums CI input planes every output channel
+// reads (input channel stride 0: a dense convolution with few input
+// channels, such as a network's first layer). Output channels go in
+// blocks that share each input load: a block keeps the accumulators of
+// its channels' vectors of one output row (at most 16: more spill, as
+// measured on MobileNetV2's first layer), and each loaded span of input columns feeds a fused multiply-add per
+// channel with that channel's weight read from memory. Remaining
+// channels go one at a time.
+func (d *dwConv) dense() {
+	f, s, vl := d.f, d.s, int64(d.vl)
+	i64 := kir.S(kir.I64)
+	a := func(i int) string { return f.v(d.op.Args[i]) }
+	per := int64(1)
+	if s.OW <= dwUnroll*vl {
+		per = (s.OW + vl - 1) / vl
+	}
+	cob := min(max(16/per, 1), 8)
+	C := a(dwC)
+	full := C
+	if cob > 1 {
+		full = f.bin("mul", i64, f.bin("sdiv", i64, C, fmt.Sprint(cob)), fmt.Sprint(cob))
+	}
+	f.loop("dwd.cb", "0", full, fmt.Sprint(cob), func(c0 string) { d.denseBlock(c0, cob) })
+	if cob > 1 {
+		f.loop("dwd.ct", full, C, "1", func(c string) { d.denseBlock(c, 1) })
+	}
+}
+
+// denseBlock emits output channels c0 … c0+cob−1, row by row.
+func (d *dwConv) denseBlock(c0 string, cob int64) {
+	f, op, s, vl := d.f, d.op, d.s, int64(d.vl)
+	i64 := kir.S(kir.I64)
+	a := func(i int) string { return f.v(op.Args[i]) }
+	var obs, wbs, biases []string
+	for co := int64(0); co < cob; co++ {
+		c := f.bin("add", i64, c0, fmt.Sprint(co))
+		obs = append(obs, f.bin("add", i64, a(dwOutOff), f.bin("mul", i64, c, a(dwOutCS))))
+		wbs = append(wbs, f.bin("add", i64, a(dwWOff), f.bin("mul", i64, c, a(dwWCS))))
+		biases = append(biases, d.channelBias(c))
+	}
+	f.loop("dwd.y", "0", fmt.Sprint(s.OH), "1", func(y string) {
+		if s.OW <= dwUnroll*vl {
+			var xs []string
+			var ns []int64
+			for x := int64(0); x < s.OW; x += vl {
+				xs, ns = append(xs, fmt.Sprint(x)), append(ns, min(vl, s.OW-x))
+			}
+			d.denseVectors(y, xs, ns, obs, wbs, biases)
+			return
+		}
+		full := s.OW / vl * vl
+		f.loop("dwd.x", "0", fmt.Sprint(full), fmt.Sprint(vl), func(x string) {
+			d.denseVectors(y, []string{x}, []int64{vl}, obs, wbs, biases)
+		})
+		if full < s.OW {
+			d.denseVectors(y, []string{fmt.Sprint(full)}, []int64{s.OW - full}, obs, wbs, biases)
+		}
+	})
+}
+
+// denseVectors emits the output vectors at columns xs (ns lanes each) of
+// row y for the block's channels (output offsets obs, weight offsets
+// wbs, biases): sums in (ci, i, j) order, then the fused epilogue.
+func (d *dwConv) denseVectors(y string, xs []string, ns []int64, obs, wbs, biases []string) {
+	f, op, s := d.f, d.op, d.s
+	i64 := kir.S(kir.I64)
+	a := func(i int) string { return f.v(op.Args[i]) }
+	acc := make([][]string, len(obs))
+	for co := range acc {
+		for range xs {
+			acc[co] = append(acc[co], cst(d.vecT(), "0.0"))
+		}
+	}
+	for ci := int64(0); ci < s.CI; ci++ {
+		plane := f.bin("add", i64, a(dwInOff), f.bin("mul", i64, fmt.Sprint(ci), a(dwInSum)))
+		for i := int64(0); i < s.KH; i++ {
+			row := f.bin("add", i64, f.bin("mul", i64, y, fmt.Sprint(s.SH)), fmt.Sprint(i*s.DH-s.PH))
+			ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
+			off := f.bin("add", i64, plane, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
+			for v, x0 := range xs {
+				base := f.bin("mul", i64, x0, fmt.Sprint(s.SW))
+				var span string
+				var spanJ int64
+				for j := int64(0); j < s.KW; j++ {
+					q := f.bin("add", i64, base, fmt.Sprint(j*s.DW-s.PW))
+					var x string
+					switch {
+					case s.SW > 1 && span != "" && (j-spanJ)*s.DW < s.SW:
+						x = d.pick(span, (j-spanJ)*s.DW)
+					case s.SW > 1:
+						span, spanJ = d.spanRaw(off, ok, q), j
+						x = d.pick(span, 0)
+					default:
+						x = d.spanLoad(off, ok, q)
+					}
+					for co := range obs {
+						wo := f.bin("add", i64, wbs[co], f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(ci), a(dwWSum)),
+							f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS)))))
+						acc[co][v] = d.fmuladd(x, d.weight(wo), acc[co][v])
+					}
+				}
+			}
+		}
+	}
+	for co := range obs {
+		d.bias = biases[co]
+		ob := f.bin("add", i64, obs[co], f.bin("mul", i64, y, fmt.Sprint(s.outRS)))
+		for v, x0 := range xs {
+			d.store(f.bin("add", i64, ob, x0), acc[co][v], ns[v])
+		}
+	}
+}
+
+// weight loads the weight at offset off, broadcast to a vector.
+func (d *dwConv) weight(off string) string {
+	f := d.f
+	p, x := f.t(), f.t()
+	f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, d.op.Bindings[1], off)
+	f.emitf("%s = load float, ptr %s, align 4", x, p)
+	return f.broadcast(d.vecT(), x)
+}
+
+// channelBias is channel c's fused bias, broadcast ("" without one).
+func (d *dwConv) channelBias(c string) string {
+	f, op := d.f, d.op
+	if op.Imm&kir.DWConvBias == 0 {
+		return ""
+	}
+	i64 := kir.S(kir.I64)
+	rest := op.Args[kir.DWConvArgs:]
+	off := f.bin("add", i64, f.v(rest[0]), f.bin("mul", i64, c, f.v(rest[1])))
+	p, x := f.t(), f.t()
+	f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, op.Binding, off)
+	f.emitf("%s = load float, ptr %s, align 4", x, p)
+	return f.broadcast(d.vecT(), x)
+}
