@@ -178,8 +178,12 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 		if fill >= 0 && w > 1 {
 			fills[w] = g.topBroadcast(fill, w)
 		}
-		g.tileSweep(mN, nN, w, func(b *kir.Builder, i, j kir.Value, w int) {
-			v := fills[w]
+		g.tileSweep(mN, nN, w, nil, func(b *kir.Builder, i, j kir.Value, w int) {
+			v, ok := fills[w]
+			if !ok && fill >= 0 {
+				v = g.topBroadcast(fill, w)
+				fills[w] = v
+			}
 			if fill < 0 {
 				off := b.Bin(kir.Add, iOff, b.Bin(kir.Add, b.Bin(kir.Mul, i, iRS), b.Bin(kir.Mul, j, iCS)))
 				v = b.Load(src.binding, f32Lanes(w), off)
@@ -271,6 +275,14 @@ func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 		ivs[t.sh.batch] = top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 2)
 	}
 	var ferr error
+	// What a row's points share (a per-row bias, the clip bounds) is
+	// loaded once per row: the kernel's bindings may alias, so LLVM
+	// cannot hoist those loads past the row's stores itself.
+	row := func(b *kir.Builder, i kir.Value) {
+		ivs[t.sh.m] = b.Bin(kir.Add, t.m0, i)
+		ivs[t.sh.n] = t.n0
+		l.preloadRowInvariants(b, ivs)
+	}
 	point := func(b *kir.Builder, i, j kir.Value, w int) {
 		ivs[t.sh.m] = b.Bin(kir.Add, t.m0, i)
 		ivs[t.sh.n] = b.Bin(kir.Add, t.n0, j)
@@ -284,7 +296,8 @@ func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 			l.store(b, accs[k], outs[k], w)
 		}
 	}
-	g.tileSweep(t.mN, t.nN, w, point)
+	g.tileSweep(t.mN, t.nN, w, row, point)
+	l.epi.pre = nil
 	return ferr
 }
 
@@ -311,22 +324,15 @@ func (g *gen) bindEpilogue(l *genericLowering, epi linalg.Generic, results []*ir
 	return nil
 }
 
-// tileSweep calls point on each (i, j) of an mN×nN tile: rows one by one,
-// columns w at a time (w > 1: vectors of w lanes) and then one by one.
-func (g *gen) tileSweep(mN, nN kir.Value, w int, point func(b *kir.Builder, i, j kir.Value, w int)) {
+// tileSweep calls point on each (i, j) of an mN×nN tile: rows one by one
+// (row, when set, first emits what the row's points share), columns in
+// vectors of w lanes, then of halving widths down to 8, then one by one.
+func (g *gen) tileSweep(mN, nN kir.Value, w int, row func(b *kir.Builder, i kir.Value), point func(b *kir.Builder, i, j kir.Value, w int)) {
 	g.b.For(g.idx(0), mN, g.idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
-		main := g.idx(0)
-		if w > 1 {
-			main = b.Bin(kir.Mul, b.Bin(kir.DivS, nN, g.idx(int64(w))), g.idx(int64(w)))
-			b.For(g.idx(0), main, g.idx(int64(w)), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
-				point(b, i, j, w)
-				return nil
-			})
+		if row != nil {
+			row(b, i)
 		}
-		b.For(main, nN, g.idx(1), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value {
-			point(b, i, j, 1)
-			return nil
-		})
+		sweepWidths(b, g, nN, w, func(b *kir.Builder, j kir.Value, w int) { point(b, i, j, w) })
 		return nil
 	})
 }

@@ -15,6 +15,33 @@ type epilogue struct {
 	maps    []*ir.AffineMap // its maps over the root's loops
 	results []*ir.Value     // the tensors it writes
 	nIn     int
+	// pre holds the scalar value of inputs that do not vary along the
+	// vectorized loop, loaded once per row (preloadRowInvariants).
+	pre map[int]kir.Value
+}
+
+// preloadRowInvariants loads, at ivs, the epilogue's tensor inputs whose
+// maps do not use the vectorized loop, for runEpilogue to broadcast.
+func (l *genericLowering) preloadRowInvariants(b *kir.Builder, ivs []kir.Value) {
+	e, g := l.epi, l.g
+	e.pre = map[int]kir.Value{}
+	for i, in := range e.op.Inputs() {
+		if i == e.rootArg {
+			continue
+		}
+		if _, ok := in.Type.(*ir.RankedTensorType); !ok {
+			continue
+		}
+		invariant := true
+		for _, r := range e.maps[i].Results {
+			if c, ok := linearCoef(r, l.vecDim); !ok || c != 0 {
+				invariant = false
+			}
+		}
+		if invariant {
+			e.pre[i] = l.load(b, l.address(b, in, g.bindingOf[in], e.maps[i], ivs, 1), 1)
+		}
+	}
 }
 
 // lowerWithEpilogue lowers root followed by consumer epi in one kernel.
@@ -107,6 +134,10 @@ func (l *genericLowering) runEpilogue(b *kir.Builder, ivs []kir.Value, w int, ro
 				return nil, nil, l.errorf("%v", err)
 			}
 			vals[arg] = g.topBroadcast(s, w)
+			continue
+		}
+		if v, ok := e.pre[i]; ok {
+			vals[arg] = broadcast(b, v, w)
 			continue
 		}
 		vals[arg] = l.load(b, l.address(b, in, g.bindingOf[in], e.maps[i], ivs, w), w)
