@@ -14,8 +14,9 @@ import (
 // exploreEvery-th dispatch tries the other way, so the choice follows the
 // machine's load.
 type modeChooser struct {
-	alone, shared atomic.Int64 // running means of ns per workgroup (0: not measured)
-	runs          atomic.Uint32
+	alone, shared   atomic.Int64 // running means of ns per workgroup (0: not measured)
+	aloneN, sharedN atomic.Int32 // samples recorded (saturating at coldRuns)
+	runs            atomic.Uint32
 }
 
 const (
@@ -33,6 +34,12 @@ const (
 	exploreEvery = 16
 	exploreRare  = 256
 	clearMargin  = 0.7
+	// coldRuns is how many first samples of each way replace the running
+	// mean instead of entering it: the first runs of a dispatch meet cold
+	// caches and buffers, and a sharing run measured cold made MobileNetV2
+	// run alone for the first second of a benchmark. The two ways
+	// alternate until both have that many samples.
+	coldRuns = 2
 )
 
 // parallel reports whether a dispatch of total workgroups should be
@@ -52,6 +59,8 @@ func (m *modeChooser) parallel(total, workers int64) bool {
 		return true
 	case alone == 0:
 		return false
+	case m.sharedN.Load() < coldRuns || m.aloneN.Load() < coldRuns:
+		return m.sharedN.Load() <= m.aloneN.Load()
 	case shared < alone && float64(shared) <= clearMargin*float64(alone):
 		return n%exploreRare != 0
 	case n%exploreEvery == 0:
@@ -63,12 +72,14 @@ func (m *modeChooser) parallel(total, workers int64) bool {
 
 // record adds a dispatch's wall time to the running mean of its way.
 func (m *modeChooser) record(parallel bool, d time.Duration, total int64) {
-	v := &m.alone
+	v, cnt := &m.alone, &m.aloneN
 	if parallel {
-		v = &m.shared
+		v, cnt = &m.shared, &m.sharedN
 	}
 	x := max(int64(d)/total, 1)
-	if old := v.Load(); old != 0 {
+	if c := cnt.Load(); c < coldRuns {
+		cnt.Store(c + 1)
+	} else if old := v.Load(); old != 0 {
 		x = (3*old + x) / 4
 	}
 	v.Store(x)

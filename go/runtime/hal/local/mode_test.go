@@ -25,6 +25,18 @@ func TestModeChooserPicksTheFasterWay(t *testing.T) {
 			t.Fatalf("%s: the second dispatch should measure running alone", tc.name)
 		}
 		m.record(false, tc.alone, 100)
+		// The cold phase: each way once more, alternating.
+		for i := 0; i < 2*(coldRuns-1); i++ {
+			p := m.parallel(100, 2)
+			if p != (i%2 == 0) {
+				t.Fatalf("%s: cold run %d shared=%v, want the ways to alternate", tc.name, i, p)
+			}
+			if p {
+				m.record(true, tc.shared, 100)
+			} else {
+				m.record(false, tc.alone, 100)
+			}
+		}
 		other := 0
 		n := 2 * exploreRare
 		for i := 0; i < n; i++ {
@@ -73,5 +85,28 @@ func TestModeChooserTinyDispatchesRunAlone(t *testing.T) {
 	s.record(true, 4*time.Microsecond, 4) // at most 8 us alone
 	if s.parallel(4, 2) {
 		t.Errorf("a dispatch of at most 8 us alone was shared")
+	}
+}
+
+func TestModeChooserForgetsColdRuns(t *testing.T) {
+	// The first sharing run meets cold caches and is slower than running
+	// alone; the next ones are twice as fast: sharing must win at once.
+	var m modeChooser
+	m.parallel(100, 2)
+	m.record(true, 3*time.Millisecond, 100)
+	m.parallel(100, 2)
+	m.record(false, 1*time.Millisecond, 100)
+	for i := 0; i < 2*(coldRuns-1); i++ {
+		if m.parallel(100, 2) {
+			m.record(true, 500*time.Microsecond, 100)
+		} else {
+			m.record(false, 1*time.Millisecond, 100)
+		}
+	}
+	for i := 0; i < 10; i++ {
+		if !m.parallel(100, 2) {
+			t.Fatalf("dispatch %d after the cold runs ran alone; sharing is twice as fast", i)
+		}
+		m.record(true, 500*time.Microsecond, 100)
 	}
 }
