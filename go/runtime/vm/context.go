@@ -120,6 +120,10 @@ type instance struct {
 	// refRegs lists, per function, its registers of kind ref (what a
 	// discard scans for other references to a buffer).
 	refRegs [][]int32
+	// consts holds a view of each module constant, made once at
+	// registration (views over the module's data, never written: see
+	// Device.Constant), which every load of the constant shares.
+	consts []any
 }
 
 type resolved struct {
@@ -161,6 +165,13 @@ func (c *Context) Register(m *Module) error {
 			return err
 		}
 		inst.imports = append(inst.imports, r)
+	}
+	for i := range m.Def.Constants {
+		ref, err := c.dev.Constant(&m.Def.Constants[i])
+		if err != nil {
+			return fmt.Errorf("module '%s': constant %d: %w", m.Name(), i, err)
+		}
+		inst.consts = append(inst.consts, ref)
 	}
 	for i := range m.Def.Executables {
 		e, err := c.dev.PrepareExecutable(&m.Def.Executables[i])

@@ -130,11 +130,7 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 		case module.OpGlobalStore:
 			inst.globals[in.Index] = regs[in.Src[0]]
 		case module.OpConstant:
-			r, err := dev.Constant(&inst.m.Def.Constants[in.Index])
-			if err != nil {
-				return fail(err)
-			}
-			regs[in.Dst[0]] = RefValue(r)
+			regs[in.Dst[0]] = RefValue(inst.consts[in.Index])
 		case module.OpAlloc:
 			r, err := dev.Alloc(uint32(in.Imm), dims(regs, in.Src), in.Sub == 1)
 			if err != nil {
