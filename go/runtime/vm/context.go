@@ -77,6 +77,7 @@ type Device interface {
 	Dim(ref any, i int) (int64, error)
 	// Shape returns a buffer view's element type and dimensions.
 	Shape(ref any) (uint32, []int64, error)
+	// Reshape returns a view of ref's storage with other dimensions.
 	Reshape(ref any, dims []int64) (any, error)
 	Clone(ref any) (any, error)
 	// Load reads one element of scalar type t (module.Type*).

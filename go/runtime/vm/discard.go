@@ -25,29 +25,45 @@ func (st *stack) pop() {
 }
 
 // refRegisters lists, per function, the registers of kind ref that may
-// hold device storage: all but those only module constants are loaded
-// into (a constant's storage is the module's, which the device never
-// recycles; see Device.Constant), so that a discard does not scan a
+// hold device storage: all but those only module constants, or reshapes
+// and moves of such registers, are written into (a constant's storage is
+// the module's, which the device never recycles, and a reshape shares
+// its source's storage; see Device), so that a discard does not scan a
 // model's hundreds of weight registers.
 func refRegisters(m *module.Module) [][]int32 {
 	out := make([][]int32, len(m.Functions))
 	for i, f := range m.Functions {
-		constOnly := make([]bool, len(f.Regs))
-		other := make([]bool, len(f.Regs))
+		// fromConst[r]: every write of r is a constant, or a reshape or
+		// move of a register that is itself fromConst (a fixpoint).
+		fromConst := make([]bool, len(f.Regs))
+		written := make([]bool, len(f.Regs))
+		valid := func(r int32) bool { return r >= 0 && int(r) < len(f.Regs) }
 		for _, in := range f.Code {
 			for _, d := range in.Dst {
-				if d < 0 || int(d) >= len(f.Regs) {
-					continue
+				if valid(d) {
+					written[d], fromConst[d] = true, true
 				}
-				if in.Op == module.OpConstant {
-					constOnly[d] = true
-				} else {
-					other[d] = true
+			}
+		}
+		for r := range f.Args {
+			if r < len(fromConst) {
+				fromConst[r] = false
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for _, in := range f.Code {
+				ok := in.Op == module.OpConstant ||
+					((in.Op == module.OpReshape || in.Op == module.OpMove) && len(in.Src) > 0 && valid(in.Src[0]) && fromConst[in.Src[0]])
+				for _, d := range in.Dst {
+					if valid(d) && fromConst[d] && !ok {
+						fromConst[d], changed = false, true
+					}
 				}
 			}
 		}
 		for r, k := range f.Regs {
-			if k == module.KindRef && (r < len(f.Args) || other[r] || !constOnly[r]) {
+			if k == module.KindRef && !(written[r] && fromConst[r]) {
 				out[i] = append(out[i], int32(r))
 			}
 		}
