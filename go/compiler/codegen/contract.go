@@ -315,6 +315,9 @@ func (g *gen) bindEpilogue(l *genericLowering, epi linalg.Generic, results []*ir
 		}
 	}
 	for i, in := range epi.Inputs() {
+		if _, c := constScalar(in); c {
+			continue // a kernel constant (runEpilogue)
+		}
 		if _, ok := in.Type.(*ir.RankedTensorType); ok && i != e.rootArg {
 			if _, err := g.bind(in, kir.Read); err != nil {
 				return ir.OpErrorf(epi.Op, "%v", err)

@@ -773,6 +773,9 @@ func (g *gen) fusedDWEpilogue(root, epi linalg.Generic, s dwShape, c0 kir.Value)
 	bound := func(v *ir.Value) (kir.Value, error) {
 		if v.ArgBlock() == body {
 			in := epi.Inputs()[v.Index()]
+			if x, ok := constScalar(in); ok {
+				return g.tensorConstant(in, x), nil
+			}
 			if _, isT := in.Type.(*ir.RankedTensorType); isT {
 				bi, err := g.bind(in, kir.Read)
 				if err != nil {

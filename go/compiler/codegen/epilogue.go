@@ -20,6 +20,51 @@ type epilogue struct {
 	pre map[int]kir.Value
 }
 
+// constScalar returns the value of v when it is an f32 constant tensor of
+// one element (an ONNX Clip's bounds): epilogues use it as a kernel
+// constant instead of reading a binding, so LLVM folds it into the
+// arithmetic (a NaN-propagating maximum with a known non-NaN bound is a
+// plain max and a sign fix).
+func constScalar(v *ir.Value) (float64, bool) {
+	t, ok := v.Type.(*ir.RankedTensorType)
+	if !ok || t.Elem.String() != "f32" {
+		return 0, false
+	}
+	for _, d := range t.Dims {
+		if d != 1 {
+			return 0, false
+		}
+	}
+	def := v.Owner()
+	if def == nil || def.Name != "arith.constant" {
+		return 0, false
+	}
+	var d *ir.DenseElementsAttr
+	switch a := def.Attr("value").(type) {
+	case *ir.DenseElementsAttr:
+		d = a
+	case *ir.DenseResourceAttr:
+		if e, err := a.Elements(); err == nil {
+			d = e
+		}
+	}
+	if d == nil || d.NumElements() != 1 || d.IsComplex() || len(d.Floats) == 0 {
+		return 0, false
+	}
+	return d.FloatAt(0), true
+}
+
+// tensorConstant is constScalar's value as a kernel constant, made once.
+func (g *gen) tensorConstant(v *ir.Value, x float64) kir.Value {
+	key := hoistKey{v, 0}
+	if r, ok := g.hoisted[key]; ok {
+		return r
+	}
+	r := g.b.Float(kir.S(kir.F32), x)
+	g.hoisted[key] = r
+	return r
+}
+
 // preloadRowInvariants loads, at ivs, the epilogue's tensor inputs whose
 // maps do not use the vectorized loop, for runEpilogue to broadcast.
 func (l *genericLowering) preloadRowInvariants(b *kir.Builder, ivs []kir.Value) {
@@ -30,6 +75,9 @@ func (l *genericLowering) preloadRowInvariants(b *kir.Builder, ivs []kir.Value) 
 			continue
 		}
 		if _, ok := in.Type.(*ir.RankedTensorType); !ok {
+			continue
+		}
+		if _, ok := constScalar(in); ok {
 			continue
 		}
 		invariant := true
@@ -134,6 +182,10 @@ func (l *genericLowering) runEpilogue(b *kir.Builder, ivs []kir.Value, w int, ro
 				return nil, nil, l.errorf("%v", err)
 			}
 			vals[arg] = g.topBroadcast(s, w)
+			continue
+		}
+		if x, ok := constScalar(in); ok {
+			vals[arg] = g.topBroadcast(g.tensorConstant(in, x), w)
 			continue
 		}
 		if v, ok := e.pre[i]; ok {
