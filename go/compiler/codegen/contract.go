@@ -109,15 +109,6 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	maps := l.maps
 	top := g.b
 	tm, tn := g.st.ContractTile[0], g.st.ContractTile[1]
-	// Few workgroups split unevenly between threads (a thread's last one
-	// is the other's idle time): smaller row tiles, down to 32 rows,
-	// until there are minContractWorkgroups.
-	if sm, sn := l.sizes[sh.m].static, l.sizes[sh.n].static; sm > 0 && sn > 0 {
-		count := func(tm int64) int64 { return ceilDiv(sm, tm) * ceilDiv(sn, tn) }
-		for tm > 32 && count(tm) < minContractWorkgroups && count(tm/2) > count(tm) {
-			tm /= 2
-		}
-	}
 	grid := func(loop int, tile int64) kir.GridDim {
 		s := l.sizes[loop]
 		if s.static >= 0 {
@@ -214,10 +205,6 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	g.contract = &contractTile{l: l, sh: sh, m0: m0, n0: n0, mN: mN, nN: nN, c: C}
 	return true, nil
 }
-
-// minContractWorkgroups is the workgroup count below which a Contract's
-// row tiles shrink.
-const minContractWorkgroups = 16
 
 // isPositiveZero reports whether v is the constant +0.0 (not -0.0, whose
 // sums differ: -0 + -0 is -0).
