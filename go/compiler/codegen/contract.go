@@ -109,6 +109,14 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	maps := l.maps
 	top := g.b
 	tm, tn := g.st.ContractTile[0], g.st.ContractTile[1]
+	// One column of tiles (a 1×1 convolution on a small plane): half-height
+	// row tiles, twice as many workgroups for the threads to share evenly
+	// (a thread's last workgroup is the other's idle time). The choice
+	// depends on N only, so a program gets the same tiles, and the same
+	// results, whether its rows (a batch) are static or dynamic.
+	if sn := l.sizes[sh.n].static; sn > 0 && sn <= tn && tm >= 64 {
+		tm /= 2
+	}
 	grid := func(loop int, tile int64) kir.GridDim {
 		s := l.sizes[loop]
 		if s.static >= 0 {
