@@ -294,19 +294,27 @@ func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 	point := func(b *kir.Builder, i, j kir.Value, w int) {
 		ivs[t.sh.m] = b.Bin(kir.Add, t.m0, i)
 		ivs[t.sh.n] = b.Bin(kir.Add, t.n0, j)
-		root := l.load(b, l.address(b, t.c, cb, l.maps[l.nIn], ivs, w), w)
-		outs, accs, err := l.runEpilogue(b, ivs, w, []kir.Value{root})
-		if err != nil {
+		if err := l.epiloguePoint(b, t.c, cb, ivs, w); err != nil {
 			ferr = err
-			return
-		}
-		for k := range outs {
-			l.store(b, accs[k], outs[k], w)
 		}
 	}
 	g.tileSweep(t.mN, t.nN, w, row, point)
 	l.epi.pre = nil
 	return ferr
+}
+
+// epiloguePoint runs the epilogue at ivs (w lanes) on the root's result,
+// read back from tensor c in binding cb, and stores what it yields.
+func (l *genericLowering) epiloguePoint(b *kir.Builder, c *ir.Value, cb int, ivs []kir.Value, w int) error {
+	root := l.load(b, l.address(b, c, cb, l.maps[l.nIn], ivs, w), w)
+	outs, accs, err := l.runEpilogue(b, ivs, w, []kir.Value{root})
+	if err != nil {
+		return err
+	}
+	for k := range outs {
+		l.store(b, accs[k], outs[k], w)
+	}
+	return nil
 }
 
 // bindEpilogue makes epi the epilogue of root lowering l and binds the

@@ -560,14 +560,8 @@ func (g *gen) dwEpilogue(epi linalg.Generic, results []*ir.Value) error {
 	var ferr error
 	point := func(b *kir.Builder, y, x kir.Value, w int) {
 		ivs[s.y], ivs[s.x] = y, x
-		root := l.load(b, l.address(b, t.c, cb, l.maps[l.nIn], ivs, w), w)
-		outs, accs, err := l.runEpilogue(b, ivs, w, []kir.Value{root})
-		if err != nil {
+		if err := l.epiloguePoint(b, t.c, cb, ivs, w); err != nil {
 			ferr = err
-			return
-		}
-		for k := range outs {
-			l.store(b, accs[k], outs[k], w)
 		}
 	}
 	g.b.For(g.idx(0), t.cN, g.idx(1), nil, func(b *kir.Builder, cc kir.Value, _ []kir.Value) []kir.Value {
