@@ -659,38 +659,8 @@ func convAffine(b *ir.Builder, x, w, init *ir.Value, rt *ir.RankedTensorType, st
 	}
 	G := group
 	C, M := xt.Dims[1], rt.Dims[1]
-	if G == 1 {
-		// Dense: loops n, f, o… (parallel), c, k… (reduction) on the NCHW
-		// operands directly.
-		n := 3 + 2*ns
-		its := make([]linalg.Iterator, n)
-		xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2 + ns)}}
-		wm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1), dimExpr(2 + ns)}}
-		its[2+ns] = linalg.Reduction
-		for j := 0; j < ns; j++ {
-			its[3+ns+j] = linalg.Reduction
-			xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), addExpr(mulExpr(dimExpr(3+ns+j), dil[j]), cstExpr(-low[j]))))
-			wm.Results = append(wm.Results, dimExpr(3+ns+j))
-		}
-		om := linalg.Identity(n)
-		om.Results = om.Results[:2+ns]
-		return linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, []*ir.AffineMap{xm, wm, om}, its, mulAdd).Result(0)
-	}
-	if G == C && M == C {
-		// Depthwise: loops n, c, o… (parallel), k… (reduction) on the
-		// NCHW operands directly.
-		n := 2 + 2*ns
-		its := make([]linalg.Iterator, n)
-		xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}
-		wm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1), cstExpr(0)}}
-		for j := 0; j < ns; j++ {
-			its[2+ns+j] = linalg.Reduction
-			xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), addExpr(mulExpr(dimExpr(2+ns+j), dil[j]), cstExpr(-low[j]))))
-			wm.Results = append(wm.Results, dimExpr(2+ns+j))
-		}
-		om := linalg.Identity(n)
-		om.Results = om.Results[:2+ns]
-		return linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, []*ir.AffineMap{xm, wm, om}, its, mulAdd).Result(0)
+	if G == 1 || (G == C && M == C) {
+		return convNCHW(b, x, w, init, strides, dil, low, ns, G == 1)
 	}
 	gx := reshape(b, x, ir.Tensor(append([]int64{xt.Dims[0], G, C / G}, xt.Dims[2:]...), xt.Elem))
 	gw := reshape(b, w, ir.Tensor(append([]int64{G, M / G, wt.Dims[1]}, wt.Dims[2:]...), wt.Elem))
@@ -713,6 +683,32 @@ func convAffine(b *ir.Builder, x, w, init *ir.Value, rt *ir.RankedTensorType, st
 	om.Results = om.Results[:O]
 	g := linalg.BuildGeneric(b, []*ir.Value{gx, gw}, []*ir.Value{ginit}, []*ir.AffineMap{xm, wm, om}, its, mulAdd)
 	return reshape(b, g.Result(0), rt)
+}
+
+// convNCHW is a dense (every output channel sums the input channels) or
+// depthwise convolution as one generic on the NCHW operands directly:
+// loops n, f, o… (parallel), then c (dense only) and k… (reduction).
+func convNCHW(b *ir.Builder, x, w, init *ir.Value, strides, dil, low []int64, ns int, dense bool) *ir.Value {
+	k0 := 2 + ns // the first reduction loop
+	xc, wc := dimExpr(1), ir.AffineExpr(cstExpr(0))
+	if dense {
+		xc, wc = dimExpr(k0), dimExpr(k0)
+		k0++
+	}
+	n := k0 + ns
+	its := make([]linalg.Iterator, n)
+	for i := 2 + ns; i < n; i++ {
+		its[i] = linalg.Reduction
+	}
+	xm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(0), xc}}
+	wm := &ir.AffineMap{NumDims: n, Results: []ir.AffineExpr{dimExpr(1), wc}}
+	for j := 0; j < ns; j++ {
+		xm.Results = append(xm.Results, addExpr(mulExpr(dimExpr(2+j), strides[j]), addExpr(mulExpr(dimExpr(k0+j), dil[j]), cstExpr(-low[j]))))
+		wm.Results = append(wm.Results, dimExpr(k0+j))
+	}
+	om := linalg.Identity(n)
+	om.Results = om.Results[:2+ns]
+	return linalg.BuildGeneric(b, []*ir.Value{x, w}, []*ir.Value{init}, []*ir.AffineMap{xm, wm, om}, its, mulAdd).Result(0)
 }
 
 // padForWindows zero-pads x [N, C, D…] so that every window of the
