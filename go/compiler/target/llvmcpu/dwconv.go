@@ -3,6 +3,7 @@ package llvmcpu
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
@@ -196,10 +197,7 @@ func (d *dwConv) channel(c string) {
 	for i := int64(0); i < d.s.KH; i++ {
 		for j := int64(0); j < d.s.KW; j++ {
 			off := f.bin("add", i64, wb, f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS))))
-			p, x := f.t(), f.t()
-			f.emitf("%s = getelementptr inbounds float, ptr %%b%d, i64 %s", p, op.Bindings[1], off)
-			f.emitf("%s = load float, ptr %s, align 4", x, p)
-			d.wts = append(d.wts, f.broadcast(d.vecT(), x))
+			d.wts = append(d.wts, d.weight(off))
 		}
 	}
 }
@@ -368,9 +366,8 @@ func (d *dwConv) rows() {
 		vector := func(x0 string, n int64) {
 			acc := cst(d.vecT(), "0.0")
 			for i := int64(0); i < s.KH; i++ {
-				for j := int64(0); j < s.KW; j++ {
-					q0 := f.bin("add", i64, f.bin("mul", i64, x0, fmt.Sprint(s.SW)), fmt.Sprint(j*s.DW-s.PW))
-					acc = d.fmuladd(d.spanLoad(rowOff[i], rowOK[i], q0), d.wts[i*s.KW+j], acc)
+				for j, x := range d.columnTaps(rowOff[i], rowOK[i], x0) {
+					acc = d.fmuladd(x, d.wts[i*s.KW+int64(j)], acc)
 				}
 			}
 			d.store(f.bin("add", i64, ob, x0), acc, n)
@@ -417,23 +414,9 @@ func (d *dwConv) rowBlock(y0 string, R int64) {
 		ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
 		off := f.bin("add", i64, d.ib, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
 		for v := int64(0); v < nx; v++ {
-			// A strided span of vl·SW columns also holds the taps up to
-			// SW−1 columns to its right: they share its load.
-			var span string
-			var spanQ int64
-			for j := int64(0); j < s.KW; j++ {
-				q := v*vl*s.SW + j*s.DW - s.PW
-				var x string
-				if s.SW > 1 && span != "" && q-spanQ < s.SW {
-					x = d.pick(span, q-spanQ)
-				} else if s.SW > 1 {
-					span, spanQ = d.spanRaw(off, ok, fmt.Sprint(q)), q
-					x = d.pick(span, 0)
-				} else {
-					x = d.spanLoad(off, ok, fmt.Sprint(q))
-				}
+			for j, x := range d.columnTaps(off, ok, fmt.Sprint(v*vl)) {
 				for _, u := range uses[rel] {
-					acc[u.r][v] = d.fmuladd(x, d.wts[u.i*s.KW+j], acc[u.r][v])
+					acc[u.r][v] = d.fmuladd(x, d.wts[u.i*s.KW+int64(j)], acc[u.r][v])
 				}
 			}
 		}
@@ -444,6 +427,37 @@ func (d *dwConv) rowBlock(y0 string, R int64) {
 			d.store(f.bin("add", i64, ob, fmt.Sprint(v*vl)), acc[r][v], min(vl, s.OW-v*vl))
 		}
 	}
+}
+
+// columnTaps returns the KW column taps (j = 0 … KW−1) of the vl output
+// columns from x0 (a constant or a kernel value) of the row at offset
+// row, +0 outside the input or where ok is false: tap j reads columns
+// x·SW + j·DW − PW. A strided span of vl·SW columns also holds the taps
+// up to SW−1 columns to its right, which share its load.
+func (d *dwConv) columnTaps(row, ok, x0 string) []string {
+	f, s := d.f, d.s
+	i64 := kir.S(kir.I64)
+	q := func(j int64) string {
+		if x, err := strconv.ParseInt(x0, 10, 64); err == nil {
+			return fmt.Sprint(x*s.SW + j*s.DW - s.PW)
+		}
+		return f.bin("add", i64, f.bin("mul", i64, x0, fmt.Sprint(s.SW)), fmt.Sprint(j*s.DW-s.PW))
+	}
+	var taps []string
+	var span string
+	var spanJ int64
+	for j := int64(0); j < s.KW; j++ {
+		switch {
+		case s.SW > 1 && span != "" && (j-spanJ)*s.DW < s.SW:
+			taps = append(taps, d.pick(span, (j-spanJ)*s.DW))
+		case s.SW > 1:
+			span, spanJ = d.spanRaw(row, ok, q(j)), j
+			taps = append(taps, d.pick(span, 0))
+		default:
+			taps = append(taps, d.spanLoad(row, ok, q(j)))
+		}
+	}
+	return taps
 }
 
 // spanLoad loads the vl input columns q0, q0+SW, … of the row at offset

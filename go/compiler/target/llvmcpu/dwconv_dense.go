@@ -86,21 +86,7 @@ func (d *dwConv) denseVectors(y string, xs []string, ns []int64, obs, wbs, biase
 			ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
 			off := f.bin("add", i64, plane, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
 			for v, x0 := range xs {
-				base := f.bin("mul", i64, x0, fmt.Sprint(s.SW))
-				var span string
-				var spanJ int64
-				for j := int64(0); j < s.KW; j++ {
-					q := f.bin("add", i64, base, fmt.Sprint(j*s.DW-s.PW))
-					var x string
-					switch {
-					case s.SW > 1 && span != "" && (j-spanJ)*s.DW < s.SW:
-						x = d.pick(span, (j-spanJ)*s.DW)
-					case s.SW > 1:
-						span, spanJ = d.spanRaw(off, ok, q), j
-						x = d.pick(span, 0)
-					default:
-						x = d.spanLoad(off, ok, q)
-					}
+				for j, x := range d.columnTaps(off, ok, x0) {
 					for co := range obs {
 						wo := f.bin("add", i64, wbs[co], f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(ci), a(dwWSum)),
 							f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS)))))
