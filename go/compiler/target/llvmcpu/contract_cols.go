@@ -132,17 +132,6 @@ func (x colBlock) transposeRows(name string, rows []string) []string {
 		w("  %s = shufflevector %s %s, %s %s, %s", v, V, a, V, b, i32Vec(mask))
 		return v
 	}
-	inLane := func(f func(b int) []int) []int {
-		m := make([]int, 0, 16)
-		for q := 0; q < 4; q++ {
-			m = append(m, f(4*q)...)
-		}
-		return m
-	}
-	unpLoPS := inLane(func(b int) []int { return []int{b, 16 + b, b + 1, 17 + b} })
-	unpHiPS := inLane(func(b int) []int { return []int{b + 2, 18 + b, b + 3, 19 + b} })
-	unpLoPD := inLane(func(b int) []int { return []int{b, b + 1, 16 + b, 17 + b} })
-	unpHiPD := inLane(func(b int) []int { return []int{b + 2, b + 3, 18 + b, 19 + b} })
 	// Round 1: rows (2a, 2a+1) interleaved: lo holds K steps 4q, 4q+1 of
 	// each 128-bit lane q, hi 4q+2, 4q+3.
 	var lo, hi [4]string

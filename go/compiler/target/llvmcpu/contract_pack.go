@@ -234,20 +234,29 @@ func (s *shuffler) perfectShuffles() {
 	}
 }
 
+// inLane repeats f's four-element pattern in each 128-bit lane (f gets
+// the lane's first element) of a 16-lane shuffle mask.
+func inLane(f func(b int) []int) []int {
+	m := make([]int, 0, 16)
+	for q := 0; q < 4; q++ {
+		m = append(m, f(4*q)...)
+	}
+	return m
+}
+
+// The shufflevector masks of x86's unpcklps, unpckhps, unpcklpd and
+// unpckhpd on two 16-lane f32 vectors (within each 128-bit lane), which
+// the in-register transposes (x86Transpose16, colBlock's) are made of.
+var (
+	unpLoPS = inLane(func(b int) []int { return []int{b, 16 + b, b + 1, 17 + b} })
+	unpHiPS = inLane(func(b int) []int { return []int{b + 2, 18 + b, b + 3, 19 + b} })
+	unpLoPD = inLane(func(b int) []int { return []int{b, b + 1, 16 + b, 17 + b} })
+	unpHiPD = inLane(func(b int) []int { return []int{b + 2, b + 3, 18 + b, 19 + b} })
+)
+
 // x86Transpose16 is the 16 × 16 transpose as unpcklps/unpckhps,
 // unpcklpd/unpckhpd and two rounds of shuff32x4 (0x88 and 0xdd).
 func (s *shuffler) x86Transpose16() {
-	inLane := func(f func(q int) []int) []int {
-		m := make([]int, 0, 16)
-		for q := 0; q < 4; q++ {
-			m = append(m, f(4*q)...)
-		}
-		return m
-	}
-	unpLoPS := inLane(func(b int) []int { return []int{b, 16 + b, b + 1, 17 + b} })
-	unpHiPS := inLane(func(b int) []int { return []int{b + 2, 18 + b, b + 3, 19 + b} })
-	unpLoPD := inLane(func(b int) []int { return []int{b, b + 1, 16 + b, 17 + b} })
-	unpHiPD := inLane(func(b int) []int { return []int{b + 2, b + 3, 18 + b, 19 + b} })
 	lanes := func(a, b, c, d int) []int { // 128-bit lanes a, b of x, c, d of y
 		m := make([]int, 0, 16)
 		for _, q := range []int{a, b, 4 + c, 4 + d} {
