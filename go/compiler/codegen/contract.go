@@ -356,6 +356,25 @@ func (g *gen) tileSweep(mN, nN kir.Value, w int, row func(b *kir.Builder, i kir.
 	})
 }
 
+// sweepWidths calls point on [0, n) in vectors of w lanes, then of
+// halving widths down to 8 lanes, then one point at a time.
+func sweepWidths(b *kir.Builder, g *gen, n kir.Value, w int, point func(b *kir.Builder, x kir.Value, w int)) {
+	start := g.idx(0)
+	for ; w >= 8; w /= 2 {
+		end := b.Bin(kir.Add, start, b.Bin(kir.Mul, b.Bin(kir.DivS, b.Bin(kir.Sub, n, start), g.idx(int64(w))), g.idx(int64(w))))
+		ww := w
+		b.For(start, end, g.idx(int64(w)), nil, func(b *kir.Builder, x kir.Value, _ []kir.Value) []kir.Value {
+			point(b, x, ww)
+			return nil
+		})
+		start = end
+	}
+	b.For(start, n, g.idx(1), nil, func(b *kir.Builder, x kir.Value, _ []kir.Value) []kir.Value {
+		point(b, x, 1)
+		return nil
+	})
+}
+
 // f32Lanes is f32, or a vector of w f32 lanes when w > 1.
 func f32Lanes(w int) kir.Type {
 	if w > 1 {

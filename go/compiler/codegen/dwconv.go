@@ -611,25 +611,6 @@ func planesContiguous(m *ir.AffineMap, t *ir.Value, s dwShape, OH, OW int64) boo
 	return rx == last && ry == last-1 && tt.Dims[rx] == OW && tt.Dims[ry] == OH
 }
 
-// sweepWidths calls point on [0, n) in vectors of w lanes, then of
-// halving widths down to 8 lanes, then one point at a time.
-func sweepWidths(b *kir.Builder, g *gen, n kir.Value, w int, point func(b *kir.Builder, x kir.Value, w int)) {
-	start := g.idx(0)
-	for ; w >= 8; w /= 2 {
-		end := b.Bin(kir.Add, start, b.Bin(kir.Mul, b.Bin(kir.DivS, b.Bin(kir.Sub, n, start), g.idx(int64(w))), g.idx(int64(w))))
-		ww := w
-		b.For(start, end, g.idx(int64(w)), nil, func(b *kir.Builder, x kir.Value, _ []kir.Value) []kir.Value {
-			point(b, x, ww)
-			return nil
-		})
-		start = end
-	}
-	b.For(start, n, g.idx(1), nil, func(b *kir.Builder, x kir.Value, _ []kir.Value) []kir.Value {
-		point(b, x, 1)
-		return nil
-	})
-}
-
 // dwEpilogueChain walks epi's body as the chain the DWConv tile op can
 // fuse: root [+ bias(c)] [maximumf lo] [minimumf hi], the bias a tensor
 // indexed by the channel alone, the bounds scalars (arguments that are
