@@ -37,11 +37,13 @@ type LLVMCPUOptions struct {
 // register-blocked microkernel the target maps them to (96 rows × 128
 // columns: whole 8 × 32 blocks; 96 rows keep B's re-reads low on large
 // products, 128 columns give MobileNetV2's 96×196 and 64×196 products
-// two workgroups to share among threads). Workgroups of other dispatches
+// two workgroups to share among threads; smaller products get shorter row
+// tiles until they have 16 workgroups: the microkernel is tile-invariant,
+// TestContractTileInvariant). Workgroups of other dispatches
 // cover 8192 elements, an eighth of vmvx's: a native workgroup is cheap,
 // and MobileNetV2's depthwise and pad dispatches (15-300k elements) then
 // split into enough equal workgroups for two or more threads.
-var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 32, ReductionWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: 8192, Contract: true, ContractTile: [2]int64{96, 128}, DWConv: true}
+var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 32, ReductionWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: 8192, Contract: true, ContractTile: [2]int64{96, 128}, ContractMinWorkgroups: 16, DWConv: true}
 
 func init() {
 	RegisterBackend(&Backend{

@@ -97,3 +97,44 @@ def test_matmul_shapes_against_numpy_and_vmvx():
             err = np.abs(got - exact)
             assert np.all(err <= tol), f"{name} on {driver}: max error {err.max()} (tolerance {tol.min()}..{tol.max()})"
             assert np.all(np.abs(got - want) <= 2 * tol), f"{name} on {driver} differs from vmvx"
+
+
+def test_static_rows_match_dynamic_rows_bit_for_bit():
+    """A product with few static rows gets shorter row tiles than its twin
+    with a dynamic row count (so that threads share its workgroups); the
+    microkernel sums every element the same way on any tile, so both give
+    the same bits, with a fused bias and Relu epilogue too."""
+    def prog(rows):
+        dim = "%d = tensor.dim %a, %c0 : tensor<?x64xf32>" if rows == "?" else "%d = arith.constant 0 : index"
+        empty = "tensor.empty(%d)" if rows == "?" else "tensor.empty()"
+        return f"""
+func.func @f(%a: tensor<{rows}x64xf32>, %b: tensor<64x49xf32>, %bias: tensor<49xf32>) -> tensor<{rows}x49xf32> {{
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  {dim}
+  %e = {empty} : tensor<{rows}x49xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{rows}x49xf32>) -> tensor<{rows}x49xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<{rows}x64xf32>, tensor<64x49xf32>) outs(%f : tensor<{rows}x49xf32>) -> tensor<{rows}x49xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}} ins(%p, %bias : tensor<{rows}x49xf32>, tensor<49xf32>) outs(%e : tensor<{rows}x49xf32>) {{
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  }} -> tensor<{rows}x49xf32>
+  return %r : tensor<{rows}x49xf32>
+}}
+"""
+    dyn = ireec.compile_str(prog("?"), target_backends=["llvm-cpu"])
+    rng = np.random.default_rng(9)
+    b = rng.standard_normal((64, 49)).astype(np.float32)
+    bias = rng.standard_normal(49).astype(np.float32)
+    for rows in (300, 45):
+        a = rng.standard_normal((rows, 64)).astype(np.float32)
+        static = ireec.compile_str(prog(str(rows)), target_backends=["llvm-cpu"])
+        for driver in ("local-sync", "local-task"):
+            got = ireert.load_vm_flatbuffer(static, driver=driver).f(a, b, bias).to_host()
+            want = ireert.load_vm_flatbuffer(dyn, driver=driver).f(a, b, bias).to_host()
+            np.testing.assert_array_equal(got, want)
+            exact = np.maximum(a.astype(np.float64) @ b + bias, 0)
+            assert np.abs(got - exact).max() <= 65 * (np.abs(a) @ np.abs(b) + np.abs(bias)).max() * 2.0**-24

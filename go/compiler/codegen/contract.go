@@ -117,6 +117,16 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	if sn := l.sizes[sh.n].static; sn > 0 && sn <= tn && tm >= 64 {
 		tm /= 2
 	}
+	// Still few workgroups: smaller row tiles, down to 32 rows, until
+	// there are ContractMinWorkgroups, where the target's Contract gives
+	// the same results for any tiling (a static batch gets other tiles
+	// than a dynamic one).
+	if sm, sn := l.sizes[sh.m].static, l.sizes[sh.n].static; sm > 0 && sn > 0 {
+		count := func(tm int64) int64 { return ceilDiv(sm, tm) * ceilDiv(sn, tn) }
+		for tm > 32 && count(tm) < g.st.ContractMinWorkgroups && count(tm/2) > count(tm) {
+			tm /= 2
+		}
+	}
 	grid := func(loop int, tile int64) kir.GridDim {
 		s := l.sizes[loop]
 		if s.static >= 0 {

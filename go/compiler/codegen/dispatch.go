@@ -21,6 +21,15 @@ type Strategy struct {
 	Contract bool
 	// ContractTile is the M×N output tile of one Contract workgroup.
 	ContractTile [2]int64
+	// ContractMinWorkgroups is the workgroup count below which a
+	// Contract over static sizes gets shorter row tiles (halved, down to
+	// 32 rows), so that threads share it evenly (a thread's last
+	// workgroup is the others' idle time). 0 keeps the tiles fixed; a
+	// target sets it only when its Contract is tile-invariant (each
+	// element's sum the same operations in the same order for any tile),
+	// since a program with a static batch is tiled unlike its dynamic
+	// twin and both must give the same bits.
+	ContractMinWorkgroups int64
 	// DWConv maps f32 depthwise 2-D convolutions over NCHW tensors (with
 	// a fused zero pad or none) to the DWConv tile op.
 	DWConv bool
