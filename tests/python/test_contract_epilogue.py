@@ -117,6 +117,24 @@ func.func @mm_acc_bias(%a: tensor<150x70xf32>, %b: tensor<70x530xf32>, %c: tenso
   } -> tensor<150x530xf32>
   return %r : tensor<150x530xf32>
 }
+
+// Bias, then a residual (a ResNet block's skip connection), then a Relu.
+func.func @mm_bias_res(%a: tensor<150x70xf32>, %b: tensor<70x530xf32>, %bias: tensor<150xf32>, %res: tensor<150x530xf32>) -> tensor<150x530xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<150x530xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<150x530xf32>) -> tensor<150x530xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<150x70xf32>, tensor<70x530xf32>) outs(%f : tensor<150x530xf32>) -> tensor<150x530xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias, %res : tensor<150x530xf32>, tensor<150xf32>, tensor<150x530xf32>) outs(%e : tensor<150x530xf32>) {
+  ^bb0(%x: f32, %y: f32, %w: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.addf %w, %s : f32
+    %u = arith.maximumf %t, %z : f32
+    linalg.yield %u : f32
+  } -> tensor<150x530xf32>
+  return %r : tensor<150x530xf32>
+}
 """
 
 
@@ -181,6 +199,24 @@ def test_epilogues_against_numpy_and_unfused(backend):
         assert np.array_equal(h, (raw + bias[:, None]).astype(np.float16))
         np.testing.assert_allclose(m.bmm_bias(ba, bb, bbias).to_host(), want_bmm, **tol)
         np.testing.assert_allclose(m.mm_acc_bias(a, b, c, bias).to_host(), want_acc, **tol)
+        # The residual and the bound, after the same bias add: identical
+        # bits to the unfused steps on the raw product.
+        res = m.mm_bias_res(a, b, bias, c).to_host()
+        assert 0 < np.count_nonzero(res) < res.size
+        assert np.array_equal(res, np.maximum(c + (raw + bias[:, None]), np.float32(0)))
+
+
+def test_llvm_cpu_fuses_epilogues_into_the_contract():
+    """On llvm-cpu the bias, residual and bounds run in the Contract's
+    stores (kir.ContractBias): no sweep reads the tile back."""
+    if "llvm-cpu" not in backends():
+        pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
+    kir = ireec.compile_str(PROGRAM, target_backends=["llvm-cpu"], extra_args=["--compile-to=executable-targets"])
+    kir = kir.decode() if isinstance(kir, bytes) else kir
+    contracts = re.findall(r"^\s*contract .*$", kir, re.M)
+    assert any(re.search(r"\+ bias b\d+\[.*\] per row max \S+ min \S+$", c) for c in contracts), contracts
+    assert any(re.search(r"\+ bias b\d+\[.*\] per column$", c) for c in contracts), contracts
+    assert any(re.search(r"\+ bias b\d+\[.*\] per row \+ b\d+\[.*\] max \S+$", c) for c in contracts), contracts
 
 
 def test_targets_agree():

@@ -214,13 +214,17 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 		}
 		g.d.WrittenFirst[cb] = true
 	}
-	top.Append(&kir.Op{
-		Kind:     kir.Contract,
-		Bindings: [3]int{g.bindingOf[A], g.bindingOf[B], cb},
-		Args:     []kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.k].value},
-		Imm:      flags,
-	})
-	g.contract = &contractTile{l: l, sh: sh, m0: m0, n0: n0, mN: mN, nN: nN, c: C}
+	t := &contractTile{l: l, sh: sh, m0: m0, n0: n0, mN: mN, nN: nN, c: C}
+	e := kir.NoContractEpilogue
+	if g.fuse != nil {
+		var err error
+		if e, err = g.fusedContractEpilogue(t, base); err != nil {
+			return true, err
+		}
+	}
+	top.ContractWith(g.bindingOf[A], g.bindingOf[B], cb,
+		[12]kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.k].value}, flags, e)
+	g.contract = t
 	return true, nil
 }
 
@@ -252,6 +256,16 @@ func (g *gen) lowerContractEpilogue(root, epi linalg.Generic, rootResult *ir.Val
 	}
 	if c == nil {
 		return false, nil
+	}
+	if rootResult == nil && g.st.ContractEpilogue {
+		// The epilogue in the Contract's stores, where it is a chain
+		// the tile op fuses.
+		if ch, ok := matchContractChain(root, epi); ok {
+			g.fuse = &fusedEpilogue{epi: epi, chain: ch}
+			_, err := g.lowerContract(root, results)
+			g.fuse = nil
+			return true, err
+		}
 	}
 	if _, err := g.lowerContract(root, []*ir.Value{c}); err != nil {
 		return true, err

@@ -30,6 +30,10 @@ type Strategy struct {
 	// since a program with a static batch is tiled unlike its dynamic
 	// twin and both must give the same bits.
 	ContractMinWorkgroups int64
+	// ContractEpilogue fuses an f32 bias, residual and bounds consuming a
+	// Contract into its stores (kir.ContractBias) instead of sweeping the
+	// stored tile.
+	ContractEpilogue bool
 	// DWConv maps f32 depthwise 2-D convolutions over NCHW tensors (with
 	// a fused zero pad or none) to the DWConv tile op.
 	DWConv bool

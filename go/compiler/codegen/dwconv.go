@@ -611,103 +611,17 @@ func planesContiguous(m *ir.AffineMap, t *ir.Value, s dwShape, OH, OW int64) boo
 	return rx == last && ry == last-1 && tt.Dims[rx] == OW && tt.Dims[ry] == OH
 }
 
-// dwEpilogueChain walks epi's body as the chain the DWConv tile op can
-// fuse: root [+ bias(c)] [maximumf lo] [minimumf hi], the bias a tensor
-// indexed by the channel alone, the bounds scalars (arguments that are
-// not tensors or are 0-d tensors, constants, or values from outside the
-// body). It returns the bias's input number (−1: none) and the bounds'
-// body values (nil: none).
+// dwEpilogueChain is the chain the DWConv tile op fuses (matchEpiChain):
+// root [+ bias(c)] [maximumf lo] [minimumf hi] over the 4-d output, the
+// bias indexed by the channel. It returns the bias's input number (−1:
+// none) and the bounds' body values (nil: none).
 func dwEpilogueChain(root, epi linalg.Generic) (bias int, lo, hi *ir.Value, ok bool) {
-	e, err := newEpilogue(root, epi, nil)
-	if err != nil || len(epi.Op.Results) != 1 || epi.NumInputs() != len(epi.Op.Operands)-1 {
+	out, ok := dimPositions(root.Maps()[root.NumInputs()])
+	if !ok || len(out) != 4 {
 		return -1, nil, nil, false
 	}
-	body := epi.Body()
-	out, _ := dimPositions(root.Maps()[root.NumInputs()])
-	if len(out) != 4 {
-		return -1, nil, nil, false
-	}
-	// The result is written where the root's output is.
-	if rm, ok := dimPositions(e.maps[e.nIn]); !ok || len(rm) != 4 || rm[0] != out[0] || rm[1] != out[1] || rm[2] != out[2] || rm[3] != out[3] {
-		return -1, nil, nil, false
-	}
-	if rt, ok := epi.Op.Results[0].Type.(*ir.RankedTensorType); !ok || rt.Elem.String() != "f32" {
-		return -1, nil, nil, false
-	}
-	scalar := func(v *ir.Value) bool {
-		if v.ArgBlock() == body {
-			if v.Index() >= e.nIn {
-				return false
-			}
-			t, isT := epi.Inputs()[v.Index()].Type.(*ir.RankedTensorType)
-			return !isT || len(t.Dims) == 0
-		}
-		if d := v.Owner(); d != nil && v.ParentBlock() == body {
-			return d.Name == "arith.constant"
-		}
-		return true
-	}
-	cur := body.Args[e.rootArg]
-	bias, stage := -1, 0
-	other := func(o *ir.Operation) *ir.Value {
-		if len(o.Operands) != 2 {
-			return nil
-		}
-		if o.Operands[0] == cur {
-			return o.Operands[1]
-		}
-		if o.Operands[1] == cur {
-			return o.Operands[0]
-		}
-		return nil
-	}
-	for _, o := range body.Ops {
-		switch o.Name {
-		case "arith.constant":
-			continue
-		case "linalg.yield":
-			if len(o.Operands) != 1 || o.Operands[0] != cur {
-				return -1, nil, nil, false
-			}
-			return bias, lo, hi, true
-		}
-		x := other(o)
-		if x == nil || len(o.Results) != 1 {
-			return -1, nil, nil, false
-		}
-		switch {
-		case o.Name == "arith.addf" && stage == 0 && x.ArgBlock() == body && x.Index() < e.nIn && x.Index() != e.rootArg:
-			m := e.maps[x.Index()]
-			found := false
-			for _, r := range m.Results {
-				switch r := r.(type) {
-				case *ir.AffineDimExpr:
-					if r.Pos != out[1] || found {
-						return -1, nil, nil, false
-					}
-					found = true
-				case *ir.AffineConstantExpr:
-					if r.Value != 0 {
-						return -1, nil, nil, false
-					}
-				default:
-					return -1, nil, nil, false
-				}
-			}
-			if !found {
-				return -1, nil, nil, false
-			}
-			bias, stage = x.Index(), 1
-		case o.Name == "arith.maximumf" && stage < 2 && scalar(x):
-			lo, stage = x, 2
-		case o.Name == "arith.minimumf" && stage < 3 && scalar(x):
-			hi, stage = x, 3
-		default:
-			return -1, nil, nil, false
-		}
-		cur = o.Results[0]
-	}
-	return -1, nil, nil, false
+	c, ok := matchEpiChain(root, epi, []int{out[1]}, false)
+	return c.bias, c.lo, c.hi, ok
 }
 
 // canFuseDWEpilogue reports whether epi, consuming depthwise convolution
@@ -744,27 +658,7 @@ func (g *gen) fusedDWEpilogue(root, epi linalg.Generic, s dwShape, c0 kir.Value)
 		}
 		e.Bias, e.BiasOff, e.BiasStride = bi, top.Bin(kir.Mul, c0, stride), stride
 	}
-	body := epi.Body()
-	bound := func(v *ir.Value) (kir.Value, error) {
-		if v.ArgBlock() == body {
-			in := epi.Inputs()[v.Index()]
-			if x, ok := constScalar(in); ok {
-				return g.tensorConstant(in, x), nil
-			}
-			if _, isT := in.Type.(*ir.RankedTensorType); isT {
-				bi, err := g.bind(in, kir.Read)
-				if err != nil {
-					return -1, err
-				}
-				return top.Load(bi, kir.S(kir.F32), g.idx(0)), nil
-			}
-			return g.scalarCapture(in)
-		}
-		if d := v.Owner(); d != nil && v.ParentBlock() == body {
-			return g.topConstant(d, 1)
-		}
-		return g.scalarCapture(v)
-	}
+	bound := func(v *ir.Value) (kir.Value, error) { return g.epilogueBound(epi, v) }
 	var err error
 	if lo != nil {
 		if e.Lo, err = bound(lo); err != nil {

@@ -62,7 +62,7 @@ const (
 // M, N, K. flags bit 0 (ContractUnsigned) zero-extends integer operands;
 // bit 1 (ContractZero) starts C at zero.
 func (b *Builder) Contract(a, bb, c int, args [12]Value, flags int64) {
-	b.Append(&Op{Kind: Contract, Args: args[:], Bindings: [3]int{a, bb, c}, Imm: flags})
+	b.ContractWith(a, bb, c, args, flags, NoContractEpilogue)
 }
 
 // DWConvArgs is the number of operands of a DWConv without a fused

@@ -172,8 +172,12 @@ func (t *thread) contract(op *Op) error {
 	}
 	m, n, kk := a[9], a[10], a[11]
 	zero := op.Imm&ContractZero != 0
-	if m <= 0 || n <= 0 || (kk <= 0 && !zero) {
+	if m <= 0 || n <= 0 || (kk <= 0 && !zero && op.Imm&contractEpilogueFlags == 0) {
 		return nil
+	}
+	epi, err := t.contractEpilogue(op, m, n)
+	if err != nil {
+		return err
 	}
 	kk = max(kk, 0)
 	k := t.m.k
@@ -220,6 +224,9 @@ func (t *thread) contract(op *Op) error {
 				} else {
 					acc = intBin(Add, cs.Bits(), acc, intBin(Mul, cs.Bits(), x, y))
 				}
+			}
+			if epi != nil {
+				acc = epi(i, j, acc)
 			}
 			writeElem(bufs[2], cs, ci, acc)
 		}

@@ -141,7 +141,8 @@ const (
 	// zero-extended). Imm bit 1 (ContractZero) makes it C = A·B: the
 	// accumulators start at +0 instead of C's prior contents, which are
 	// not read, and every element of the M×N tile is written, zeros when
-	// K ≤ 0.
+	// K ≤ 0. Further flags fuse an f32 epilogue (bias, residual, clamp;
+	// see ContractBias), whose operands follow the twelve.
 	Contract
 	// DWConv: a 2-D convolution over a tile of C output channels (f32):
 	// depthwise, or summing CI input planes (a dense convolution with few
@@ -249,6 +250,7 @@ type Op struct {
 	F        float64
 	Binding  int    // Load/Store/…: binding ordinal; *Shared: allocation
 	Bindings [3]int // Contract: A, B, C
+	Extra    int    // Contract with ContractRes: the residual's binding
 	Regions  []*Block
 }
 

@@ -224,7 +224,7 @@ func (p *printer) mem(op *Op) string {
 
 func (p *printer) contract(op *Op) {
 	a := op.Args
-	if len(a) != 12 {
+	if _, n := ContractOperands(op.Imm); len(a) != n {
 		p.f("contract <%d args: %s>\n", len(a), vals(a))
 		return
 	}
@@ -236,9 +236,9 @@ func (p *printer) contract(op *Op) {
 	if op.Imm&ContractZero != 0 {
 		acc = "="
 	}
-	p.f("contract%s b%d[%s] * b%d[%s] %s b%d[%s] size(%s)\n", u,
+	p.f("contract%s b%d[%s] * b%d[%s] %s b%d[%s] size(%s)%s\n", u,
 		op.Bindings[0], vals(a[0:3]), op.Bindings[1], vals(a[3:6]), acc,
-		op.Bindings[2], vals(a[6:9]), vals(a[9:12]))
+		op.Bindings[2], vals(a[6:9]), vals(a[9:12]), contractEpilogueText(op))
 }
 
 func (p *printer) dwconv(op *Op) {

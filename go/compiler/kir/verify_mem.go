@@ -142,10 +142,13 @@ func (v *verifier) binding(op *Op, i int, need Access) (Scalar, error) {
 }
 
 func (v *verifier) contract(op *Op, ts []Type) error {
-	if len(ts) != 12 {
-		return v.errf(op, "has %d operands, want 12", len(ts))
+	if op.Imm&^(ContractUnsigned|ContractZero|contractEpilogueFlags) != 0 {
+		return v.errf(op, "flags %#x: only bits 0 (zero-extend), 1 (C starts at zero) and 2-6 (epilogue) are defined", op.Imm)
 	}
-	for i, t := range ts {
+	if _, n := ContractOperands(op.Imm); len(ts) != n {
+		return v.errf(op, "has %d operands, want %d", len(ts), n)
+	}
+	for i, t := range ts[:12] {
 		if !SameType(t, S(Index)) {
 			return v.errf(op, "operand %d has type %s, want i64", i, t)
 		}
@@ -169,10 +172,7 @@ func (v *verifier) contract(op *Op, ts []Type) error {
 	if a.IsFloat() != c.IsFloat() || b.IsFloat() != c.IsFloat() {
 		return v.errf(op, "mixes %s·%s into %s; operands and accumulator must all be integers or all floats", a, b, c)
 	}
-	if op.Imm&^(ContractUnsigned|ContractZero) != 0 {
-		return v.errf(op, "flags %#x: only bits 0 (zero-extend) and 1 (C starts at zero) are defined", op.Imm)
-	}
-	return nil
+	return v.verifyContractEpilogue(op, ts, c)
 }
 
 func (v *verifier) dwconv(op *Op, ts []Type) error {

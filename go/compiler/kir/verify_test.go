@@ -104,8 +104,8 @@ func TestVerifyRejects(t *testing.T) {
 			for i := range a {
 				a[i] = b.Idx(1)
 			}
-			b.Contract(0, 1, 2, a, 4)
-		}, "flags 0x4"},
+			b.Contract(0, 1, 2, a, 128)
+		}, "flags 0x80"},
 		{"contract mix", func(k *Kernel, b *Builder) {
 			k.Bindings = []Binding{{Elem: I8, Access: Read}, {Elem: F32, Access: Read}, {Elem: F32, Access: ReadWrite}}
 			var a [12]Value

@@ -43,7 +43,8 @@ func (mo *module) mr() int {
 type kernelText struct {
 	strings.Builder
 	vl   int
-	zero bool // C = A·B: accumulators start at +0, C is not read
+	zero bool  // C = A·B: accumulators start at +0, C is not read
+	epi  int64 // the fused epilogue's flags (epilogueContract)
 }
 
 // zeroAcc defines name as the +0 vector of lanes f32 lanes (what a zero
@@ -167,10 +168,24 @@ slow:
   ret void
 }
 `, name, contractParams, rows, generic))
-	// The row kernel: C's column stride is 1.
-	t := &kernelText{vl: vl, zero: zero}
+	mo.rowKernel(rows, generic, zero, 0)
+	return name
+}
+
+// rowKernel defines the microkernel's row kernel (C's column stride is 1)
+// as rows; with a fused epilogue (epi ≠ 0), which only epilogueContract
+// calls, after its checks (M > 1, B's rows or columns contiguous), it
+// takes epiParams too and applies the epilogue at the last K panel.
+func (mo *module) rowKernel(rows, generic string, zero bool, epi int64) {
+	vl, mr := mo.vl, mo.mr()
+	nr := nv * vl
+	t := &kernelText{vl: vl, zero: zero, epi: epi}
 	w := t.w
-	w("define internal void @%s(%s) #0 {", rows, contractParams)
+	params := contractParams
+	if epi != 0 {
+		params += ", " + epiParams
+	}
+	w("define internal void @%s(%s) #0 {", rows, params)
 	w("entry:")
 	w("  %%pack = alloca [%d x float], align 64", (kc+vl)*nr)
 	if t.colBlocks(mr) {
@@ -197,18 +212,29 @@ slow:
 	w("  %%dirok = and i1 %%dirmk, %%dirbs")
 	w("  br i1 %%bok, label %%blocked, label %%slow")
 	w("slow:")
-	w("  call void @%s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)", generic)
-	w("  ret void")
+	if epi != 0 {
+		w("  unreachable") // epilogueContract checked B
+	} else {
+		w("  call void @%s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)", generic)
+		w("  ret void")
+	}
 	w("blocked:")
 	w("  %%mrem = srem i64 %%M, %d", mr)
 	w("  %%mf = sub i64 %%M, %%mrem")
-	// One row: no packing (each element of B is used once).
-	w("  %%onerow = icmp eq i64 %%M, 1")
-	w("  br i1 %%onerow, label %%gemv, label %%kb.head")
-	w("gemv:")
-	w("  br i1 %%bc1, label %%gr.entry, label %%gt.entry")
-	t.gemvRows("exit")
-	t.gemvTransposed("exit")
+	if epi != 0 {
+		mo.declareMinMax(vl)
+		mo.declareMinMax(vl / 2)
+		mo.declareMinMax(mr)
+		w("  br label %%kb.head") // M > 1 (epilogueContract)
+	} else {
+		// One row: no packing (each element of B is used once).
+		w("  %%onerow = icmp eq i64 %%M, 1")
+		w("  br i1 %%onerow, label %%gemv, label %%kb.head")
+		w("gemv:")
+		w("  br i1 %%bc1, label %%gr.entry, label %%gt.entry")
+		t.gemvRows("exit")
+		t.gemvTransposed("exit")
+	}
 	w("kb.head:")
 	w("  %%kb = phi i64 [ 0, %%blocked ], [ %%kb.next, %%j.exit ]")
 	w("  %%kb.more = icmp slt i64 %%kb, %%K")
@@ -218,6 +244,9 @@ slow:
 	w("  %%kb.small = icmp slt i64 %%kb.rest, %d", kc)
 	w("  %%kc = select i1 %%kb.small, i64 %%kb.rest, i64 %d", kc)
 	w("  %%kb.next = add i64 %%kb, %d", kc)
+	if epi != 0 {
+		w("  %%lastp = icmp sge i64 %%kb.next, %%K") // the epilogue's panel
+	}
 	w("  br label %%j.head")
 	w("j.head:")
 	w("  %%j = phi i64 [ 0, %%kb.body ], [ %%j.next, %%j.latch ]")
@@ -311,7 +340,6 @@ slow:
 	}
 	mo.declare("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32 immarg, i32 immarg, i32 immarg)")
 	mo.declare(rows, t.String())
-	return name
 }
 
 // microBlock emits the loop over C's rows iLo…iHi (a multiple of rows
@@ -346,7 +374,11 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 	w("%s.entry:", p)
 	w("  br label %%%s.i.head", p)
 	w("%s.i.head:", p)
-	w("  %%%s.i = phi i64 [ %s, %%%s.entry ], [ %%%s.i.next, %%%s.p.exit ]", p, iLo, p, p, p)
+	latch := p + ".p.exit" // the block that goes on to the next rows
+	if t.epi != 0 {
+		latch = p + ".next"
+	}
+	w("  %%%s.i = phi i64 [ %s, %%%s.entry ], [ %%%s.i.next, %%%s ]", p, iLo, p, p, latch)
 	w("  %%%s.i.more = icmp slt i64 %%%s.i, %s", p, p, iHi)
 	w("  br i1 %%%s.i.more, label %%%s.i.body, label %%%s", p, p, next)
 	w("%s.i.body:", p)
@@ -470,16 +502,40 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 	w("  %%%s.p.next = add i64 %%%s.p, 1", p, p)
 	w("  br label %%%s.p.head", p)
 	w("%s.p.exit:", p)
-	for r := 0; r < rows; r++ {
-		for c := 0; c < vecs; c++ {
-			if masked {
-				t.maskedStoreN(fmt.Sprintf("%%%s.acc_%d_%d", p, r, c), fmt.Sprintf("%%%s.cq%d_%d", p, r, c), msk(c), lanes(c))
-			} else {
-				w("  store %s %%%s.acc_%d_%d, ptr %%%s.cq%d_%d, align 4", vt(c), p, r, c, p, r, c)
+	store := func(apply func(r, c int, acc string) string) {
+		for r := 0; r < rows; r++ {
+			for c := 0; c < vecs; c++ {
+				acc := apply(r, c, fmt.Sprintf("%%%s.acc_%d_%d", p, r, c))
+				if masked {
+					t.maskedStoreN(acc, fmt.Sprintf("%%%s.cq%d_%d", p, r, c), msk(c), lanes(c))
+				} else {
+					w("  store %s %s, ptr %%%s.cq%d_%d, align 4", vt(c), acc, p, r, c)
+				}
 			}
 		}
 	}
-	x.store()
+	if t.epi != 0 {
+		// The last panel's sums are complete: the epilogue, in registers.
+		w("  br i1 %%lastp, label %%%s.epi, label %%%s.st", p, p)
+		w("%s.epi:", p)
+		mask := func(c int) string {
+			if masked {
+				return msk(c)
+			}
+			return ""
+		}
+		t.blockEpilogue(p, rows, vecs, lanes, mask)
+		store(func(r, c int, acc string) string { return t.blockVecEpilogue(p, r, c, acc, lanes(c), mask(c)) })
+		x.store(func(q int, acc string) string { return t.colEpilogue(x, q, acc) })
+		w("  br label %%%s.next", p)
+		w("%s.st:", p)
+	}
+	store(func(_, _ int, acc string) string { return acc })
+	x.store(nil)
+	if t.epi != 0 {
+		w("  br label %%%s.next", p)
+		w("%s.next:", p)
+	}
 	w("  %%%s.i.next = add i64 %%%s.i, %d", p, p, rows)
 	w("  br label %%%s.i.head", p)
 }

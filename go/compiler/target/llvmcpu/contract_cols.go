@@ -195,13 +195,18 @@ func (x colBlock) step() {
 	}
 }
 
-// store stores the columns' accumulators to C, element by element.
-func (x colBlock) store() {
+// store stores the columns' accumulators to C, element by element,
+// after apply (when set: the fused epilogue) on each column's vector.
+func (x colBlock) store(apply func(q int, acc string) string) {
 	w, p := x.t.w, x.p
 	for q := 0; q < x.cols; q++ {
+		acc, o := fmt.Sprintf("%%%s.accx_%d", p, q), "cxo"
+		if apply != nil {
+			acc, o = apply(q, acc), "cxe"
+		}
 		for r := 0; r < x.rows; r++ {
-			w("  %%%s.cxo%d_%d = extractelement %s %%%s.accx_%d, i64 %d", p, r, q, x.vec(), p, q, r)
-			w("  store float %%%s.cxo%d_%d, ptr %%%s.cx%d_%d, align 4", p, r, q, p, r, q)
+			w("  %%%s.%s%d_%d = extractelement %s %s, i64 %d", p, o, r, q, x.vec(), acc, r)
+			w("  store float %%%s.%s%d_%d, ptr %%%s.cx%d_%d, align 4", p, o, r, q, p, r, q)
 		}
 	}
 }

@@ -43,9 +43,18 @@ func (g gemm) sizes() [3]int64 {
 // workgroup (x, y, z) runs the Contract of C's tile of tm rows and tn
 // columns at (y·tm, x·tn) of batch z.
 func tiledContract(g gemm, tm, tn int64) (*kir.Kernel, [3]int64) {
+	return tiledContractWith(g, tm, tn, nil, func(b *kir.Builder, args [12]kir.Value, _, _ kir.Value) {
+		b.Contract(0, 1, 2, args, 0)
+	})
+}
+
+// tiledContractWith is tiledContract with more bindings (read, after A, B
+// and C) and the Contract emitted by contract, given its operands and the
+// tile's first row and column.
+func tiledContractWith(g gemm, tm, tn int64, more []kir.Binding, contract func(b *kir.Builder, args [12]kir.Value, m0, n0 kir.Value)) (*kir.Kernel, [3]int64) {
 	k, b := kir.NewKernel(fmt.Sprintf("tiled_%s", g.name))
 	f := kir.F32
-	k.Bindings = []kir.Binding{{Elem: f, Access: kir.Read}, {Elem: f, Access: kir.Read}, {Elem: f, Access: kir.ReadWrite}}
+	k.Bindings = append([]kir.Binding{{Elem: f, Access: kir.Read}, {Elem: f, Access: kir.Read}, {Elem: f, Access: kir.ReadWrite}}, more...)
 	grid := [3]int64{(g.n + tn - 1) / tn, (g.m + tm - 1) / tm, g.batch}
 	for d := range grid {
 		k.Grid[d] = kir.GridDim{Static: grid[d], Tile: 1}
@@ -61,7 +70,7 @@ func tiledContract(g gemm, tm, tn int64) (*kir.Kernel, [3]int64) {
 	bOff := b.Bin(kir.Add, bat(1), b.Bin(kir.Mul, n0, b.Idx(g.st[3])))
 	cOff := b.Bin(kir.Add, bat(2), b.Bin(kir.Add, b.Bin(kir.Mul, m0, b.Idx(g.st[4])), b.Bin(kir.Mul, n0, b.Idx(g.st[5]))))
 	args := [12]kir.Value{aOff, b.Idx(g.st[0]), b.Idx(g.st[1]), bOff, b.Idx(g.st[2]), b.Idx(g.st[3]), cOff, b.Idx(g.st[4]), b.Idx(g.st[5]), mN, nN, b.Idx(g.k)}
-	b.Contract(0, 1, 2, args, 0)
+	contract(b, args, m0, n0)
 	return k, grid
 }
 

@@ -126,8 +126,9 @@ func (f *fn) store(op *kir.Op) {
 
 // contract emits the Contract tile op: nothing when M, N or K is not
 // positive (K may be with kir.ContractZero, which then writes zeros and
-// checks only C's tile); else the three tiles' bounds checks and a call
-// of the microkernel for the operand types.
+// checks only C's tile, or with a fused epilogue, which still applies);
+// else the tiles' bounds checks and a call of the microkernel for the
+// operand types (with its epilogue: epilogueContract).
 func (f *fn) contract(op *kir.Op) {
 	a := make([]string, 12)
 	for i := range a {
@@ -135,9 +136,10 @@ func (f *fn) contract(op *kir.Op) {
 	}
 	i64, b1 := kir.S(kir.I64), kir.S(kir.I1)
 	zero := op.Imm&kir.ContractZero != 0
+	epi := op.Imm & epiFlags
 	kpos := f.icmp("sgt", i64, a[11], "0")
 	kok := kpos
-	if zero {
+	if zero || epi != 0 {
 		kok = "true"
 	}
 	pos := f.bin("and", b1, f.icmp("sgt", i64, a[9], "0"), f.bin("and", b1, f.icmp("sgt", i64, a[10], "0"), kok))
@@ -150,12 +152,18 @@ func (f *fn) contract(op *kir.Op) {
 	all := "true"
 	for i, b := range op.Bindings {
 		ok := f.call("i1", "gree_tile_ok", "i64", a[3*i], "i64", a[3*i+1], "i64", a[3*i+2], "i64", rows[i], "i64", cols[i], "i64", fmt.Sprintf("%%n%d", b))
-		if zero && i < 2 {
+		if (zero || epi != 0) && i < 2 {
 			ok = f.bin("or", b1, ok, f.bin("xor", b1, kpos, "true")) // A, B not read when K ≤ 0
 		}
 		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
 		f.endGuard(join)
 		all = f.bin("and", b1, all, ok)
+	}
+	epiArgs := ""
+	if epi != 0 {
+		var tail string
+		epiArgs, tail, all = f.contractEpilogueArgs(op, a[9], a[10], all)
+		epiArgs += tail
 	}
 	call := f.newLabel("contract.call")
 	f.emitf("br i1 %s, label %%%s, label %%%s", all, call, done)
@@ -165,8 +173,11 @@ func (f *fn) contract(op *kir.Op) {
 		elems[i] = f.k.Bindings[b].Elem
 	}
 	name := f.mo.contractFn(elems, op.Imm&kir.ContractUnsigned != 0, zero)
-	f.emitf("call void @%s(ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s)",
-		name, op.Bindings[0], a[0], a[1], a[2], op.Bindings[1], a[3], a[4], a[5], op.Bindings[2], a[6], a[7], a[8], a[9], a[10], a[11])
+	if epi != 0 {
+		name = f.mo.epilogueContract(elems, op.Imm&kir.ContractUnsigned != 0, zero, epi)
+	}
+	f.emitf("call void @%s(ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s%s)",
+		name, op.Bindings[0], a[0], a[1], a[2], op.Bindings[1], a[3], a[4], a[5], op.Bindings[2], a[6], a[7], a[8], a[9], a[10], a[11], epiArgs)
 	f.emitf("br label %%%s", done)
 	f.startBlock(done)
 }

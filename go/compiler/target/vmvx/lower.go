@@ -65,6 +65,9 @@ func (em *emitter) simple(op *kir.Op) error {
 	case kir.Load, kir.Store, kir.LoadStrided, kir.StoreStrided, kir.LoadShared, kir.StoreShared:
 		in.Bindings[0] = uint32(op.Binding)
 	case kir.Contract:
+		if op.Imm&^(kir.ContractUnsigned|kir.ContractZero) != 0 {
+			return status.Errorf(status.Unimplemented, "vmvx has no fused Contract epilogue (flags %#x); codegen sweeps it for this target", op.Imm)
+		}
 		for i, b := range op.Bindings {
 			in.Bindings[i] = uint32(b)
 		}

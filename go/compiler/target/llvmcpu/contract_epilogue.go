@@ -1,0 +1,326 @@
+package llvmcpu
+
+import (
+	"fmt"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/schemas/llvmcpu"
+)
+
+// epiFlags are the fused-epilogue flags of a Contract (kir.ContractBias …
+// kir.ContractMin).
+const epiFlags = kir.ContractBias | kir.ContractBiasCol | kir.ContractRes | kir.ContractMax | kir.ContractMin
+
+// epiParams is the parameter list an epilogue variant of a contract
+// helper takes after contractParams: the bias (E[eo + k·es], k the row or
+// with kir.ContractBiasCol the column), the residual (R[ro + i·rrs +
+// j·rcs]) and the bounds. Absent steps get null pointers and zeros.
+const epiParams = "ptr %E, i64 %eo, i64 %es, ptr %R, i64 %ro, i64 %rrs, i64 %rcs, float %lo, float %hi"
+
+// epiArgs is epiParams' argument list, forwarded.
+const epiArgs = "ptr %E, i64 %eo, i64 %es, ptr %R, i64 %ro, i64 %rrs, i64 %rcs, float %lo, float %hi"
+
+// contractArgs is contractParams' argument list, forwarded.
+const contractArgs = "ptr %A, i64 %ao, i64 %ars, i64 %acs, ptr %B, i64 %bo, i64 %brs, i64 %bcs, ptr %C, i64 %co, i64 %crs, i64 %ccs, i64 %M, i64 %N, i64 %K"
+
+// epilogueContract defines the helper computing the Contract of element
+// types elems and then its fused f32 epilogue epi. Where the
+// register-blocked row kernel runs (f32 operands, C row-major, B with
+// contiguous rows or columns, M > 1, K > 0, a residual with contiguous
+// rows and a per-column bias with stride 1) its blocks apply the epilogue
+// in registers before their last panel's stores; elsewhere the plain
+// helper runs and a scalar sweep applies it to the stored tile. Both
+// compute each element as the kir op defines, so the paths agree bit for
+// bit.
+func (mo *module) epilogueContract(elems [3]kir.Scalar, unsigned, zero bool, epi int64) string {
+	plain := mo.contractFn(elems, unsigned, zero)
+	name := fmt.Sprintf("%s_e%d", plain, epi>>2)
+	if _, ok := mo.decls[name]; ok {
+		return name
+	}
+	sweep := mo.epilogueSweep(epi)
+	blocked := elems == [3]kir.Scalar{kir.F32, kir.F32, kir.F32}
+	var t kernelText
+	w := t.w
+	w("define internal void @%s(%s, %s) #0 {", name, contractParams, epiParams)
+	w("entry:")
+	if blocked {
+		rows := name + ".rows"
+		mo.rowKernel(rows, mo.genericContract(elems, unsigned, zero), zero, epi)
+		w("  %%c1 = icmp eq i64 %%ccs, 1")
+		w("  %%bc1 = icmp eq i64 %%bcs, 1")
+		w("  %%br1 = icmp eq i64 %%brs, 1")
+		w("  %%bok = or i1 %%bc1, %%br1")
+		w("  %%m2 = icmp sgt i64 %%M, 1")
+		w("  %%k1 = icmp sgt i64 %%K, 0")
+		w("  %%ok0 = and i1 %%c1, %%bok")
+		w("  %%ok1 = and i1 %%ok0, %%m2")
+		w("  %%ok2 = and i1 %%ok1, %%k1")
+		ok := "%ok2"
+		if epi&kir.ContractRes != 0 {
+			w("  %%r1 = icmp eq i64 %%rcs, 1")
+			w("  %%ok3 = and i1 %s, %%r1", ok)
+			ok = "%ok3"
+		}
+		if epi&kir.ContractBiasCol != 0 {
+			w("  %%e1 = icmp eq i64 %%es, 1")
+			w("  %%ok4 = and i1 %s, %%e1", ok)
+			ok = "%ok4"
+		}
+		w("  br i1 %s, label %%fused, label %%plain", ok)
+		w("fused:")
+		w("  call void @%s(%s, %s)", rows, contractArgs, epiArgs)
+		w("  ret void")
+		w("plain:")
+	}
+	w("  call void @%s(%s)", plain, contractArgs)
+	w("  call void @%s(ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, %s)", sweep, epiArgs)
+	w("  ret void")
+	w("}")
+	mo.declare(name, t.String())
+	return name
+}
+
+// epilogueSweep defines the scalar loop applying epilogue epi to every
+// element of an M×N tile of C in place.
+func (mo *module) epilogueSweep(epi int64) string {
+	name := fmt.Sprintf("gree_contract_epilogue_%d", epi>>2)
+	if _, ok := mo.decls[name]; ok {
+		return name
+	}
+	t := kernelText{vl: 1, epi: epi}
+	w := t.w
+	w("define internal void @%s(ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, %s) #0 {", name, epiParams)
+	w("entry:")
+	w("  br label %%i.head")
+	w("i.head:")
+	w("  %%i = phi i64 [ 0, %%entry ], [ %%i.next, %%j.exit ]")
+	w("  %%i.more = icmp slt i64 %%i, %%M")
+	w("  br i1 %%i.more, label %%j.head, label %%exit")
+	w("j.head:")
+	w("  %%j = phi i64 [ 0, %%i.head ], [ %%j.next, %%j.body ]")
+	w("  %%j.more = icmp slt i64 %%j, %%N")
+	w("  br i1 %%j.more, label %%j.body, label %%j.exit")
+	w("j.body:")
+	w("  %%ci = mul i64 %%i, %%crs")
+	w("  %%cj = mul i64 %%j, %%ccs")
+	w("  %%cij = add i64 %%ci, %%cj")
+	w("  %%cidx = add i64 %%co, %%cij")
+	w("  %%cp = getelementptr inbounds float, ptr %%C, i64 %%cidx")
+	w("  %%v = load float, ptr %%cp, align 4")
+	bias := func(lanes int, _ string) string {
+		k := "%i"
+		if epi&kir.ContractBiasCol != 0 {
+			k = "%j"
+		}
+		w("  %%ek = mul i64 %s, %%es", k)
+		w("  %%eidx = add i64 %%eo, %%ek")
+		w("  %%ep = getelementptr inbounds float, ptr %%E, i64 %%eidx")
+		w("  %%eb = load float, ptr %%ep, align 4")
+		return "%eb"
+	}
+	res := func(lanes int, _ string) string {
+		w("  %%ri = mul i64 %%i, %%rrs")
+		w("  %%rj = mul i64 %%j, %%rcs")
+		w("  %%rij = add i64 %%ri, %%rj")
+		w("  %%ridx = add i64 %%ro, %%rij")
+		w("  %%rp = getelementptr inbounds float, ptr %%R, i64 %%ridx")
+		w("  %%rv = load float, ptr %%rp, align 4")
+		return "%rv"
+	}
+	v := t.epilogue("s", "%v", 1, "", bias, res)
+	w("  store float %s, ptr %%cp, align 4", v)
+	w("  %%j.next = add i64 %%j, 1")
+	w("  br label %%j.head")
+	w("j.exit:")
+	w("  %%i.next = add i64 %%i, 1")
+	w("  br label %%i.head")
+	w("exit:")
+	w("  ret void")
+	w("}")
+	mo.declareMinMax(1)
+	mo.declare(name, t.String())
+	return name
+}
+
+// declareMinMax declares llvm.maximum and llvm.minimum on lanes f32 lanes.
+func (mo *module) declareMinMax(lanes int) {
+	V, mg := vecOf("float", lanes), mangle(kir.F32, lanes)
+	for _, f := range []string{"llvm.maximum", "llvm.minimum"} {
+		mo.declare(f+mg, fmt.Sprintf("declare %s @%s%s(%s, %s)", V, f, mg, V, V))
+	}
+}
+
+// epilogue emits t.epi's steps on value v of lanes f32 lanes (names
+// prefixed p) and returns the result: + bias(lanes, mask) + res(lanes,
+// mask), each of which emits the loads of its operand and names it,
+// then maximumf %lo and minimumf %hi.
+func (t *kernelText) epilogue(p, v string, lanes int, mask string, bias, res func(lanes int, mask string) string) string {
+	w, V := t.w, vecOf("float", lanes)
+	if t.epi&kir.ContractBias != 0 {
+		w("  %%%s.eb = fadd %s %s, %s", p, V, v, bias(lanes, mask))
+		v = "%" + p + ".eb"
+	}
+	if t.epi&kir.ContractRes != 0 {
+		w("  %%%s.er = fadd %s %s, %s", p, V, v, res(lanes, mask))
+		v = "%" + p + ".er"
+	}
+	for _, s := range []struct {
+		flag      int64
+		fn, bound string
+		suffix    string
+	}{{kir.ContractMax, "llvm.maximum", "%lo", "emax"}, {kir.ContractMin, "llvm.minimum", "%hi", "emin"}} {
+		if t.epi&s.flag == 0 {
+			continue
+		}
+		b := s.bound
+		if lanes > 1 {
+			b = t.splat(p+"."+s.suffix+"s", s.bound, lanes)
+		}
+		w("  %%%s.%s = call %s @%s%s(%s %s, %s %s)", p, s.suffix, V, s.fn, mangle(kir.F32, lanes), V, v, V, b)
+		v = "%" + p + "." + s.suffix
+	}
+	return v
+}
+
+// splat defines name as scalar float x in every one of lanes lanes.
+func (t *kernelText) splat(name, x string, lanes int) string {
+	t.w("  %%%s.i = insertelement <1 x float> poison, float %s, i64 0", name, x)
+	t.w("  %%%s = shufflevector <1 x float> %%%s.i, <1 x float> poison, <%d x i32> zeroinitializer", name, name, lanes)
+	return "%" + name
+}
+
+// vecLoad defines name as lanes f32 lanes at element off of ptr base,
+// under mask when it is set.
+func (t *kernelText) vecLoad(name, base, off string, lanes int, mask string) string {
+	t.w("  %%%s.p = getelementptr inbounds float, ptr %s, i64 %s", name, base, off)
+	if lanes == 1 {
+		t.w("  %%%s = load float, ptr %%%s.p, align 4", name, name)
+	} else if mask != "" {
+		t.maskedLoadN("%"+name, "%"+name+".p", mask, lanes)
+	} else {
+		t.w("  %%%s = load %s, ptr %%%s.p, align 4", name, vecOf("float", lanes), name)
+	}
+	return "%" + name
+}
+
+// blockEpilogue emits, for microBlockH's block p of rows rows at row %p.i
+// and columns %j…, what its rows share: the per-row bias elements
+// (%p.eb<r>) and with a per-column bias its vectors (%p.ebc<c>, of
+// lanes(c) lanes under msk(c)).
+func (t *kernelText) blockEpilogue(p string, rows, vecs int, lanes func(int) int, msk func(int) string) {
+	w, vl := t.w, t.vl
+	if t.epi&kir.ContractBias == 0 {
+		return
+	}
+	if t.epi&kir.ContractBiasCol != 0 {
+		for c := 0; c < vecs; c++ {
+			w("  %%%s.ebo%d = add i64 %%eo, %%j", p, c)
+			w("  %%%s.ebq%d = add i64 %%%s.ebo%d, %d", p, c, p, c, c*vl)
+			t.vecLoad(fmt.Sprintf("%s.ebc%d", p, c), "%E", fmt.Sprintf("%%%s.ebq%d", p, c), lanes(c), msk(c))
+		}
+		return
+	}
+	for r := 0; r < rows; r++ {
+		w("  %%%s.ebk%d = mul i64 %%%s.ir%d, %%es", p, r, p, r)
+		w("  %%%s.ebi%d = add i64 %%eo, %%%s.ebk%d", p, r, p, r)
+		t.vecLoad(fmt.Sprintf("%s.eb%d", p, r), "%E", fmt.Sprintf("%%%s.ebi%d", p, r), 1, "")
+	}
+}
+
+// blockVecEpilogue applies the epilogue to accumulator acc of row r,
+// vector c (lanes lanes under mask) of block p and returns the result.
+func (t *kernelText) blockVecEpilogue(p string, r, c int, acc string, lanes int, mask string) string {
+	q := fmt.Sprintf("%s.e%d_%d", p, r, c)
+	bias := func(lanes int, mask string) string {
+		if t.epi&kir.ContractBiasCol != 0 {
+			return fmt.Sprintf("%%%s.ebc%d", p, c)
+		}
+		return t.splat(q+".bs", fmt.Sprintf("%%%s.eb%d", p, r), lanes)
+	}
+	res := func(lanes int, mask string) string {
+		t.w("  %%%s.rr = mul i64 %%%s.ir%d, %%rrs", q, p, r)
+		t.w("  %%%s.rb = add i64 %%ro, %%%s.rr", q, q)
+		t.w("  %%%s.rj = add i64 %%%s.rb, %%j", q, q)
+		t.w("  %%%s.ro = add i64 %%%s.rj, %d", q, q, c*t.vl)
+		return t.vecLoad(q+".rv", "%R", "%"+q+".ro", lanes, mask)
+	}
+	return t.epilogue(q, acc, lanes, mask, bias, res)
+}
+
+// colEpilogue applies the epilogue to colBlock x's column q (a vector
+// along the block's rows) and returns the result.
+func (t *kernelText) colEpilogue(x colBlock, q int, acc string) string {
+	p, n := x.p, x.rows
+	e := fmt.Sprintf("%s.ex%d", p, q)
+	col := func(name string) {
+		t.w("  %%%s.j = add i64 %%j, %d", name, x.col0+q)
+	}
+	gather := func(name string, elem func(r int) string) string {
+		prev := "poison"
+		for r := 0; r < n; r++ {
+			cur := fmt.Sprintf("%%%s.g%d", name, r)
+			t.w("  %s = insertelement %s %s, float %s, i64 %d", cur, x.vec(), prev, elem(r), r)
+			prev = cur
+		}
+		return prev
+	}
+	bias := func(int, string) string {
+		if t.epi&kir.ContractBiasCol != 0 {
+			col(e + ".bc")
+			t.w("  %%%s.bc.o = add i64 %%eo, %%%s.bc.j", e, e)
+			s := t.vecLoad(e+".bcs", "%E", "%"+e+".bc.o", 1, "")
+			return t.splat(e+".bcv", s, n)
+		}
+		return gather(e+".br", func(r int) string { return fmt.Sprintf("%%%s.eb%d", p, r) })
+	}
+	res := func(int, string) string {
+		col(e + ".rc")
+		return gather(e+".rg", func(r int) string {
+			t.w("  %%%s.rr%d = mul i64 %%%s.ir%d, %%rrs", e, r, p, r)
+			t.w("  %%%s.rb%d = add i64 %%ro, %%%s.rr%d", e, r, e, r)
+			t.w("  %%%s.ro%d = add i64 %%%s.rb%d, %%%s.rc.j", e, r, e, r, e)
+			return t.vecLoad(fmt.Sprintf("%s.rs%d", e, r), "%R", fmt.Sprintf("%%%s.ro%d", e, r), 1, "")
+		})
+	}
+	return t.epilogue(e, acc, n, "", bias, res)
+}
+
+// contractEpilogueArgs checks the bounds of Contract op's bias and
+// residual tiles (M×N at rows m, columns n) and returns its epiParams
+// arguments (", ptr …" after the Contract's) and all and'ed with the
+// checks.
+func (f *fn) contractEpilogueArgs(op *kir.Op, m, n, all string) (string, string, string) {
+	b1 := kir.S(kir.I1)
+	e := kir.ContractEpilogueOf(op)
+	f.mo.declareTileOK()
+	check := func(b int, off, rs, cs, rows, cols string) {
+		ok := f.call("i1", "gree_tile_ok", "i64", off, "i64", rs, "i64", cs, "i64", rows, "i64", cols, "i64", fmt.Sprintf("%%n%d", b))
+		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
+		f.endGuard(join)
+		all = f.bin("and", b1, all, ok)
+	}
+	bias, res := ", ptr null, i64 0, i64 0", ", ptr null, i64 0, i64 0, i64 0"
+	if e.Bias >= 0 {
+		off, st := f.v(e.BiasOff), f.v(e.BiasStride)
+		if e.PerColumn {
+			check(e.Bias, off, "0", st, "1", n)
+		} else {
+			check(e.Bias, off, st, "0", m, "1")
+		}
+		bias = fmt.Sprintf(", ptr %%b%d, i64 %s, i64 %s", e.Bias, off, st)
+	}
+	if e.Res >= 0 {
+		off, rs, cs := f.v(e.ResOff), f.v(e.ResRS), f.v(e.ResCS)
+		check(e.Res, off, rs, cs, m, n)
+		res = fmt.Sprintf(", ptr %%b%d, i64 %s, i64 %s, i64 %s", e.Res, off, rs, cs)
+	}
+	lo, hi := "0.0", "0.0"
+	if e.Lo >= 0 {
+		lo = f.v(e.Lo)
+	}
+	if e.Hi >= 0 {
+		hi = f.v(e.Hi)
+	}
+	return bias + res, fmt.Sprintf(", float %s, float %s", lo, hi), all
+}
