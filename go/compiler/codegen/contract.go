@@ -216,7 +216,10 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	}
 	t := &contractTile{l: l, sh: sh, m0: m0, n0: n0, mN: mN, nN: nN, c: C}
 	e := kir.NoContractEpilogue
-	if g.fuse != nil {
+	// One static row (a classifier's product): the row kernel does not
+	// run (see epilogueContract), and a vector sweep beats the scalar one.
+	if g.fuse != nil && l.sizes[sh.m].static != 1 {
+		g.fuse.done = true
 		var err error
 		if e, err = g.fusedContractEpilogue(t, base); err != nil {
 			return true, err
@@ -261,10 +264,14 @@ func (g *gen) lowerContractEpilogue(root, epi linalg.Generic, rootResult *ir.Val
 		// The epilogue in the Contract's stores, where it is a chain
 		// the tile op fuses.
 		if ch, ok := matchContractChain(root, epi); ok {
-			g.fuse = &fusedEpilogue{epi: epi, chain: ch}
+			f := &fusedEpilogue{epi: epi, chain: ch}
+			g.fuse = f
 			_, err := g.lowerContract(root, results)
 			g.fuse = nil
-			return true, err
+			if err != nil || f.done {
+				return true, err
+			}
+			return true, g.contractEpilogue(epi, results)
 		}
 	}
 	if _, err := g.lowerContract(root, []*ir.Value{c}); err != nil {

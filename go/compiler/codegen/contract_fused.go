@@ -10,6 +10,7 @@ import (
 type fusedEpilogue struct {
 	epi   linalg.Generic
 	chain epiChain
+	done  bool // the tile op took it (else it is swept after)
 }
 
 // matchContractChain reports whether epi, consuming matmul-shaped root,

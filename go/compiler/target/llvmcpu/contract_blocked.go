@@ -44,7 +44,7 @@ type kernelText struct {
 	strings.Builder
 	vl   int
 	zero bool  // C = A·B: accumulators start at +0, C is not read
-	epi  int64 // the fused epilogue's flags (epilogueContract)
+	epi  int64 // the fused epilogue's kind (epiRow; epilogueContract)
 }
 
 // zeroAcc defines name as the +0 vector of lanes f32 lanes (what a zero
@@ -225,6 +225,7 @@ func (mo *module) rowKernel(rows, generic string, zero bool, epi int64) {
 		mo.declareMinMax(vl)
 		mo.declareMinMax(vl / 2)
 		mo.declareMinMax(mr)
+		w("  %%hasres = icmp ne ptr %%R, null")
 		w("  br label %%kb.head") // M > 1 (epilogueContract)
 	} else {
 		// One row: no packing (each element of B is used once).
@@ -525,13 +526,19 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 			return ""
 		}
 		t.blockEpilogue(p, rows, vecs, lanes, mask)
-		store(func(r, c int, acc string) string { return t.blockVecEpilogue(p, r, c, acc, lanes(c), mask(c)) })
-		x.store(func(q int, acc string) string { return t.colEpilogue(x, q, acc) })
-		w("  br label %%%s.next", p)
+		w("  br i1 %%hasres, label %%%s.epr, label %%%s.epn", p, p)
+		for _, withRes := range []bool{true, false} {
+			w("%s.ep%s:", p, map[bool]string{true: "r", false: "n"}[withRes])
+			store(func(r, c int, acc string) string {
+				return t.blockVecEpilogue(p, r, c, acc, lanes(c), mask(c), withRes)
+			})
+			x.store(fmt.Sprintf("e%t", withRes), func(q int, acc string) string { return t.colEpilogue(x, q, acc, withRes) })
+			w("  br label %%%s.next", p)
+		}
 		w("%s.st:", p)
 	}
 	store(func(_, _ int, acc string) string { return acc })
-	x.store(nil)
+	x.store("", nil)
 	if t.epi != 0 {
 		w("  br label %%%s.next", p)
 		w("%s.next:", p)

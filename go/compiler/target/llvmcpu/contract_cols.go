@@ -196,13 +196,14 @@ func (x colBlock) step() {
 }
 
 // store stores the columns' accumulators to C, element by element,
-// after apply (when set: the fused epilogue) on each column's vector.
-func (x colBlock) store(apply func(q int, acc string) string) {
+// after apply (when set: the fused epilogue) on each column's vector; tag
+// tells the names of one call from another's.
+func (x colBlock) store(tag string, apply func(q int, acc string) string) {
 	w, p := x.t.w, x.p
 	for q := 0; q < x.cols; q++ {
-		acc, o := fmt.Sprintf("%%%s.accx_%d", p, q), "cxo"
+		acc, o := fmt.Sprintf("%%%s.accx_%d", p, q), "cxo"+tag
 		if apply != nil {
-			acc, o = apply(q, acc), "cxe"
+			acc = apply(q, acc)
 		}
 		for r := 0; r < x.rows; r++ {
 			w("  %%%s.%s%d_%d = extractelement %s %s, i64 %d", p, o, r, q, x.vec(), acc, r)

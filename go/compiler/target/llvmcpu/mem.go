@@ -174,7 +174,7 @@ func (f *fn) contract(op *kir.Op) {
 	}
 	name := f.mo.contractFn(elems, op.Imm&kir.ContractUnsigned != 0, zero)
 	if epi != 0 {
-		name = f.mo.epilogueContract(elems, op.Imm&kir.ContractUnsigned != 0, zero, epi)
+		name = f.mo.epilogueContract(elems, op.Imm&kir.ContractUnsigned != 0, zero, op.Imm&kir.ContractBiasCol != 0)
 	}
 	f.emitf("call void @%s(ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, ptr %%b%d, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s, i64 %s%s)",
 		name, op.Bindings[0], a[0], a[1], a[2], op.Bindings[1], a[3], a[4], a[5], op.Bindings[2], a[6], a[7], a[8], a[9], a[10], a[11], epiArgs)
