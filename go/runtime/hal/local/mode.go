@@ -40,6 +40,8 @@ const (
 	// run alone for the first second of a benchmark. The two ways
 	// alternate until both have that many samples.
 	coldRuns = 2
+	// maxStep bounds one sample's weight in a running mean (see record).
+	maxStep = 2
 )
 
 // parallel reports whether a dispatch of total workgroups should be
@@ -80,7 +82,12 @@ func (m *modeChooser) record(parallel bool, d time.Duration, total int64) {
 	if c := cnt.Load(); c < coldRuns {
 		cnt.Store(c + 1)
 	} else if old := v.Load(); old != 0 {
-		x = (3*old + x) / 4
+		// A sample counts for at most twice the mean: a run that lost
+		// its core for a moment (a burst of load on a shared machine)
+		// would otherwise outweigh the next dozen normal ones and send
+		// the dispatch the other way for many runs, while load that
+		// lasts still moves the mean, by up to a quarter per run.
+		x = (3*old + min(x, maxStep*old)) / 4
 	}
 	v.Store(x)
 }

@@ -110,3 +110,24 @@ func TestModeChooserForgetsColdRuns(t *testing.T) {
 		m.record(true, 500*time.Microsecond, 100)
 	}
 }
+
+func TestModeChooserRidesOutABurst(t *testing.T) {
+	// Sharing takes 0.55 ms, running alone 1 ms; one shared run loses
+	// its core for 5 ms (a burst of load elsewhere): the next dispatches
+	// must still be shared.
+	var m modeChooser
+	for i := 0; i < 2*coldRuns; i++ {
+		if m.parallel(100, 2) {
+			m.record(true, 550*time.Microsecond, 100)
+		} else {
+			m.record(false, 1000*time.Microsecond, 100)
+		}
+	}
+	m.record(true, 5500*time.Microsecond, 100)
+	for i := 0; i < exploreEvery-1; i++ {
+		if !m.parallel(100, 2) {
+			t.Fatalf("dispatch %d after one slow shared run ran alone", i)
+		}
+		m.record(true, 550*time.Microsecond, 100)
+	}
+}
