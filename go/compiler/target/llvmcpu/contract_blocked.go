@@ -43,8 +43,8 @@ func (mo *module) mr() int {
 type kernelText struct {
 	strings.Builder
 	vl   int
-	zero bool  // C = A·B: accumulators start at +0, C is not read
-	epi  int64 // the fused epilogue's kind (epiRow; epilogueContract)
+	zero bool    // C = A·B: accumulators start at +0, C is not read
+	epi  epiKind // the fused epilogue (epilogueContract)
 }
 
 // zeroAcc defines name as the +0 vector of lanes f32 lanes (what a zero
@@ -168,21 +168,21 @@ slow:
   ret void
 }
 `, name, contractParams, rows, generic))
-	mo.rowKernel(rows, generic, zero, 0)
+	mo.rowKernel(rows, generic, zero, epiNone)
 	return name
 }
 
 // rowKernel defines the microkernel's row kernel (C's column stride is 1)
-// as rows; with a fused epilogue (epi ≠ 0), which only epilogueContract
+// as rows; with a fused epilogue (epi ≠ epiNone), which only epilogueContract
 // calls, after its checks (M > 1, B's rows or columns contiguous), it
 // takes epiParams too and applies the epilogue at the last K panel.
-func (mo *module) rowKernel(rows, generic string, zero bool, epi int64) {
+func (mo *module) rowKernel(rows, generic string, zero bool, epi epiKind) {
 	vl, mr := mo.vl, mo.mr()
 	nr := nv * vl
 	t := &kernelText{vl: vl, zero: zero, epi: epi}
 	w := t.w
 	params := contractParams
-	if epi != 0 {
+	if epi != epiNone {
 		params += ", " + epiParams
 	}
 	w("define internal void @%s(%s) #0 {", rows, params)
@@ -212,7 +212,7 @@ func (mo *module) rowKernel(rows, generic string, zero bool, epi int64) {
 	w("  %%dirok = and i1 %%dirmk, %%dirbs")
 	w("  br i1 %%bok, label %%blocked, label %%slow")
 	w("slow:")
-	if epi != 0 {
+	if epi != epiNone {
 		w("  unreachable") // epilogueContract checked B
 	} else {
 		w("  call void @%s(ptr %%A, i64 %%ao, i64 %%ars, i64 %%acs, ptr %%B, i64 %%bo, i64 %%brs, i64 %%bcs, ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, i64 %%K)", generic)
@@ -221,7 +221,7 @@ func (mo *module) rowKernel(rows, generic string, zero bool, epi int64) {
 	w("blocked:")
 	w("  %%mrem = srem i64 %%M, %d", mr)
 	w("  %%mf = sub i64 %%M, %%mrem")
-	if epi != 0 {
+	if epi != epiNone {
 		mo.declareMinMax(vl)
 		mo.declareMinMax(vl / 2)
 		mo.declareMinMax(mr)
@@ -245,7 +245,7 @@ func (mo *module) rowKernel(rows, generic string, zero bool, epi int64) {
 	w("  %%kb.small = icmp slt i64 %%kb.rest, %d", kc)
 	w("  %%kc = select i1 %%kb.small, i64 %%kb.rest, i64 %d", kc)
 	w("  %%kb.next = add i64 %%kb, %d", kc)
-	if epi != 0 {
+	if epi != epiNone {
 		w("  %%lastp = icmp sge i64 %%kb.next, %%K") // the epilogue's panel
 	}
 	w("  br label %%j.head")
@@ -376,7 +376,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 	w("  br label %%%s.i.head", p)
 	w("%s.i.head:", p)
 	latch := p + ".p.exit" // the block that goes on to the next rows
-	if t.epi != 0 {
+	if t.epi != epiNone {
 		latch = p + ".next"
 	}
 	w("  %%%s.i = phi i64 [ %s, %%%s.entry ], [ %%%s.i.next, %%%s ]", p, iLo, p, p, latch)
@@ -515,7 +515,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 			}
 		}
 	}
-	if t.epi != 0 {
+	if t.epi != epiNone {
 		// The last panel's sums are complete: the epilogue, in registers.
 		w("  br i1 %%lastp, label %%%s.epi, label %%%s.st", p, p)
 		w("%s.epi:", p)
@@ -539,7 +539,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 	}
 	store(func(_, _ int, acc string) string { return acc })
 	x.store("", nil)
-	if t.epi != 0 {
+	if t.epi != epiNone {
 		w("  br label %%%s.next", p)
 		w("%s.next:", p)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/schemas/llvmcpu"
 )
 
 // epiFlags are the fused-epilogue flags of a Contract (kir.ContractBias …
@@ -18,10 +17,8 @@ const epiFlags = kir.ContractBias | kir.ContractBiasCol | kir.ContractRes | kir.
 // are ∓inf, which leave every value as it is (x + -0 = x and maximumf(x,
 // -inf) = x for every x, -0 and NaN included), so that one kernel serves
 // every epilogue.
+// Its text also forwards the arguments (typed, as LLVM calls write them).
 const epiParams = "ptr %E, i64 %eo, i64 %ers, i64 %ecs, ptr %R, i64 %ro, i64 %rrs, i64 %rcs, float %lo, float %hi"
-
-// epiArgs is epiParams' argument list, forwarded.
-const epiArgs = epiParams
 
 // contractArgs is contractParams' argument list, forwarded.
 const contractArgs = "ptr %A, i64 %ao, i64 %ars, i64 %acs, ptr %B, i64 %bo, i64 %brs, i64 %bcs, ptr %C, i64 %co, i64 %crs, i64 %ccs, i64 %M, i64 %N, i64 %K"
@@ -52,7 +49,11 @@ func (mo *module) epilogueContract(elems [3]kir.Scalar, unsigned, zero, col bool
 	w("entry:")
 	if blocked {
 		rows := name + ".rows"
-		mo.rowKernel(rows, mo.genericContract(elems, unsigned, zero), zero, epiRow+btoi64(col))
+		kind := epiRow
+		if col {
+			kind = epiCol
+		}
+		mo.rowKernel(rows, mo.genericContract(elems, unsigned, zero), zero, kind)
 		w("  %%c1 = icmp eq i64 %%ccs, 1")
 		w("  %%bc1 = icmp eq i64 %%bcs, 1")
 		w("  %%br1 = icmp eq i64 %%brs, 1")
@@ -67,39 +68,38 @@ func (mo *module) epilogueContract(elems [3]kir.Scalar, unsigned, zero, col bool
 		w("  %%r1 = icmp eq i64 %%rcs, 1")
 		w("  %%rok = or i1 %%r0, %%r1")
 		w("  %%ok3 = and i1 %%ok2, %%rok")
+		// The bias varies along the kernel's kind alone (stride 1
+		// along columns).
 		if col {
 			w("  %%e1 = icmp eq i64 %%ecs, 1")
 			w("  %%e0 = icmp eq i64 %%ers, 0")
+			w("  %%eok = and i1 %%e0, %%e1")
 		} else {
-			w("  %%e1 = icmp eq i64 %%ecs, 0")
-			w("  %%e0 = icmp eq i1 true, true")
+			w("  %%eok = icmp eq i64 %%ecs, 0")
 		}
-		w("  %%eok = and i1 %%e0, %%e1")
 		w("  %%ok4 = and i1 %%ok3, %%eok")
 		w("  br i1 %%ok4, label %%fused, label %%plain")
 		w("fused:")
-		w("  call void @%s(%s, %s)", rows, contractArgs, epiArgs)
+		w("  call void @%s(%s, %s)", rows, contractArgs, epiParams)
 		w("  ret void")
 		w("plain:")
 	}
 	w("  call void @%s(%s)", plain, contractArgs)
-	w("  call void @%s(ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, %s)", sweep, epiArgs)
+	w("  call void @%s(ptr %%C, i64 %%co, i64 %%crs, i64 %%ccs, i64 %%M, i64 %%N, %s)", sweep, epiParams)
 	w("  ret void")
 	w("}")
 	mo.declare(name, t.String())
 	return name
 }
 
-// The row kernel's epilogue kinds (kernelText.epi): none, or a bias
-// along rows (epiRow) or columns (epiRow+1).
-const epiRow = 1
+// epiKind is the fused epilogue a row kernel applies (kernelText.epi).
+type epiKind int
 
-func btoi64(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
+const (
+	epiNone epiKind = 0
+	epiRow  epiKind = 1 // a bias along rows (or none: -0)
+	epiCol  epiKind = 2 // a bias along columns
+)
 
 // epilogueSweep defines the scalar loop applying the epilogue to every
 // element of an M×N tile of C in place.
@@ -218,7 +218,7 @@ func (t *kernelText) vecLoad(name, base, off string, lanes int, mask string) str
 }
 
 // epiCol reports whether the row kernel's bias varies along columns.
-func (t *kernelText) epiCol() bool { return t.epi == epiRow+1 }
+func (t *kernelText) epiCol() bool { return t.epi == epiCol }
 
 // blockEpilogue emits, for microBlockH's block p of rows rows at row %p.i
 // and columns %j…, what its rows share: the per-row bias elements
@@ -311,34 +311,26 @@ func (t *kernelText) colEpilogue(x colBlock, q int, acc string, withRes bool) st
 }
 
 // contractEpilogueArgs checks the bounds of Contract op's bias and
-// residual tiles (M×N at rows m, columns n) and returns its epiParams
-// arguments (", ptr …" after the Contract's) and all and'ed with the
-// checks.
-func (f *fn) contractEpilogueArgs(op *kir.Op, m, n, all string) (string, string, string) {
-	b1 := kir.S(kir.I1)
+// residual tiles (M×N at rows m, columns n), and'ing each check into all,
+// and returns its epiParams arguments (", ptr …", after the Contract's)
+// with all.
+func (f *fn) contractEpilogueArgs(op *kir.Op, m, n, all string) (string, string) {
 	e := kir.ContractEpilogueOf(op)
-	f.mo.declareTileOK()
-	check := func(b int, off, rs, cs, rows, cols string) {
-		ok := f.call("i1", "gree_tile_ok", "i64", off, "i64", rs, "i64", cs, "i64", rows, "i64", cols, "i64", fmt.Sprintf("%%n%d", b))
-		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
-		f.endGuard(join)
-		all = f.bin("and", b1, all, ok)
-	}
 	f.mo.declare("gree_neg_zero", "@gree_neg_zero = internal constant float -0.0")
 	bias, res := ", ptr @gree_neg_zero, i64 0, i64 0, i64 0", ", ptr null, i64 0, i64 0, i64 0"
 	if e.Bias >= 0 {
 		off, st := f.v(e.BiasOff), f.v(e.BiasStride)
 		if e.PerColumn {
-			check(e.Bias, off, "0", st, "1", n)
+			all = f.tileChecked(all, f.tileOK(e.Bias, off, "0", st, "1", n), e.Bias)
 			bias = fmt.Sprintf(", ptr %%b%d, i64 %s, i64 0, i64 %s", e.Bias, off, st)
 		} else {
-			check(e.Bias, off, st, "0", m, "1")
+			all = f.tileChecked(all, f.tileOK(e.Bias, off, st, "0", m, "1"), e.Bias)
 			bias = fmt.Sprintf(", ptr %%b%d, i64 %s, i64 %s, i64 0", e.Bias, off, st)
 		}
 	}
 	if e.Res >= 0 {
 		off, rs, cs := f.v(e.ResOff), f.v(e.ResRS), f.v(e.ResCS)
-		check(e.Res, off, rs, cs, m, n)
+		all = f.tileChecked(all, f.tileOK(e.Res, off, rs, cs, m, n), e.Res)
 		res = fmt.Sprintf(", ptr %%b%d, i64 %s, i64 %s, i64 %s", e.Res, off, rs, cs)
 	}
 	lo, hi := "0xFFF0000000000000", "0x7FF0000000000000" // -inf, +inf
@@ -348,5 +340,5 @@ func (f *fn) contractEpilogueArgs(op *kir.Op, m, n, all string) (string, string,
 	if e.Hi >= 0 {
 		hi = f.v(e.Hi)
 	}
-	return bias + res, fmt.Sprintf(", float %s, float %s", lo, hi), all
+	return fmt.Sprintf("%s%s, float %s, float %s", bias, res, lo, hi), all
 }

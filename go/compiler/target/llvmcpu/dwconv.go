@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/schemas/llvmcpu"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -97,7 +96,6 @@ func (f *fn) dwconv(op *kir.Op) error {
 		return status.Errorf(status.Unimplemented, "dwconv summing %d input planes: llvm-cpu needs every output channel to read the same planes (input channel stride 0)", s.CI)
 	}
 	d := &dwConv{f: f, op: op, s: s, vl: f.mo.vl}
-	f.mo.declareTileOK()
 	i64, b1 := kir.S(kir.I64), kir.S(kir.I1)
 	a := func(i int) string { return f.v(op.Args[i]) }
 	do, done := f.newLabel("dwconv"), f.newLabel("dwconv.end")
@@ -123,18 +121,12 @@ func (f *fn) dwconv(op *kir.Op) error {
 	all := "true"
 	for i, b := range op.Bindings {
 		t := tiles[i]
-		ok := f.call("i1", "gree_tile_ok", "i64", t[0], "i64", t[1], "i64", "1", "i64", a(dwC), "i64", t[2], "i64", fmt.Sprintf("%%n%d", b))
-		ok = f.bin("and", b1, ok, pos[i])
-		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
-		f.endGuard(join)
-		all = f.bin("and", b1, all, ok)
+		ok := f.bin("and", b1, f.tileOK(b, t[0], t[1], "1", a(dwC), t[2]), pos[i])
+		all = f.tileChecked(all, ok, b)
 	}
 	rest := op.Args[kir.DWConvArgs:]
 	if op.Imm&kir.DWConvBias != 0 {
-		ok := f.call("i1", "gree_tile_ok", "i64", f.v(rest[0]), "i64", f.v(rest[1]), "i64", "1", "i64", a(dwC), "i64", "1", "i64", fmt.Sprintf("%%n%d", op.Binding))
-		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, op.Binding)
-		f.endGuard(join)
-		all = f.bin("and", b1, all, ok)
+		all = f.tileChecked(all, f.tileOK(op.Binding, f.v(rest[0]), f.v(rest[1]), "1", a(dwC), "1"), op.Binding)
 		rest = rest[2:]
 	}
 	if op.Imm&kir.DWConvMax != 0 {

@@ -148,22 +148,17 @@ func (f *fn) contract(op *kir.Op) {
 	f.startBlock(do)
 	rows := [3]string{a[9], a[11], a[9]}
 	cols := [3]string{a[11], a[10], a[10]}
-	f.mo.declareTileOK()
 	all := "true"
 	for i, b := range op.Bindings {
-		ok := f.call("i1", "gree_tile_ok", "i64", a[3*i], "i64", a[3*i+1], "i64", a[3*i+2], "i64", rows[i], "i64", cols[i], "i64", fmt.Sprintf("%%n%d", b))
+		ok := f.tileOK(b, a[3*i], a[3*i+1], a[3*i+2], rows[i], cols[i])
 		if (zero || epi != 0) && i < 2 {
 			ok = f.bin("or", b1, ok, f.bin("xor", b1, kpos, "true")) // A, B not read when K ≤ 0
 		}
-		join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
-		f.endGuard(join)
-		all = f.bin("and", b1, all, ok)
+		all = f.tileChecked(all, ok, b)
 	}
 	epiArgs := ""
 	if epi != 0 {
-		var tail string
-		epiArgs, tail, all = f.contractEpilogueArgs(op, a[9], a[10], all)
-		epiArgs += tail
+		epiArgs, all = f.contractEpilogueArgs(op, a[9], a[10], all)
 	}
 	call := f.newLabel("contract.call")
 	f.emitf("br i1 %s, label %%%s, label %%%s", all, call, done)
@@ -180,6 +175,21 @@ func (f *fn) contract(op *kir.Op) {
 		name, op.Bindings[0], a[0], a[1], a[2], op.Bindings[1], a[3], a[4], a[5], op.Bindings[2], a[6], a[7], a[8], a[9], a[10], a[11], epiArgs)
 	f.emitf("br label %%%s", done)
 	f.startBlock(done)
+}
+
+// tileOK is whether binding b's rows×cols tile at off with strides rs, cs
+// lies in its buffer (gree_tile_ok).
+func (f *fn) tileOK(b int, off, rs, cs, rows, cols string) string {
+	f.mo.declareTileOK()
+	return f.call("i1", "gree_tile_ok", "i64", off, "i64", rs, "i64", cs, "i64", rows, "i64", cols, "i64", fmt.Sprintf("%%n%d", b))
+}
+
+// tileChecked reports a tile bounds error on binding b where ok is false
+// and returns all and ok.
+func (f *fn) tileChecked(all, ok string, b int) string {
+	join, _ := f.guard(ok, llvmcpu.ErrTileBounds, b)
+	f.endGuard(join)
+	return f.bin("and", kir.S(kir.I1), all, ok)
 }
 
 // declareTileOK defines gree_tile_ok(off, rs, cs, rows, cols, count): true
