@@ -96,6 +96,13 @@ func (g *gen) strideFor(t *ir.Value, m *ir.AffineMap, l int) kir.Value {
 // covers N (x), M (y) and the batch (z); each workgroup initializes its C
 // tile and accumulates the whole K range.
 func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error) {
+	return g.lowerContractWith(op, results, nil)
+}
+
+// lowerContractWith is lowerContract whose Contract also fuses epilogue
+// fuse when it is set (and sets fuse.done then; a Contract with one
+// static row does not take it: see below).
+func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fusedEpilogue) (bool, error) {
 	sh, ok := matchContract(op)
 	if !ok {
 		return false, nil
@@ -218,10 +225,10 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 	e := kir.NoContractEpilogue
 	// One static row (a classifier's product): the row kernel does not
 	// run (see epilogueContract), and a vector sweep beats the scalar one.
-	if g.fuse != nil && l.sizes[sh.m].static != 1 {
-		g.fuse.done = true
+	if fuse != nil && l.sizes[sh.m].static != 1 {
+		fuse.done = true
 		var err error
-		if e, err = g.fusedContractEpilogue(t, base); err != nil {
+		if e, err = g.fusedContractEpilogue(fuse, t, base); err != nil {
 			return true, err
 		}
 	}
@@ -265,9 +272,7 @@ func (g *gen) lowerContractEpilogue(root, epi linalg.Generic, rootResult *ir.Val
 		// the tile op fuses.
 		if ch, ok := matchContractChain(root, epi); ok {
 			f := &fusedEpilogue{epi: epi, chain: ch}
-			g.fuse = f
-			_, err := g.lowerContract(root, results)
-			g.fuse = nil
+			_, err := g.lowerContractWith(root, results, f)
 			if err != nil || f.done {
 				return true, err
 			}

@@ -24,12 +24,11 @@ func matchContractChain(root, epi linalg.Generic) (epiChain, bool) {
 	return matchEpiChain(root, epi, []int{sh.m, sh.n}, true)
 }
 
-// fusedContractEpilogue binds what g.fuse's chain reads and returns it
-// as the Contract's epilogue over tile t; base gives a tensor's offset of
-// the workgroup's batch.
-func (g *gen) fusedContractEpilogue(t *contractTile, base func(*ir.Value, *ir.AffineMap) kir.Value) (kir.ContractEpilogue, error) {
+// fusedContractEpilogue binds what f's chain reads and returns it as the
+// Contract's epilogue over tile t; base gives a tensor's offset of the
+// workgroup's batch.
+func (g *gen) fusedContractEpilogue(f *fusedEpilogue, t *contractTile, base func(*ir.Value, *ir.AffineMap) kir.Value) (kir.ContractEpilogue, error) {
 	e := kir.NoContractEpilogue
-	f := g.fuse
 	epi, ch := f.epi, f.chain
 	en, err := newEpilogue(t.l.op, epi, nil)
 	if err != nil {

@@ -22,8 +22,6 @@ type gen struct {
 	consts  map[int64]kir.Value
 	// contract is set once a Contract tile op is emitted.
 	contract *contractTile
-	// fuse, when set, is the epilogue the next Contract fuses.
-	fuse *fusedEpilogue
 	// dw is set once a DWConv tile op is emitted.
 	dw *dwTile
 	// hoisted caches top-level constants and broadcasts by source and width.
