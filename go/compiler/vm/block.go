@@ -174,6 +174,14 @@ func constIndex(v *ir.Value) (int64, bool) {
 
 func (fe *fnEmitter) constant(op *ir.Operation) error {
 	res := op.Results[0]
+	if fe.dead[op] {
+		// Read by no host op (a kernel may have folded it in): neither
+		// stored in the module nor loaded.
+		if t, ok := res.Type.(*ir.RankedTensorType); ok {
+			fe.tensors[res] = &tensor{reg: -1, dims: staticOr(t, nil), typ: t, dropped: true}
+		}
+		return nil
+	}
 	switch a := op.Attr("value").(type) {
 	case *ir.IntegerAttr:
 		r, err := fe.newValue(res)

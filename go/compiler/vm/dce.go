@@ -7,7 +7,10 @@ import (
 // deadRegions returns the dispatch regions whose results nothing needs:
 // after codegen a consumer may have absorbed a producer (a fill folded
 // into a matmul's initialization), leaving the producer's region with no
-// reader on the host and no binding in any kernel.
+// reader on the host and no binding in any kernel. It also returns the
+// tensor constants of the function's body that no host op, binding or
+// push constant reads: those only kernels use (folded into their code),
+// or that an import left unused (a weight replaced by its transpose).
 func deadRegions(fn *ir.Operation, refs map[*ir.Operation]DispatchRef) map[*ir.Operation]bool {
 	dead := map[*ir.Operation]bool{}
 	for {
@@ -50,6 +53,13 @@ func deadRegions(fn *ir.Operation, refs map[*ir.Operation]DispatchRef) map[*ir.O
 			return true
 		})
 		if !changed {
+			for _, op := range fn.Regions[0].Blocks[0].Ops {
+				if op.Name == "arith.constant" && len(op.Results) == 1 && !needed[op.Results[0]] {
+					if _, ok := op.Results[0].Type.(*ir.RankedTensorType); ok {
+						dead[op] = true
+					}
+				}
+			}
 			return dead
 		}
 	}

@@ -18,6 +18,9 @@ type tensor struct {
 	reg  int32
 	dims []dim
 	typ  *ir.RankedTensorType
+	// dropped marks a constant no host op reads (see deadRegions): the
+	// module does not store it, and nothing may ask for its register.
+	dropped bool
 }
 
 // fnEmitter emits one function.
@@ -155,6 +158,9 @@ func (fe *fnEmitter) ref(v *ir.Value) (int32, error) {
 	}
 	if t.reg >= 0 {
 		return t.reg, nil
+	}
+	if t.dropped {
+		return 0, ir.OpErrorf(v.Owner(), "is a constant the host program was found not to read, yet reads (internal error)")
 	}
 	word, ok := ElementTypeWord(t.typ.Elem)
 	if !ok {

@@ -73,3 +73,22 @@ func TestScalarsAndDynamic(t *testing.T) {
 		t.Errorf("unexpected module:\n%s", module.Disassemble(mod))
 	}
 }
+
+// TestUnreadConstantsAreNotStored: a tensor constant no host op or
+// binding reads (here one nothing uses at all) is neither stored in the
+// module nor loaded by the program; one a kernel binds is both.
+func TestUnreadConstantsAreNotStored(t *testing.T) {
+	mod := build(t, `func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %unused = arith.constant dense<[9.0, 8.0, 7.0, 6.0]> : tensor<4xf32>
+  %w = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = arith.mulf %a, %w : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}`)
+	text := module.Disassemble(mod)
+	if len(mod.Constants) != 1 || strings.Count(text, "= constant #") != 1 {
+		t.Fatalf("want the one bound constant stored and loaded once:\n%s", text)
+	}
+	if got := mod.Constants[0].Data; len(got) != 16 || got[0] != 0 || got[3] != 0x3f { // 1.0f little-endian: 00 00 80 3f
+		t.Errorf("stored constant %x, want the bound weights [1 2 3 4]", got)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/gree-ml/gree/go/internal/hugepage"
+
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -17,7 +19,7 @@ func ReadModuleFile(path string, stdin io.Reader) ([]byte, error) {
 		}
 		return data, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, status.Errorf(status.NotFound, "module file '%s' not found", path)
@@ -42,4 +44,23 @@ func LoadModules(paths []string, stdin io.Reader) ([]*vm.Module, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// readFile reads a whole file into a buffer advised for huge pages (a
+// module's constants are read on every run).
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	data := hugepage.Alloc(int(st.Size()))
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }

@@ -3,6 +3,7 @@ package vm
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
@@ -125,6 +126,12 @@ type instance struct {
 	// registration (views over the module's data, never written: see
 	// Device.Constant), which every load of the constant shares.
 	consts []any
+	// frames holds, per function, register files of finished calls for
+	// the next call to reuse (a model's main function has a thousand
+	// registers; a fresh file each call costs more than the rest of the
+	// interpreter's work), and zero the file each starts from.
+	frames []sync.Pool // of *[]Value
+	zero   [][]Value
 }
 
 type resolved struct {
@@ -159,7 +166,10 @@ func (c *Context) Register(m *Module) error {
 	if c.HasModule(m.Name()) {
 		return status.Errorf(status.AlreadyExists, "a module named '%s' is already registered", m.Name())
 	}
-	inst := &instance{m: m, ctx: c, refRegs: refRegisters(m.Def)}
+	inst := &instance{m: m, ctx: c, refRegs: refRegisters(m.Def), frames: make([]sync.Pool, len(m.Def.Functions))}
+	for i := range m.Def.Functions {
+		inst.zero = append(inst.zero, zeroRegisters(m.Def.Functions[i].Regs))
+	}
 	for _, im := range m.Def.Imports {
 		r, err := c.resolve(im)
 		if err != nil {

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
@@ -54,13 +55,13 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 	if len(st.frames) > maxDepth {
 		return nil, status.Errorf(status.ResourceExhausted, "call depth exceeds %d in '%s'", maxDepth, f.Name)
 	}
-	regs := make([]Value, len(f.Regs))
+	regs := inst.newFrame(fi)
 	copy(regs, args)
-	for i := len(args); i < len(regs); i++ {
-		regs[i] = zeroOf(f.Regs[i])
-	}
 	st.frames = append(st.frames, frame{regs: regs, refRegs: inst.refRegs[fi]})
-	defer st.pop()
+	defer func() {
+		st.pop()
+		inst.freeFrame(fi, regs)
+	}()
 	dev := inst.ctx.dev
 	pc := 0
 	fail := func(err error) ([]Value, error) {
@@ -211,6 +212,32 @@ func dims(regs []Value, rs []int32) []int64 {
 		out[i] = regs[r].I
 	}
 	return out
+}
+
+// zeroRegisters returns the initial register file of a function whose
+// registers are of kinds ks.
+func zeroRegisters(ks []module.Kind) []Value {
+	regs := make([]Value, len(ks))
+	for i, k := range ks {
+		regs[i] = zeroOf(k)
+	}
+	return regs
+}
+
+// newFrame returns a register file for a call of function fi, every
+// register its kind's zero: one a finished call left, or a new one.
+func (inst *instance) newFrame(fi int) []Value {
+	if p, ok := inst.frames[fi].Get().(*[]Value); ok {
+		return *p
+	}
+	return slices.Clone(inst.zero[fi])
+}
+
+// freeFrame resets a finished call's register file, so that it keeps
+// nothing alive, and keeps it for the next call.
+func (inst *instance) freeFrame(fi int, regs []Value) {
+	copy(regs, inst.zero[fi])
+	inst.frames[fi].Put(&regs)
 }
 
 func zeroOf(k module.Kind) Value {

@@ -97,3 +97,29 @@ func TestScalarSemantics(t *testing.T) {
 		t.Error("olt with NaN must be false")
 	}
 }
+
+// TestRegisterFilesStartZeroed: a call reuses the register file of a
+// finished one, which must look fresh: here r1 is read before any write
+// (the zero of its kind), then written, so a file handed on as it was
+// left would make the second call return 10.
+func TestRegisterFilesStartZeroed(t *testing.T) {
+	m := &module.Module{
+		Name: "m",
+		Functions: []module.Function{{
+			Name: "f", Args: []module.Kind{module.KindI64}, Results: []module.Kind{module.KindI64},
+			Regs: []module.Kind{module.KindI64, module.KindI64},
+			Code: []module.Instr{
+				{Op: module.OpArith, Sub: uint8(module.ArithAdd), Type: module.TypeI64, Dst: []int32{1}, Src: []int32{1, 0}},
+				{Op: module.OpReturn, Src: []int32{1}},
+			},
+		}},
+		Exports: []module.Export{{Name: "f", Function: 0}},
+	}
+	c := load(t, m)
+	for i := 0; i < 3; i++ {
+		res, err := c.Invoke("m", "f", []Value{I64(5)})
+		if err != nil || len(res) != 1 || res[0].I != 5 {
+			t.Fatalf("call %d: f(5) = %v, %v; want 5", i, res, err)
+		}
+	}
+}

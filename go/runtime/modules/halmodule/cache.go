@@ -6,6 +6,7 @@ import (
 	"unsafe"
 	"weak"
 
+	"github.com/gree-ml/gree/go/internal/hugepage"
 	"github.com/gree-ml/gree/go/runtime/hal"
 )
 
@@ -92,7 +93,7 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 			clear(b)
 		}
 	} else {
-		b = make([]byte, n)
+		b = hugepage.Alloc(n)
 	}
 	if uninitialized && c.poison {
 		fill(b)

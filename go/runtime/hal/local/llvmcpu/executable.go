@@ -21,6 +21,7 @@ type Executable struct {
 	cleanup runtime.Cleanup
 	entries []uintptr
 	once    sync.Once
+	calls   sync.Pool // *Call, released ones for reuse
 }
 
 // loaded is a dlopen'd shared object and the memory file behind it.
@@ -162,22 +163,30 @@ func (e *Executable) Close() error {
 	return nil
 }
 
-// dispatch mirrors the C struct gree_dispatch.
-type dispatch struct {
-	bindings *unsafe.Pointer
-	counts   *int64
-	push     *int64
-	grid     [3]int64
-}
+// The C struct gree_dispatch (see the schema) is three pointers (to the
+// bindings' base addresses, their byte counts and the push constants)
+// and the grid's three counts: a call lays it out at the start of one
+// block of words, the three arrays after it, so that one allocation and
+// one pin serve them all.
+const (
+	hdrBindings = iota
+	hdrCounts
+	hdrPush
+	hdrGrid
+	hdrWords = hdrGrid + 3
+)
 
 // Call is one dispatch of an entry point, its arguments pinned for the
 // native code: Run it on any number of goroutines (each on its own range
-// of workgroups), then Release it.
+// of workgroups), then Release it. Calls are recycled (see Release).
 type Call struct {
 	e     *Executable
 	entry int
-	d     *dispatch
-	ptrs  []unsafe.Pointer
+	// block holds the gree_dispatch and its arrays. It holds addresses
+	// as integers, so the garbage collector does not see them: the
+	// bindings are kept alive by bufs and pinned, as the block itself is.
+	block []uint64
+	bufs  [][]byte
 	pin   runtime.Pinner
 }
 
@@ -191,26 +200,36 @@ func (e *Executable) Prepare(entry int, grid [3]int64, push []int64, bindings []
 	if len(bindings) != en.NumBindings {
 		return nil, status.Errorf(status.InvalidArgument, "llvm-cpu: @%s has %d bindings, got %d", en.Name, en.NumBindings, len(bindings))
 	}
-	c := &Call{e: e, entry: entry}
-	n := max(len(bindings), 1)
-	c.ptrs = make([]unsafe.Pointer, n)
-	counts := make([]int64, n)
-	for i, b := range bindings {
-		if len(b) > 0 {
-			c.pin.Pin(&b[0])
-			c.ptrs[i] = unsafe.Pointer(&b[0])
+	c, _ := e.calls.Get().(*Call)
+	if c == nil {
+		c = &Call{e: e}
+	}
+	c.entry = entry
+	n, np := max(len(bindings), 1), max(len(push), 1)
+	words := hdrWords + 2*n + np
+	if cap(c.block) < words {
+		c.block = make([]uint64, words)
+	}
+	b := c.block[:words]
+	clear(b)
+	c.pin.Pin(&b[0])
+	addr := func(i int) uint64 { return uint64(uintptr(unsafe.Pointer(&b[i]))) }
+	b[hdrBindings], b[hdrCounts], b[hdrPush] = addr(hdrWords), addr(hdrWords+n), addr(hdrWords+2*n)
+	for i, g := range grid {
+		b[hdrGrid+i] = uint64(g)
+	}
+	for i, buf := range bindings {
+		if len(buf) > 0 {
+			c.pin.Pin(&buf[0])
+			b[hdrWords+i] = uint64(uintptr(unsafe.Pointer(&buf[0])))
 		}
-		counts[i] = int64(len(b))
+		b[hdrWords+n+i] = uint64(len(buf))
 	}
-	pcs := push
-	if len(pcs) == 0 {
-		pcs = make([]int64, 1)
+	for i, v := range push {
+		b[hdrWords+2*n+i] = uint64(v)
 	}
-	c.d = &dispatch{bindings: &c.ptrs[0], counts: &counts[0], push: &pcs[0], grid: grid}
-	c.pin.Pin(c.d)
-	c.pin.Pin(&c.ptrs[0])
-	c.pin.Pin(&counts[0])
-	c.pin.Pin(&pcs[0])
+	c.block = b
+	c.bufs = bindings
 	return c, nil
 }
 
@@ -218,14 +237,18 @@ func (e *Executable) Prepare(entry int, grid [3]int64, push []int64, bindings []
 // follow.
 func (c *Call) Release() {
 	c.pin.Unpin()
-	runtime.KeepAlive(c.e) // the shared object stayed loaded during the calls
+	e := c.e
+	runtime.KeepAlive(c.bufs) // the bindings stayed alive during the calls
+	c.bufs = nil
+	e.calls.Put(c)
+	runtime.KeepAlive(e) // the shared object stayed loaded during the calls
 }
 
 // Run runs count workgroups starting at linear index first (x fastest) of
 // the call's grid. Out-of-bounds accesses and bad loop steps are
 // OUT_OF_RANGE or INVALID_ARGUMENT errors naming the kernel.
 func (c *Call) Run(first, count int64) error {
-	r, _, _ := purego.SyscallN(c.e.entries[c.entry], uintptr(unsafe.Pointer(c.d)), uintptr(first), uintptr(count))
+	r, _, _ := purego.SyscallN(c.e.entries[c.entry], uintptr(unsafe.Pointer(&c.block[0])), uintptr(first), uintptr(count))
 	if r != 0 {
 		code := int64(r)
 		kind, _, _ := llvmcpu.DecodeError(code)
