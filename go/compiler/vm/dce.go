@@ -10,7 +10,7 @@ import (
 // reader on the host and no binding in any kernel. It also returns the
 // tensor constants of the function's body that no host op, binding or
 // push constant reads: those only kernels use (folded into their code),
-// or that an import left unused (a weight replaced by its transpose).
+// and those nothing uses.
 func deadRegions(fn *ir.Operation, refs map[*ir.Operation]DispatchRef) map[*ir.Operation]bool {
 	dead := map[*ir.Operation]bool{}
 	for {

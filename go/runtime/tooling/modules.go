@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/gree-ml/gree/go/internal/hugepage"
-
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -46,8 +45,10 @@ func LoadModules(paths []string, stdin io.Reader) ([]*vm.Module, error) {
 	return out, nil
 }
 
-// readFile reads a whole file into a buffer advised for huge pages (a
-// module's constants are read on every run).
+// readFile reads a whole file, a regular one into a buffer advised for
+// huge pages (a module's constants are read on every run); anything else
+// (a pipe, /dev/stdin), whose size is not known beforehand, as
+// os.ReadFile does.
 func readFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -57,6 +58,9 @@ func readFile(path string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return io.ReadAll(f)
 	}
 	data := hugepage.Alloc(int(st.Size()))
 	if _, err := io.ReadFull(f, data); err != nil {
