@@ -45,3 +45,43 @@ func TestFusionKeepsEveryLoopSized(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFusionIntoRereadingReduction checks that an element-wise producer
+// is not fused into a matmul that reads each of its elements once per row:
+// the matmul's body stays a multiply and an add.
+func TestNoFusionIntoRereadingReduction(t *testing.T) {
+	const f = "testdata/matmul_after_elementwise.mlir"
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := parser.Parse(f, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := input.Run(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(m); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	m.Op.Walk(func(op *ir.Operation) bool {
+		g, ok := linalg.AsGeneric(op)
+		if !ok || g.IsElementwise() {
+			return true
+		}
+		found = true
+		var names []string
+		for _, o := range g.Body().Ops {
+			names = append(names, o.Name)
+		}
+		if len(names) != 3 {
+			t.Errorf("the matmul's body is %v; want arith.mulf, arith.addf, linalg.yield (the producer was fused)", names)
+		}
+		return true
+	})
+	if !found {
+		t.Fatalf("no matmul generic left:\n%s", m.Op)
+	}
+}
