@@ -442,9 +442,13 @@ func (g *gen) lowerDWConvFused(op linalg.Generic, results []*ir.Value, epi *lina
 	// least 8 workgroups when there are that many channels.
 	ct := max(1, g.st.WorkgroupElements/(OH*OW))
 	ct = max(1, min(ct, (C+7)/8))
-	if s.ci >= 0 && ct%2 == 1 && ct < C {
-		// A dense one shares its input loads between pairs of channels.
-		ct++
+	if s.ci >= 0 {
+		// A dense one shares each input load among blocks of 8 channels
+		// (the llvm-cpu target's denseBlockChannels): workgroups of whole
+		// blocks, and no input plane re-read by more workgroups than it
+		// must be (MobileNetV2's first layer, 32 channels at 112×112, had
+		// 16 workgroups of 2 channels, each reading the whole image).
+		ct = min(C, (ct+7)/8*8)
 	}
 	g.k.Grid[0] = kir.GridDim{Static: C, Tile: ct}
 	g.k.Grid[1] = kir.GridDim{Static: N, Tile: 1}

@@ -6,35 +6,34 @@ import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 )
 
+// denseBlockChannels is the number of output channels a dense DWConv
+// computes together: their accumulators for one vector of an output row
+// stay in registers, and each input span loaded feeds one fused
+// multiply-add per channel. MobileNetV2's first layer (3→32, 3×3,
+// stride 2, 112×112) took 320-330 µs single-thread with pairs of channels
+// over whole rows (7 vectors), 300-310 µs with blocks of 8 channels over
+// one vector, and at two threads 170-240 µs against 145-160 µs with the
+// workgroups of 8 channels codegen gives it (one vector × 16 channels
+// was no faster).
+const denseBlockChannels = 8
+
 // dense emits a DWConv that sums CI input planes every output channel
 // reads (input channel stride 0: a dense convolution with few input
-// channels, such as a network's first layer). Output channels go in
-// blocks that share each input load: a block keeps the accumulators of
-// its channels' vectors of one output row (at most 16: more spill, as
-// measured on MobileNetV2's first layer), and each loaded span of input columns feeds a fused multiply-add per
-// channel with that channel's weight read from memory. Remaining
-// channels go one at a time.
+// channels, such as a network's first layer): output channels in blocks
+// of denseBlockChannels, then one at a time, each block row by row and
+// vector by vector.
 func (d *dwConv) dense() {
-	f, s, vl := d.f, d.s, int64(d.vl)
+	f := d.f
 	i64 := kir.S(kir.I64)
-	a := func(i int) string { return f.v(d.op.Args[i]) }
-	per := int64(1)
-	if s.OW <= dwUnroll*vl {
-		per = (s.OW + vl - 1) / vl
-	}
-	cob := min(max(16/per, 1), 8)
-	C := a(dwC)
-	full := C
-	if cob > 1 {
-		full = f.bin("mul", i64, f.bin("sdiv", i64, C, fmt.Sprint(cob)), fmt.Sprint(cob))
-	}
+	const cob = denseBlockChannels
+	C := f.v(d.op.Args[dwC])
+	full := f.bin("mul", i64, f.bin("sdiv", i64, C, fmt.Sprint(cob)), fmt.Sprint(cob))
 	f.loop("dwd.cb", "0", full, fmt.Sprint(cob), func(c0 string) { d.denseBlock(c0, cob) })
-	if cob > 1 {
-		f.loop("dwd.ct", full, C, "1", func(c string) { d.denseBlock(c, 1) })
-	}
+	f.loop("dwd.ct", full, C, "1", func(c string) { d.denseBlock(c, 1) })
 }
 
-// denseBlock emits output channels c0 … c0+cob−1, row by row.
+// denseBlock emits output channels c0 … c0+cob−1, row by row, one vector
+// of each row at a time.
 func (d *dwConv) denseBlock(c0 string, cob int64) {
 	f, op, s, vl := d.f, d.op, d.s, int64(d.vl)
 	i64 := kir.S(kir.I64)
@@ -47,15 +46,6 @@ func (d *dwConv) denseBlock(c0 string, cob int64) {
 		biases = append(biases, d.channelBias(c))
 	}
 	f.loop("dwd.y", "0", fmt.Sprint(s.OH), "1", func(y string) {
-		if s.OW <= dwUnroll*vl {
-			var xs []string
-			var ns []int64
-			for x := int64(0); x < s.OW; x += vl {
-				xs, ns = append(xs, fmt.Sprint(x)), append(ns, min(vl, s.OW-x))
-			}
-			d.denseVectors(y, xs, ns, obs, wbs, biases)
-			return
-		}
 		full := s.OW / vl * vl
 		f.loop("dwd.x", "0", fmt.Sprint(full), fmt.Sprint(vl), func(x string) {
 			d.denseVectors(y, []string{x}, []int64{vl}, obs, wbs, biases)
