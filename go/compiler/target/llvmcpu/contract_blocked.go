@@ -482,6 +482,9 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
 	if inPlace && rows > 1 {
 		t.prefetchNextRows(p, rows)
+		if !wide && vecs == nv {
+			t.prefetchNextColumns(p)
+		}
 	}
 	for r := 0; r < rows; r++ {
 		w("  %%%s.aq%d = getelementptr inbounds float, ptr %%%s.ap%d, i64 %%%s.ak", p, r, p, r, p)
@@ -568,4 +571,16 @@ func (t *kernelText) prefetchNextRows(p string, rows int) {
 	// Past A's end at the last block: a prefetch does not fault.
 	w("  %%%s.pfp = getelementptr float, ptr %%A, i64 %%%s.pfao", p, p)
 	w("  call void @llvm.prefetch.p0(ptr %%%s.pfp, i32 0, i32 3, i32 1)", p)
+}
+
+// prefetchNextColumns emits, in K step p of a full block, the prefetch of
+// the next block's columns of B's row at that step (B in place; in the
+// packed panel, lines already in L1). A block reads a short stretch of
+// each of K rows of B far apart, which the hardware prefetchers do not
+// follow.
+func (t *kernelText) prefetchNextColumns(p string) {
+	for c := 0; c < nv; c++ {
+		t.w("  %%%s.bpf%d = getelementptr float, ptr %%%s.bpk, i64 %d", p, c, p, nv*t.vl+c*t.vl)
+		t.w("  call void @llvm.prefetch.p0(ptr %%%s.bpf%d, i32 0, i32 3, i32 1)", p, c)
+	}
 }
