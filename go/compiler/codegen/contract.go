@@ -9,74 +9,20 @@ import (
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
-// contractShape is a matmul-shaped generic: loops (batch?, m, n, k) and
-// which operand dimension each loop indexes.
-type contractShape struct {
-	batch, m, n, k int // loop numbers; batch is -1 when absent
-}
+// contractShape is a matmul-shaped generic (linalg.MatchContract).
+type contractShape = linalg.ContractShape
 
-// matchContract recognizes C[b?,m,n] += A[b?,m,k] * B[b?,k,n] (any
-// operand layout) over f32 with the plain mulf/addf body.
+// matchContract recognizes a matmul-shaped generic over f32.
 func matchContract(op linalg.Generic) (contractShape, bool) {
-	its := op.Iterators()
-	maps := op.Maps()
-	if op.NumInputs() != 2 || len(op.Op.Results) != 1 || (len(its) != 3 && len(its) != 4) {
-		return contractShape{}, false
+	sh, ok := linalg.MatchContract(op)
+	if !ok {
+		return sh, false
 	}
 	for _, v := range op.Op.Operands {
 		t, ok := v.Type.(*ir.RankedTensorType)
 		if !ok || t.Elem.String() != "f32" {
-			return contractShape{}, false
+			return sh, false
 		}
-	}
-	dims := func(m *ir.AffineMap) (map[int]bool, bool) {
-		s := map[int]bool{}
-		for _, r := range m.Results {
-			d, ok := r.(*ir.AffineDimExpr)
-			if !ok {
-				return nil, false
-			}
-			s[d.Pos] = true
-		}
-		return s, len(s) == len(m.Results)
-	}
-	a, ok1 := dims(maps[0])
-	b, ok2 := dims(maps[1])
-	c, ok3 := dims(maps[2])
-	if !ok1 || !ok2 || !ok3 {
-		return contractShape{}, false
-	}
-	sh := contractShape{batch: -1, m: -1, n: -1, k: -1}
-	for l, it := range its {
-		switch {
-		case it == linalg.Reduction && a[l] && b[l] && !c[l] && sh.k < 0:
-			sh.k = l
-		case it == linalg.Parallel && a[l] && b[l] && c[l] && sh.batch < 0:
-			sh.batch = l
-		case it == linalg.Parallel && a[l] && !b[l] && c[l] && sh.m < 0:
-			sh.m = l
-		case it == linalg.Parallel && !a[l] && b[l] && c[l] && sh.n < 0:
-			sh.n = l
-		default:
-			return contractShape{}, false
-		}
-	}
-	if sh.m < 0 || sh.n < 0 || sh.k < 0 || (len(its) == 4) != (sh.batch >= 0) {
-		return contractShape{}, false
-	}
-	// Body: yield(addf(out, mulf(in0, in1))) in either operand order.
-	body := op.Body()
-	if len(body.Ops) != 3 {
-		return contractShape{}, false
-	}
-	mul, add, y := body.Ops[0], body.Ops[1], body.Ops[2]
-	args := body.Args
-	isPair := func(o *ir.Operation, x, z *ir.Value) bool {
-		return (o.Operands[0] == x && o.Operands[1] == z) || (o.Operands[0] == z && o.Operands[1] == x)
-	}
-	if mul.Name != "arith.mulf" || add.Name != "arith.addf" || y.Name != "linalg.yield" ||
-		!isPair(mul, args[0], args[1]) || !isPair(add, args[2], mul.Results[0]) || y.Operands[0] != add.Results[0] {
-		return contractShape{}, false
 	}
 	return sh, true
 }
@@ -121,14 +67,14 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	// (a thread's last workgroup is the other's idle time). The choice
 	// depends on N only, so a program gets the same tiles, and the same
 	// results, whether its rows (a batch) are static or dynamic.
-	if sn := l.sizes[sh.n].static; sn > 0 && sn <= tn && tm >= 64 {
+	if sn := l.sizes[sh.N].static; sn > 0 && sn <= tn && tm >= 64 {
 		tm /= 2
 	}
 	// Still few workgroups: smaller row tiles, down to 32 rows, until
 	// there are ContractMinWorkgroups, where the target's Contract gives
 	// the same results for any tiling (a static batch gets other tiles
 	// than a dynamic one).
-	if sm, sn := l.sizes[sh.m].static, l.sizes[sh.n].static; sm > 0 && sn > 0 {
+	if sm, sn := l.sizes[sh.M].static, l.sizes[sh.N].static; sm > 0 && sn > 0 {
 		count := func(tm int64) int64 { return ceilDiv(sm, tm) * ceilDiv(sn, tn) }
 		for tm > 32 && count(tm) < g.st.ContractMinWorkgroups && count(tm/2) > count(tm) {
 			tm /= 2
@@ -141,26 +87,26 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 		}
 		return kir.GridDim{Static: 1, PushConstants: []int{s.push}, Tile: tile}
 	}
-	g.k.Grid[0] = grid(sh.n, tn)
-	g.k.Grid[1] = grid(sh.m, tm)
-	if sh.batch >= 0 {
-		g.k.Grid[2] = grid(sh.batch, 1)
+	g.k.Grid[0] = grid(sh.N, tn)
+	g.k.Grid[1] = grid(sh.M, tm)
+	if sh.Batch >= 0 {
+		g.k.Grid[2] = grid(sh.Batch, 1)
 	}
 	id := func(d int64) kir.Value { return top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), d) }
 	n0 := top.Bin(kir.Mul, id(0), g.idx(tn))
 	m0 := top.Bin(kir.Mul, id(1), g.idx(tm))
-	nN := top.Bin(kir.MinS, g.idx(tn), top.Bin(kir.Sub, l.sizes[sh.n].value, n0))
-	mN := top.Bin(kir.MinS, g.idx(tm), top.Bin(kir.Sub, l.sizes[sh.m].value, m0))
+	nN := top.Bin(kir.MinS, g.idx(tn), top.Bin(kir.Sub, l.sizes[sh.N].value, n0))
+	mN := top.Bin(kir.MinS, g.idx(tm), top.Bin(kir.Sub, l.sizes[sh.M].value, m0))
 	base := func(t *ir.Value, m *ir.AffineMap) kir.Value {
 		off := g.idx(0)
-		if sh.batch >= 0 {
-			off = top.Bin(kir.Mul, id(2), g.strideFor(t, m, sh.batch))
+		if sh.Batch >= 0 {
+			off = top.Bin(kir.Mul, id(2), g.strideFor(t, m, sh.Batch))
 		}
 		return off
 	}
-	aRS, aCS := g.strideFor(A, maps[0], sh.m), g.strideFor(A, maps[0], sh.k)
-	bRS, bCS := g.strideFor(B, maps[1], sh.k), g.strideFor(B, maps[1], sh.n)
-	cRS, cCS := g.strideFor(C, maps[2], sh.m), g.strideFor(C, maps[2], sh.n)
+	aRS, aCS := g.strideFor(A, maps[0], sh.M), g.strideFor(A, maps[0], sh.K)
+	bRS, bCS := g.strideFor(B, maps[1], sh.K), g.strideFor(B, maps[1], sh.N)
+	cRS, cCS := g.strideFor(C, maps[2], sh.M), g.strideFor(C, maps[2], sh.N)
 	aOff := top.Bin(kir.Add, base(A, maps[0]), top.Bin(kir.Mul, m0, aRS))
 	bOff := top.Bin(kir.Add, base(B, maps[1]), top.Bin(kir.Mul, n0, bCS))
 	cOff := top.Bin(kir.Add, base(C, maps[2]), top.Bin(kir.Add, top.Bin(kir.Mul, m0, cRS), top.Bin(kir.Mul, n0, cCS)))
@@ -192,7 +138,7 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 		w := 1
 		if fill < 0 {
 			init := g.d.Bindings[src.binding]
-			iRS, iCS = g.strideFor(init, maps[2], sh.m), g.strideFor(init, maps[2], sh.n)
+			iRS, iCS = g.strideFor(init, maps[2], sh.M), g.strideFor(init, maps[2], sh.N)
 			iOff = top.Bin(kir.Add, base(init, maps[2]), top.Bin(kir.Add, top.Bin(kir.Mul, m0, iRS), top.Bin(kir.Mul, n0, iCS)))
 		}
 		// Whole vectors along N where C (and the init) are contiguous.
@@ -225,7 +171,7 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	e := kir.NoContractEpilogue
 	// One static row (a classifier's product): the row kernel does not
 	// run (see epilogueContract), and a vector sweep beats the scalar one.
-	if fuse != nil && l.sizes[sh.m].static != 1 {
+	if fuse != nil && l.sizes[sh.M].static != 1 {
 		fuse.done = true
 		var err error
 		if e, err = g.fusedContractEpilogue(fuse, t, base); err != nil {
@@ -233,7 +179,7 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 		}
 	}
 	top.ContractWith(g.bindingOf[A], g.bindingOf[B], cb,
-		[12]kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.k].value}, flags, e)
+		[12]kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.K].value}, flags, e)
 	g.contract = t
 	return true, nil
 }
@@ -304,7 +250,7 @@ func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 	}
 	top := g.b
 	w := max(g.st.VectorWidth, 1)
-	l.vecDim = t.sh.n
+	l.vecDim = t.sh.N
 	for k := range l.its {
 		if !l.linearIn(k) {
 			w = 1
@@ -315,21 +261,21 @@ func (g *gen) contractEpilogue(epi linalg.Generic, results []*ir.Value) error {
 	for k := range ivs {
 		ivs[k] = g.idx(0)
 	}
-	if t.sh.batch >= 0 {
-		ivs[t.sh.batch] = top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 2)
+	if t.sh.Batch >= 0 {
+		ivs[t.sh.Batch] = top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 2)
 	}
 	var ferr error
 	// What a row's points share (a per-row bias, the clip bounds) is
 	// loaded once per row: the kernel's bindings may alias, so LLVM
 	// cannot hoist those loads past the row's stores itself.
 	row := func(b *kir.Builder, i kir.Value) {
-		ivs[t.sh.m] = b.Bin(kir.Add, t.m0, i)
-		ivs[t.sh.n] = t.n0
+		ivs[t.sh.M] = b.Bin(kir.Add, t.m0, i)
+		ivs[t.sh.N] = t.n0
 		l.preloadRowInvariants(b, ivs)
 	}
 	point := func(b *kir.Builder, i, j kir.Value, w int) {
-		ivs[t.sh.m] = b.Bin(kir.Add, t.m0, i)
-		ivs[t.sh.n] = b.Bin(kir.Add, t.n0, j)
+		ivs[t.sh.M] = b.Bin(kir.Add, t.m0, i)
+		ivs[t.sh.N] = b.Bin(kir.Add, t.n0, j)
 		if err := l.epiloguePoint(b, t.c, cb, ivs, w); err != nil {
 			ferr = err
 		}

@@ -21,7 +21,7 @@ func matchContractChain(root, epi linalg.Generic) (epiChain, bool) {
 	if !ok {
 		return epiChain{}, false
 	}
-	return matchEpiChain(root, epi, []int{sh.m, sh.n}, true)
+	return matchEpiChain(root, epi, []int{sh.M, sh.N}, true)
 }
 
 // fusedContractEpilogue binds what f's chain reads and returns it as the
@@ -49,7 +49,7 @@ func (g *gen) fusedContractEpilogue(f *fusedEpilogue, t *contractTile, base func
 			return e, err
 		}
 		first := t.m0
-		if ch.biasLoop == t.sh.n {
+		if ch.biasLoop == t.sh.N {
 			first, e.PerColumn = t.n0, true
 		}
 		st := g.strideFor(in, en.maps[ch.bias], ch.biasLoop)
@@ -61,7 +61,7 @@ func (g *gen) fusedContractEpilogue(f *fusedEpilogue, t *contractTile, base func
 			return e, err
 		}
 		m := en.maps[ch.res]
-		rs, cs := g.strideFor(in, m, t.sh.m), g.strideFor(in, m, t.sh.n)
+		rs, cs := g.strideFor(in, m, t.sh.M), g.strideFor(in, m, t.sh.N)
 		e.Res, e.ResRS, e.ResCS = b, rs, cs
 		e.ResOff = top.Bin(kir.Add, base(in, m), top.Bin(kir.Add, top.Bin(kir.Mul, t.m0, rs), top.Bin(kir.Mul, t.n0, cs)))
 	}
