@@ -26,6 +26,12 @@ func insertDiscards(f *module.Function) {
 	before := make([][]int32, len(code))
 	live := lv.newSet()
 	touched := lv.newSet()
+	// The registers live after each instruction, for discardKinds (one
+	// block only).
+	var liveAfter []bitset
+	if len(lv.blocks) == 1 {
+		liveAfter = make([]bitset, len(code))
+	}
 	for bi, b := range lv.blocks {
 		copy(live, lv.liveOut[bi])
 		for pc := b.end - 1; pc >= b.start; pc-- {
@@ -45,10 +51,17 @@ func insertDiscards(f *module.Function) {
 			case module.OpReturn, module.OpFail:
 			default:
 				after[pc] = lv.appendDead(nil, touched, live)
+				if liveAfter != nil && len(after[pc]) > 0 {
+					liveAfter[pc] = append(bitset(nil), live...)
+				}
 			}
 			lv.removeRegs(live, in.Dst)
 			lv.addRegs(live, in.Src)
 		}
+	}
+	var kinds [][]uint8
+	if liveAfter != nil {
+		kinds = lv.discardKinds(after, liveAfter)
 	}
 	out := make([]module.Instr, 0, len(code)+len(code)/2)
 	newPC := make([]int32, len(code))
@@ -58,8 +71,26 @@ func insertDiscards(f *module.Function) {
 			out = append(out, discardOf(before[pc]))
 		}
 		out = append(out, code[pc])
-		if len(after[pc]) > 0 {
+		if len(after[pc]) == 0 {
+			continue
+		}
+		if kinds == nil {
 			out = append(out, discardOf(after[pc]))
+			continue
+		}
+		// One discard per kind, in the order scan, release, keep.
+		for k := module.DiscardScan; k <= module.DiscardKeep; k++ {
+			var rs []int32
+			for i, r := range after[pc] {
+				if kinds[pc][i] == k {
+					rs = append(rs, r)
+				}
+			}
+			if len(rs) > 0 {
+				d := discardOf(rs)
+				d.Sub = k
+				out = append(out, d)
+			}
 		}
 	}
 	for i := range out {
@@ -72,6 +103,79 @@ func insertDiscards(f *module.Function) {
 		}
 	}
 	f.Code = out
+}
+
+// discardKinds classifies the registers each instruction's discard
+// (after[pc]) lists, in a function of one block whose live registers
+// after each discarding instruction are liveAfter[pc]. Registers that may
+// share storage form a class: an alloc or a clone starts one, a reshape
+// or a move joins its source's, and any other definition (a call's result,
+// a global, a constant, an argument) is of no class. A class escapes when
+// one of its registers is passed to a call, stored to a global, returned,
+// selected or read by any instruction other than those that only read
+// its data (dispatch, load, store, dim, trace, clone) or alias it (reshape,
+// move). A register of a class that does not escape is DiscardKeep when
+// another register of its class is live after the discard, else
+// DiscardRelease; the others stay DiscardScan.
+func (lv *liveness) discardKinds(after [][]int32, liveAfter []bitset) [][]uint8 {
+	code := lv.f.Code
+	cls := make([]int, len(lv.f.Regs)) // class + 1 of each register's value; 0: none
+	define := func(pc int, in *module.Instr) {
+		for _, d := range in.Dst {
+			if lv.f.Regs[d] != module.KindRef {
+				continue
+			}
+			switch in.Op {
+			case module.OpAlloc, module.OpClone:
+				cls[d] = pc + 1
+			case module.OpReshape, module.OpMove:
+				cls[d] = cls[in.Src[0]]
+			default:
+				cls[d] = 0
+			}
+		}
+	}
+	escaped := map[int]bool{}
+	for pc := range code {
+		in := &code[pc]
+		switch in.Op {
+		case module.OpDispatch, module.OpLoad, module.OpStore, module.OpDim, module.OpTrace, module.OpClone, module.OpReshape, module.OpMove, module.OpDiscard:
+		default:
+			for _, r := range in.Src {
+				if lv.f.Regs[r] == module.KindRef {
+					escaped[cls[r]] = true
+				}
+			}
+		}
+		define(pc, in)
+	}
+	clear(cls)
+	kinds := make([][]uint8, len(code))
+	for pc := range code {
+		define(pc, &code[pc])
+		if len(after[pc]) == 0 {
+			continue
+		}
+		kinds[pc] = make([]uint8, len(after[pc]))
+		for i, r := range after[pc] {
+			c := cls[r]
+			if c == 0 || escaped[c] {
+				continue
+			}
+			kinds[pc][i] = module.DiscardRelease
+			for w, bits := range liveAfter[pc] {
+				for bits != 0 {
+					b := bits & -bits
+					bits &^= b
+					x := lv.regs[w*64+trailingZeros(b)]
+					if x != r && cls[x] == c && !contains(after[pc], x) {
+						kinds[pc][i] = module.DiscardKeep
+					}
+				}
+			}
+		}
+	}
+	return kinds
 }
 
 // discardOf returns a discard of regs in ascending order.
@@ -237,6 +341,8 @@ func (lv *liveness) appendDead(dst []int32, set, live bitset) []int32 {
 	}
 	return dst
 }
+
+func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
 
 func contains(rs []int32, r int32) bool {
 	for _, x := range rs {

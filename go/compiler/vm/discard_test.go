@@ -259,3 +259,77 @@ func TestDiscardPlacement(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestDiscardKinds checks the kinds straight-line code's discards get: a
+// buffer whose reshaped view is still live is kept, the last view of a
+// buffer the function allocated is released without a search, and a
+// buffer the function returns a view of is searched for. The kinds must
+// also be sound: after a release, no live register shares the storage.
+func TestDiscardKinds(t *testing.T) {
+	mod := build(t, `func.func @f(%a: tensor<4x8xf32>) -> (tensor<32xf32>, tensor<4x8xf32>) {
+  %0 = math.exp %a : tensor<4x8xf32>
+  %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %2 = math.exp %1 : tensor<32xf32>
+  %3 = tensor.expand_shape %2 [[0, 1]] output_shape [4, 8] : tensor<32xf32> into tensor<4x8xf32>
+  %4 = math.sqrt %3 : tensor<4x8xf32>
+  %5 = tensor.collapse_shape %4 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %6 = math.exp %4 : tensor<4x8xf32>
+  return %5, %6 : tensor<32xf32>, tensor<4x8xf32>
+}`)
+	f := &mod.Functions[0]
+	text := module.Disassemble(mod)
+	checkDiscards(t, f)
+	count := map[uint8]int{}
+	for pc, in := range f.Code {
+		if in.Op != module.OpDiscard {
+			continue
+		}
+		count[in.Sub]++
+		if in.Sub != module.DiscardRelease {
+			continue
+		}
+		// Sound: every register still read later holds other storage
+		// than the released ones (a reshape or move of them would share it).
+		for _, r := range in.Src {
+			for _, later := range f.Code[pc+1:] {
+				if later.Op != module.OpDiscard && contains(later.Src, r) {
+					t.Errorf("instruction %d releases %%r%d, read later:\n%s", pc, r, text)
+				}
+			}
+			for _, v := range viewsOf(f.Code[:pc], r) {
+				if readLater(f.Code[pc+1:], v) {
+					t.Errorf("instruction %d releases %%r%d while its view %%r%d is read later:\n%s", pc, r, v, text)
+				}
+			}
+		}
+	}
+	if count[module.DiscardKeep] == 0 || count[module.DiscardRelease] == 0 {
+		t.Errorf("discard kinds %v, want some kept (a view is live) and some released:\n%s", count, text)
+	}
+}
+
+// viewsOf returns the registers that code makes reshapes or moves of r
+// (transitively), and those r is a reshape or move of.
+func viewsOf(code []module.Instr, r int32) []int32 {
+	set := map[int32]bool{r: true}
+	for changed := true; changed; {
+		changed = false
+		for _, in := range code {
+			if in.Op != module.OpReshape && in.Op != module.OpMove {
+				continue
+			}
+			d, s := in.Dst[0], in.Src[0]
+			if set[d] != set[s] {
+				set[d], set[s] = true, true
+				changed = true
+			}
+		}
+	}
+	var out []int32
+	for x := range set {
+		if x != r {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -76,19 +76,28 @@ func refRegisters(m *module.Module) [][]int32 {
 // program can still read refers to: a ref register of any active frame,
 // an argument of the outermost call, or a global of any module of the
 // context. The device itself recycles only storage it allocated, so
-// module constants and caller buffers are never reused.
-func (inst *instance) discard(st *stack, regs []Value, rs []int32) {
+// module constants and caller buffers are never reused. The compiler's
+// kind (module.DiscardScan…) spares the search where it proved its
+// outcome: DiscardRelease, no other reference; DiscardKeep, another live
+// register.
+func (inst *instance) discard(st *stack, regs []Value, rs []int32, kind uint8) {
 	dev := inst.ctx.dev
 	refs := st.refs[:0]
 	for _, r := range rs {
 		v := regs[r]
 		regs[r] = Value{Kind: KindNull}
-		if v.Kind == KindRef && dev != nil && dev.Recyclable(v.Ref) {
+		if kind != module.DiscardKeep && v.Kind == KindRef && dev != nil && dev.Recyclable(v.Ref) {
 			refs = append(refs, v.Ref)
 		}
 	}
 	if len(refs) == 0 {
 		st.refs = refs
+		return
+	}
+	if kind == module.DiscardRelease {
+		dev.Release(refs, nil)
+		clear(refs)
+		st.refs = refs[:0]
 		return
 	}
 	keep := st.keep[:0]

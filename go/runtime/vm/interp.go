@@ -184,7 +184,7 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 			}
 			dev.Trace(in.Str, refs)
 		case module.OpDiscard:
-			inst.discard(st, regs, in.Src)
+			inst.discard(st, regs, in.Src, in.Sub)
 		default:
 			return fail(status.Errorf(status.Internal, "unknown opcode"))
 		}

@@ -111,6 +111,9 @@ func InstrString(in *Instr) string {
 			regList(in.Src[:3]), regList(in.Src[3:3+npc]), regList(in.Src[3+npc:]))
 	case OpLoad, OpStore:
 		fmt.Fprintf(&b, " t%d %s", in.Type, regList(in.Src))
+	case OpDiscard:
+		b.WriteString([...]string{DiscardScan: "", DiscardRelease: ".release", DiscardKeep: ".keep"}[min(in.Sub, DiscardKeep)])
+		b.WriteString(" " + regList(in.Src))
 	default:
 		if len(in.Src) > 0 {
 			b.WriteString(" " + regList(in.Src))

@@ -67,9 +67,26 @@ const (
 	// interpreter nulls each register and hands its buffer's storage back
 	// to the device for reuse when no other live reference (a register of
 	// an active call, an argument of the outermost call, a global) still
-	// uses that storage. Emitted after a value's last use.
+	// uses that storage. Emitted after a value's last use. Sub says what
+	// the compiler proved about those other references (DiscardScan,
+	// DiscardRelease, DiscardKeep).
 	OpDiscard
 	opCount
+)
+
+// Discard kinds (Instr.Sub of OpDiscard).
+const (
+	// DiscardScan: nothing is known; the interpreter looks for other
+	// references to the storage before it releases it.
+	DiscardScan uint8 = iota
+	// DiscardRelease: the storage of each register is the function's own
+	// (allocated in this call, never passed to a call, stored in a global
+	// or returned), and no register that is still live shares it: it is
+	// released without a search.
+	DiscardRelease
+	// DiscardKeep: a register that is still live shares the storage of
+	// each register: the registers are nulled, nothing is released.
+	DiscardKeep
 )
 
 // Scalar types used by Type/Type2 (numbered as the compiler's kernel IR).

@@ -247,6 +247,9 @@ func (v *fnVerifier) instr() error {
 		}
 		return v.regs(in.Src[3+npc:], KindRef)
 	}
+	if in.Op == OpDiscard && in.Sub > DiscardKeep {
+		return v.errf("discard kind %d", in.Sub)
+	}
 	if in.Op == OpTrace || in.Op == OpDiscard {
 		if err := v.counts(0, -1); err != nil {
 			return err
