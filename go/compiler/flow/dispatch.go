@@ -73,6 +73,7 @@ func Run(m *ir.Module) error {
 	var err error
 	for _, op := range m.Body().Ops {
 		if op.Name == "func.func" || op.Name == "util.func" {
+			foldConstantReshapes(op)
 			packConstantGEMVs(m, op)
 			if err = FuseElementwise(op); err != nil {
 				return err

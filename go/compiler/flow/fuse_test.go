@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -83,5 +84,49 @@ func TestNoFusionIntoRereadingReduction(t *testing.T) {
 	})
 	if !found {
 		t.Fatalf("no matmul generic left:\n%s", m.Op)
+	}
+}
+
+// TestConstantReshapesFold checks that reshapes of constants are folded
+// into constants of the new shape holding the same elements.
+func TestConstantReshapesFold(t *testing.T) {
+	const f = "testdata/constant_reshape.mlir"
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := parser.Parse(f, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := input.Run(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(m); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"tensor<4xf32>": "[1 2 3 4]", "tensor<2x3xf32>": "[1 2 3 4 5 6]"}
+	m.Op.Walk(func(op *ir.Operation) bool {
+		switch op.Name {
+		case "tensor.reshape", "tensor.collapse_shape", "tensor.expand_shape":
+			if c := op.Operands[0].Owner(); c != nil && c.Name == "arith.constant" {
+				t.Errorf("a reshape of a constant is left: %s", op)
+			}
+		case "arith.constant":
+			a, ok := op.Attr("value").(*ir.DenseElementsAttr)
+			if !ok {
+				return true
+			}
+			if w, ok := want[a.Type.String()]; ok {
+				if got := fmt.Sprint(a.Floats); got != w {
+					t.Errorf("constant %s holds %s, want %s", a.Type, got, w)
+				}
+				delete(want, a.Type.String())
+			}
+		}
+		return true
+	})
+	for typ := range want {
+		t.Errorf("no constant of type %s", typ)
 	}
 }
