@@ -17,20 +17,7 @@ import (
 // reverse_into_reduction.mlir stays a producer of its own.
 func TestFusionKeepsEveryLoopSized(t *testing.T) {
 	for _, f := range []string{"testdata/reverse_into_reduction.mlir", "testdata/fusion.mlir", "testdata/matmul_epilogue.mlir"} {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := parser.Parse(f, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := input.Run(m); err != nil {
-			t.Fatal(err)
-		}
-		if err := Run(m); err != nil {
-			t.Fatal(err)
-		}
+		m := runFlow(t, f)
 		generics := 0
 		m.Op.Walk(func(op *ir.Operation) bool {
 			if g, ok := linalg.AsGeneric(op); ok {
@@ -51,21 +38,7 @@ func TestFusionKeepsEveryLoopSized(t *testing.T) {
 // is not fused into a matmul that reads each of its elements once per row:
 // the matmul's body stays a multiply and an add.
 func TestNoFusionIntoRereadingReduction(t *testing.T) {
-	const f = "testdata/matmul_after_elementwise.mlir"
-	src, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := parser.Parse(f, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := input.Run(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := Run(m); err != nil {
-		t.Fatal(err)
-	}
+	m := runFlow(t, "testdata/matmul_after_elementwise.mlir")
 	found := false
 	m.Op.Walk(func(op *ir.Operation) bool {
 		g, ok := linalg.AsGeneric(op)
@@ -90,21 +63,7 @@ func TestNoFusionIntoRereadingReduction(t *testing.T) {
 // TestConstantReshapesFold checks that reshapes of constants are folded
 // into constants of the new shape holding the same elements.
 func TestConstantReshapesFold(t *testing.T) {
-	const f = "testdata/constant_reshape.mlir"
-	src, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := parser.Parse(f, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := input.Run(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := Run(m); err != nil {
-		t.Fatal(err)
-	}
+	m := runFlow(t, "testdata/constant_reshape.mlir")
 	want := map[string]string{"tensor<4xf32>": "[1 2 3 4]", "tensor<2x3xf32>": "[1 2 3 4 5 6]"}
 	m.Op.Walk(func(op *ir.Operation) bool {
 		switch op.Name {
@@ -129,4 +88,24 @@ func TestConstantReshapesFold(t *testing.T) {
 	for typ := range want {
 		t.Errorf("no constant of type %s", typ)
 	}
+}
+
+// runFlow parses file, converts its input dialects and runs flow on it.
+func runFlow(t *testing.T, file string) *ir.Module {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := parser.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := input.Run(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gree-ml/gree/go/compiler/input"
-	"github.com/gree-ml/gree/go/compiler/parser"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files")
@@ -22,21 +19,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := parser.Parse(f, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := input.Run(m); err != nil {
-				t.Fatal(err)
-			}
-			if err := Run(m); err != nil {
-				t.Fatal(err)
-			}
-			got := m.String()
+			got := runFlow(t, f).String()
 			golden := strings.TrimSuffix(f, ".mlir") + ".golden"
 			if *update {
 				os.WriteFile(golden, []byte(got), 0o644)
