@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/parser"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files")
