@@ -428,7 +428,7 @@ func (g *gen) lowerDWConvFused(op linalg.Generic, results []*ir.Value, epi *lina
 		return false, nil
 	}
 	// DWConv writes out = Σ: the output must start as +0.
-	if fill := FillScalar(op.Op.Operands[2]); fill == nil || !isPositiveZero(fill) {
+	if fill := flow.FillScalar(op.Op.Operands[2]); fill == nil || !isPositiveZero(fill) {
 		return false, nil
 	}
 	l := &genericLowering{g: g, op: op, maps: op.Maps(), its: op.Iterators(), nIn: 2, results: results, vecDim: -1}

@@ -208,7 +208,7 @@ func (l *genericLowering) initSource(init *ir.Value, j int) initSource {
 			g.k.Bindings[bi].Access = kir.ReadWrite
 			return initSource{binding: bi}
 		}
-		if s := FillScalar(init); s != nil {
+		if s := flow.FillScalar(init); s != nil {
 			return initSource{fill: s, binding: -1}
 		}
 	}
@@ -218,47 +218,6 @@ func (l *genericLowering) initSource(init *ir.Value, j int) initSource {
 		g.k.Bindings[bi].Access = kir.ReadWrite
 	}
 	return initSource{binding: bi}
-}
-
-// FillScalar returns the scalar a tensor is filled with when v is the
-// result of a fill (a generic, possibly inside a dispatch region, that
-// yields one scalar from outside its body), or nil.
-func FillScalar(v *ir.Value) *ir.Value {
-	def := v.Owner()
-	if def == nil {
-		return nil
-	}
-	if def.Name == flow.RegionName {
-		ret := def.Regions[0].Blocks[0].Terminator()
-		if ret == nil || v.Index() >= len(ret.Operands) {
-			return nil
-		}
-		return FillScalar(ret.Operands[v.Index()])
-	}
-	g, ok := linalg.AsGeneric(def)
-	if !ok || len(def.Results) != 1 {
-		return nil
-	}
-	body := g.Body()
-	y := body.Terminator()
-	if y == nil || len(y.Operands) != 1 {
-		return nil
-	}
-	s := y.Operands[0]
-	if s.ArgBlock() == body && s.Index() < g.NumInputs() {
-		in := g.Inputs()[s.Index()]
-		if _, isTensor := in.Type.(*ir.RankedTensorType); !isTensor {
-			return in
-		}
-		return nil
-	}
-	if s.ParentBlock() != body && !s.IsBlockArgument() {
-		return s
-	}
-	if c := s.Owner(); c != nil && c.Name == "arith.constant" && len(body.Ops) == 2 {
-		return s
-	}
-	return nil
 }
 
 func (l *genericLowering) errorf(format string, args ...any) error {

@@ -28,7 +28,8 @@ func foldConstantReshapes(fn *ir.Operation) {
 			continue
 		}
 		rt, ok := op.Results[0].Type.(*ir.RankedTensorType)
-		if !ok || !staticShape(rt) {
+		old, ok2 := src.Results[0].Type.(*ir.RankedTensorType)
+		if !ok || !ok2 || !ir.HasStaticShape(rt) || !ir.HasStaticShape(old) || !sameCount(rt, old) {
 			continue
 		}
 		var value ir.TypedAttr
@@ -42,11 +43,6 @@ func foldConstantReshapes(fn *ir.Operation) {
 		default:
 			continue
 		}
-		st, ok := value.AttrType().(*ir.RankedTensorType)
-		old, ok2 := src.Results[0].Type.(*ir.RankedTensorType)
-		if !ok || !ok2 || !staticShape(old) || !sameCount(st, old) {
-			continue
-		}
 		b := ir.NewBuilder(op.Loc)
 		b.SetInsertionPointBefore(op)
 		ir.ReplaceAllUsesWith(fn, op.Results[0], b.Constant(value))
@@ -54,15 +50,7 @@ func foldConstantReshapes(fn *ir.Operation) {
 	}
 }
 
-func staticShape(t *ir.RankedTensorType) bool {
-	for _, d := range t.Dims {
-		if d < 0 {
-			return false
-		}
-	}
-	return true
-}
-
+// sameCount reports whether a and b hold as many elements of one type.
 func sameCount(a, b *ir.RankedTensorType) bool {
 	na, _ := ir.NumElements(a.Dims)
 	nb, _ := ir.NumElements(b.Dims)

@@ -1,9 +1,8 @@
 package flow
 
 import (
-	"encoding/binary"
+	"bytes"
 	"fmt"
-	"math"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
@@ -96,12 +95,14 @@ func packConstantGEMV(m *ir.Module, fn, op *ir.Operation) {
 	K, N := at.Dims[1], ct.Dims[1]
 	transposed := pos(maps[1], sh.N) == 0 // B is [N, K]
 	w := packWidth(N)
-	if K < packMinK || N < packMinN || w == 0 || K < 0 || N < 0 {
+	if K < packMinK || N < packMinN || w == 0 {
 		return
 	}
-	fill := fillValue(C)
+	// The fill's scalar, unless it is a constant inside the fill's body
+	// (the new fill below could not read it there).
+	fill := FillScalar(C)
 	data := constantF32(B)
-	if fill == nil || data == nil {
+	if fill == nil || data == nil || fill.ParentBlock() == C.Owner().Regions[0].Blocks[0] {
 		return
 	}
 	nb := N / w
@@ -147,29 +148,51 @@ func packConstantGEMV(m *ir.Module, fn, op *ir.Operation) {
 // rankedF32 returns v's type when it is a static f32 tensor.
 func rankedF32(v *ir.Value) *ir.RankedTensorType {
 	t, ok := v.Type.(*ir.RankedTensorType)
-	if !ok || t.Elem.String() != "f32" {
+	if !ok || t.Elem.String() != "f32" || !ir.HasStaticShape(t) {
 		return nil
-	}
-	for _, d := range t.Dims {
-		if d < 0 {
-			return nil
-		}
 	}
 	return t
 }
 
-// fillValue returns the scalar a fill generic (no tensor input, yielding
-// its scalar) writes into v, or nil.
-func fillValue(v *ir.Value) *ir.Value {
-	g, ok := linalg.AsGeneric(v.Owner())
-	if !ok || g.NumInputs() != 1 || !readsNoTensor(g) {
+// FillScalar returns the scalar a tensor is filled with when v is the
+// result of a fill (a generic, possibly inside a dispatch region, that
+// yields one scalar from outside its body), or nil.
+func FillScalar(v *ir.Value) *ir.Value {
+	def := v.Owner()
+	if def == nil {
+		return nil
+	}
+	if def.Name == RegionName {
+		ret := def.Regions[0].Blocks[0].Terminator()
+		if ret == nil || v.Index() >= len(ret.Operands) {
+			return nil
+		}
+		return FillScalar(ret.Operands[v.Index()])
+	}
+	g, ok := linalg.AsGeneric(def)
+	if !ok || len(def.Results) != 1 {
 		return nil
 	}
 	body := g.Body()
-	if len(body.Ops) != 1 || body.Ops[0].Operands[0] != body.Args[0] {
+	y := body.Terminator()
+	if y == nil || len(y.Operands) != 1 {
 		return nil
 	}
-	return g.Inputs()[0]
+	s := y.Operands[0]
+	if s.ArgBlock() == body && s.Index() < g.NumInputs() {
+		in := g.Inputs()[s.Index()]
+		if _, isTensor := in.Type.(*ir.RankedTensorType); !isTensor {
+			return in
+		}
+		return nil
+	}
+	if s.ParentBlock() != body && !s.IsBlockArgument() {
+		return s
+	}
+	if c := s.Owner(); c != nil && c.Name == "arith.constant" && len(body.Ops) == 2 {
+		return s
+	}
+	return nil
 }
 
 // constantF32 returns the little-endian f32 data of the arith.constant
@@ -186,12 +209,15 @@ func constantF32(v *ir.Value) []byte {
 			return a.Resource.Blob
 		}
 	case *ir.DenseElementsAttr:
-		n, _ := ir.NumElements(a.Type.(*ir.RankedTensorType).Dims)
-		out := make([]byte, 4*n)
-		for i := int64(0); i < n; i++ {
-			binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(float32(a.FloatAt(i))))
+		raw, err := a.Bytes()
+		if err != nil {
+			return nil
 		}
-		return out
+		if a.Splat {
+			n, _ := ir.NumElements(a.Type.(*ir.RankedTensorType).Dims)
+			raw = bytes.Repeat(raw, int(n))
+		}
+		return raw
 	}
 	return nil
 }

@@ -163,19 +163,25 @@ func (lv *liveness) discardKinds(after [][]int32, liveAfter []bitset) [][]uint8 
 				continue
 			}
 			kinds[pc][i] = module.DiscardRelease
-			for w, bits := range liveAfter[pc] {
-				for bits != 0 {
-					b := bits & -bits
-					bits &^= b
-					x := lv.regs[w*64+trailingZeros(b)]
-					if x != r && cls[x] == c && !contains(after[pc], x) {
-						kinds[pc][i] = module.DiscardKeep
-					}
-				}
+			if lv.anyOfClass(liveAfter[pc], cls, c) {
+				kinds[pc][i] = module.DiscardKeep
 			}
 		}
 	}
 	return kinds
+}
+
+// anyOfClass reports whether a register of set (registers live after a
+// discard, so none of the discarded ones) has class c.
+func (lv *liveness) anyOfClass(set bitset, cls []int, c int) bool {
+	for w, x := range set {
+		for ; x != 0; x &= x - 1 {
+			if cls[lv.regs[w*64+bits.TrailingZeros64(x)]] == c {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // discardOf returns a discard of regs in ascending order.
@@ -341,8 +347,6 @@ func (lv *liveness) appendDead(dst []int32, set, live bitset) []int32 {
 	}
 	return dst
 }
-
-func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
 
 func contains(rs []int32, r int32) bool {
 	for _, x := range rs {

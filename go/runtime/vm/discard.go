@@ -94,13 +94,21 @@ func (inst *instance) discard(st *stack, regs []Value, rs []int32, kind uint8) {
 		st.refs = refs
 		return
 	}
-	if kind == module.DiscardRelease {
-		dev.Release(refs, nil)
-		clear(refs)
-		st.refs = refs[:0]
-		return
-	}
 	keep := st.keep[:0]
+	if kind != module.DiscardRelease {
+		keep = inst.appendLiveRefs(keep, st)
+	}
+	dev.Release(refs, keep)
+	// Drop the references so the scratch slices keep nothing alive.
+	clear(refs)
+	clear(keep)
+	st.refs, st.keep = refs[:0], keep[:0]
+}
+
+// appendLiveRefs appends every reference the program can still read: the
+// ref registers of the active frames, the outermost call's arguments and
+// the globals of the context's modules.
+func (inst *instance) appendLiveRefs(keep []any, st *stack) []any {
 	var seen []*List
 	for _, fr := range st.frames {
 		regs := fr.regs
@@ -124,11 +132,7 @@ func (inst *instance) discard(st *stack, regs []Value, rs []int32, kind uint8) {
 			keep = appendRefs(keep, g, &seen)
 		}
 	}
-	dev.Release(refs, keep)
-	// Drop the references so the scratch slices keep nothing alive.
-	clear(refs)
-	clear(keep)
-	st.refs, st.keep = refs[:0], keep[:0]
+	return keep
 }
 
 // appendRefs appends the references v holds: v itself, or the items of a

@@ -48,26 +48,24 @@ func (d *dwConv) denseBlock(c0 string, cob int64) {
 	f.loop("dwd.y", "0", fmt.Sprint(s.OH), "1", func(y string) {
 		full := s.OW / vl * vl
 		f.loop("dwd.x", "0", fmt.Sprint(full), fmt.Sprint(vl), func(x string) {
-			d.denseVectors(y, []string{x}, []int64{vl}, obs, wbs, biases)
+			d.denseVector(y, x, vl, obs, wbs, biases)
 		})
 		if full < s.OW {
-			d.denseVectors(y, []string{fmt.Sprint(full)}, []int64{s.OW - full}, obs, wbs, biases)
+			d.denseVector(y, fmt.Sprint(full), s.OW-full, obs, wbs, biases)
 		}
 	})
 }
 
-// denseVectors emits the output vectors at columns xs (ns lanes each) of
-// row y for the block's channels (output offsets obs, weight offsets
-// wbs, biases): sums in (ci, i, j) order, then the fused epilogue.
-func (d *dwConv) denseVectors(y string, xs []string, ns []int64, obs, wbs, biases []string) {
+// denseVector emits the output vector at column x (n lanes) of row y for
+// the block's channels (output offsets obs, weight offsets wbs, biases):
+// sums in (ci, i, j) order, then the fused epilogue.
+func (d *dwConv) denseVector(y, x string, n int64, obs, wbs, biases []string) {
 	f, op, s := d.f, d.op, d.s
 	i64 := kir.S(kir.I64)
 	a := func(i int) string { return f.v(op.Args[i]) }
-	acc := make([][]string, len(obs))
+	acc := make([]string, len(obs))
 	for co := range acc {
-		for range xs {
-			acc[co] = append(acc[co], cst(d.vecT(), "0.0"))
-		}
+		acc[co] = cst(d.vecT(), "0.0")
 	}
 	for ci := int64(0); ci < s.CI; ci++ {
 		plane := f.bin("add", i64, a(dwInOff), f.bin("mul", i64, fmt.Sprint(ci), a(dwInSum)))
@@ -75,13 +73,11 @@ func (d *dwConv) denseVectors(y string, xs []string, ns []int64, obs, wbs, biase
 			row := f.bin("add", i64, f.bin("mul", i64, y, fmt.Sprint(s.SH)), fmt.Sprint(i*s.DH-s.PH))
 			ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
 			off := f.bin("add", i64, plane, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
-			for v, x0 := range xs {
-				for j, x := range d.columnTaps(off, ok, x0) {
-					for co := range obs {
-						wo := f.bin("add", i64, wbs[co], f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(ci), a(dwWSum)),
-							f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS)))))
-						acc[co][v] = d.fmuladd(x, d.weight(wo), acc[co][v])
-					}
+			for j, tap := range d.columnTaps(off, ok, x) {
+				for co := range obs {
+					wo := f.bin("add", i64, wbs[co], f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(ci), a(dwWSum)),
+						f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(i), a(dwWRS)), f.bin("mul", i64, fmt.Sprint(j), a(dwWQS)))))
+					acc[co] = d.fmuladd(tap, d.weight(wo), acc[co])
 				}
 			}
 		}
@@ -89,9 +85,7 @@ func (d *dwConv) denseVectors(y string, xs []string, ns []int64, obs, wbs, biase
 	for co := range obs {
 		d.bias = biases[co]
 		ob := f.bin("add", i64, obs[co], f.bin("mul", i64, y, fmt.Sprint(s.outRS)))
-		for v, x0 := range xs {
-			d.store(f.bin("add", i64, ob, x0), acc[co][v], ns[v])
-		}
+		d.store(f.bin("add", i64, ob, x), acc[co], n)
 	}
 }
 
