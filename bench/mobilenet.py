@@ -103,9 +103,13 @@ def main():
     ap.add_argument("--backends", default="llvm-cpu")
     ap.add_argument("--model", default=None)
     args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="gree-bench-mnv2-") as work:
+        run(args, work)
+
+
+def run(args, work):
     import onnxruntime as ort
 
-    work = tempfile.mkdtemp(prefix="gree-bench-mnv2-")
     model = args.model
     if not model:
         py = torch_python()
