@@ -84,6 +84,10 @@ type Device interface {
 	// Load reads one element of scalar type t (module.Type*).
 	Load(ref any, t uint8, idx []int64) (Value, error)
 	Store(ref any, t uint8, idx []int64, v Value) error
+	//
+	// The slices the interpreter passes (dims, idx, push, bindings, refs,
+	// keep) are its scratch, valid only until the method returns: a
+	// device copies what it keeps.
 	Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error
 	// Trace prints buffer views under a heading (a debugging aid).
 	Trace(heading string, refs []any)
@@ -110,6 +114,7 @@ type Context struct {
 	natives map[string]NativeModule
 	mods    []*instance
 	byName  map[string]*instance
+	stacks  sync.Pool // *stack: the scratch of finished invocations
 }
 
 // instance is a bytecode module in a context.
@@ -300,7 +305,16 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 			if w, ok := c.dev.(Warmer); ok {
 				defer w.Warm()()
 			}
-			return inst.call(e.Function, args, &stack{args: args})
+			st, _ := c.stacks.Get().(*stack)
+			if st == nil {
+				st = &stack{}
+			}
+			st.reset(args)
+			defer func() {
+				st.reset(nil)
+				c.stacks.Put(st)
+			}()
+			return inst.call(e.Function, args, st)
 		}
 	}
 	return nil, status.Errorf(status.NotFound, "module '%s' has no exported function '%s'", mod, fn)

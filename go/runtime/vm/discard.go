@@ -9,8 +9,33 @@ import "github.com/gree-ml/gree/go/schemas/module"
 type stack struct {
 	args   []Value
 	frames []frame
-	// Scratch slices reused by discard.
-	refs, keep []any
+	// Scratch slices reused by discard and by the operands the
+	// interpreter hands the device (see Device: it keeps none of them).
+	refs, keep, bind []any
+	ints, push       []int64
+}
+
+// reset empties st for another outermost call with args.
+func (st *stack) reset(args []Value) {
+	st.args = args
+	clear(st.frames[:cap(st.frames)])
+	st.frames = st.frames[:0]
+}
+
+// intsOf returns the integer values of registers rs in st's scratch.
+func (st *stack) intsOf(regs []Value, rs []int32) []int64 {
+	st.ints = regInts(st.ints, regs, rs)
+	return st.ints
+}
+
+// regInts returns the integer values of registers rs, in buf's storage
+// when it is large enough.
+func regInts(buf []int64, regs []Value, rs []int32) []int64 {
+	buf = buf[:0]
+	for _, r := range rs {
+		buf = append(buf, regs[r].I)
+	}
+	return buf
 }
 
 // frame is the register file of one active call.
@@ -33,37 +58,9 @@ func (st *stack) pop() {
 func refRegisters(m *module.Module) [][]int32 {
 	out := make([][]int32, len(m.Functions))
 	for i, f := range m.Functions {
-		// fromConst[r]: every write of r is a constant, or a reshape or
-		// move of a register that is itself fromConst (a fixpoint).
-		fromConst := make([]bool, len(f.Regs))
-		written := make([]bool, len(f.Regs))
-		valid := func(r int32) bool { return r >= 0 && int(r) < len(f.Regs) }
-		for _, in := range f.Code {
-			for _, d := range in.Dst {
-				if valid(d) {
-					written[d], fromConst[d] = true, true
-				}
-			}
-		}
-		for r := range f.Args {
-			if r < len(fromConst) {
-				fromConst[r] = false
-			}
-		}
-		for changed := true; changed; {
-			changed = false
-			for _, in := range f.Code {
-				ok := in.Op == module.OpConstant ||
-					((in.Op == module.OpReshape || in.Op == module.OpMove) && len(in.Src) > 0 && valid(in.Src[0]) && fromConst[in.Src[0]])
-				for _, d := range in.Dst {
-					if valid(d) && fromConst[d] && !ok {
-						fromConst[d], changed = false, true
-					}
-				}
-			}
-		}
+		fromConst := f.ConstantRegisters()
 		for r, k := range f.Regs {
-			if k == module.KindRef && !(written[r] && fromConst[r]) {
+			if k == module.KindRef && !fromConst[r] {
 				out[i] = append(out[i], int32(r))
 			}
 		}

@@ -133,7 +133,7 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 		case module.OpConstant:
 			regs[in.Dst[0]] = RefValue(inst.consts[in.Index])
 		case module.OpAlloc:
-			r, err := dev.Alloc(uint32(in.Imm), dims(regs, in.Src), in.Sub == 1)
+			r, err := dev.Alloc(uint32(in.Imm), st.intsOf(regs, in.Src), in.Sub == 1)
 			if err != nil {
 				return fail(err)
 			}
@@ -145,7 +145,7 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 			}
 			regs[in.Dst[0]] = I64(d)
 		case module.OpReshape:
-			r, err := dev.Reshape(regs[in.Src[0]].Ref, dims(regs, in.Src[1:]))
+			r, err := dev.Reshape(regs[in.Src[0]].Ref, st.intsOf(regs, in.Src[1:]))
 			if err != nil {
 				return fail(err)
 			}
@@ -157,24 +157,27 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 			}
 			regs[in.Dst[0]] = RefValue(r)
 		case module.OpLoad:
-			v, err := dev.Load(regs[in.Src[0]].Ref, in.Type, dims(regs, in.Src[1:]))
+			v, err := dev.Load(regs[in.Src[0]].Ref, in.Type, st.intsOf(regs, in.Src[1:]))
 			if err != nil {
 				return fail(err)
 			}
 			regs[in.Dst[0]] = v
 		case module.OpStore:
-			if err := dev.Store(regs[in.Src[0]].Ref, in.Type, dims(regs, in.Src[2:]), regs[in.Src[1]]); err != nil {
+			if err := dev.Store(regs[in.Src[0]].Ref, in.Type, st.intsOf(regs, in.Src[2:]), regs[in.Src[1]]); err != nil {
 				return fail(err)
 			}
 		case module.OpDispatch:
 			npc := int(in.Imm)
 			grid := [3]int64{regs[in.Src[0]].I, regs[in.Src[1]].I, regs[in.Src[2]].I}
-			push := dims(regs, in.Src[3:3+npc])
-			var bindings []any
+			st.push = regInts(st.push, regs, in.Src[3:3+npc])
+			bindings := st.bind[:0]
 			for _, r := range in.Src[3+npc:] {
 				bindings = append(bindings, regs[r].Ref)
 			}
-			if err := dev.Dispatch(inst.execs[in.Index], int(in.Index2), grid, push, bindings); err != nil {
+			err := dev.Dispatch(inst.execs[in.Index], int(in.Index2), grid, st.push, bindings)
+			clear(bindings) // the scratch keeps no buffer alive
+			st.bind = bindings
+			if err != nil {
 				return fail(err)
 			}
 		case module.OpTrace:
@@ -204,14 +207,6 @@ func scatter(regs []Value, rs []int32, vals []Value) {
 	for i, r := range rs {
 		regs[r] = vals[i]
 	}
-}
-
-func dims(regs []Value, rs []int32) []int64 {
-	out := make([]int64, len(rs))
-	for i, r := range rs {
-		out[i] = regs[r].I
-	}
-	return out
 }
 
 // zeroRegisters returns the initial register file of a function whose

@@ -126,3 +126,39 @@ type Executable struct {
 	Entries []string // kernel names, in entry order
 	Data    []byte   // aliases the file image after Decode
 }
+
+// ConstantRegisters reports, per register, whether it only ever holds a
+// module constant: it is written, and every write of it is a constant, or
+// a reshape or move of a register that itself only holds constants. A
+// constant's storage is the module's, which no device recycles, so such
+// registers need no discard, and a discard need not look in them for
+// other references to a buffer.
+func (f *Function) ConstantRegisters() []bool {
+	fromConst := make([]bool, len(f.Regs))
+	valid := func(r int32) bool { return r >= 0 && int(r) < len(f.Regs) }
+	for _, in := range f.Code {
+		for _, d := range in.Dst {
+			if valid(d) {
+				fromConst[d] = true
+			}
+		}
+	}
+	for r := range f.Args {
+		if r < len(fromConst) {
+			fromConst[r] = false
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, in := range f.Code {
+			ok := in.Op == OpConstant ||
+				((in.Op == OpReshape || in.Op == OpMove) && len(in.Src) > 0 && valid(in.Src[0]) && fromConst[in.Src[0]])
+			for _, d := range in.Dst {
+				if valid(d) && fromConst[d] && !ok {
+					fromConst[d], changed = false, true
+				}
+			}
+		}
+	}
+	return fromConst
+}

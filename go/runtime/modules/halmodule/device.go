@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/tooling/vio"
@@ -64,7 +65,7 @@ func (d *Device) PrepareExecutable(e *module.Executable) (any, error) {
 // Constant returns a buffer view over a module constant (shared, never
 // written: host programs clone before storing).
 func (d *Device) Constant(c *module.Constant) (any, error) {
-	return &hal.BufferView{Shape: append([]int64(nil), c.Shape...), Type: hal.ElementType(c.ElementType), Data: c.Data}, nil
+	return newView(c.Shape, hal.ElementType(c.ElementType), c.Data), nil
 }
 
 // Alloc returns a buffer view, zeroed unless uninitialized is set.
@@ -78,7 +79,7 @@ func (d *Device) Alloc(elementType uint32, dims []int64, uninitialized bool) (an
 	}
 	t := hal.ElementType(elementType)
 	data := d.cache.alloc(int(n)*t.ByteSize(), uninitialized)
-	return &hal.BufferView{Shape: append([]int64(nil), dims...), Type: t, Data: data}, nil
+	return newView(dims, t, data), nil
 }
 
 // Dim returns dimension i.
@@ -118,7 +119,7 @@ func (d *Device) Reshape(ref any, dims []int64) (any, error) {
 	if n != b.ElementCount() {
 		return nil, status.Errorf(status.InvalidArgument, "cannot reshape %v (%d elements) to %v (%d elements)", b.Shape, b.ElementCount(), dims, n)
 	}
-	return &hal.BufferView{Shape: append([]int64(nil), dims...), Type: b.Type, Data: b.Data}, nil
+	return newView(dims, b.Type, b.Data), nil
 }
 
 // Clone copies a buffer view into storage from the cache.
@@ -129,7 +130,7 @@ func (d *Device) Clone(ref any) (any, error) {
 	}
 	data := d.cache.alloc(len(b.Data), true)
 	copy(data, b.Data)
-	return &hal.BufferView{Shape: append([]int64(nil), b.Shape...), Type: b.Type, Data: data}, nil
+	return newView(b.Shape, b.Type, data), nil
 }
 
 // offset returns the byte offset of an element, checking bounds.
@@ -221,15 +222,43 @@ func (d *Device) Dispatch(exe any, entry int, grid [3]int64, push []int64, bindi
 	if !ok || d.disp == nil {
 		return status.Errorf(status.Internal, "dispatch of an executable the device did not prepare")
 	}
-	bufs := make([][]byte, len(bindings))
+	sp, _ := bufsPool.Get().(*[][]byte)
+	if sp == nil {
+		sp = new([][]byte)
+	}
+	bufs := (*sp)[:0]
+	defer func() {
+		clear(bufs) // the pooled slice keeps no buffer alive
+		*sp = bufs
+		bufsPool.Put(sp)
+	}()
 	for i, r := range bindings {
 		b, err := bv(r)
 		if err != nil {
 			return fmt.Errorf("binding %d: %w", i, err)
 		}
-		bufs[i] = b.Data
+		bufs = append(bufs, b.Data)
 	}
 	return d.disp.Dispatch(he, entry, grid, push, bufs)
+}
+
+// bufsPool recycles Dispatch's slices of binding storage (a dispatcher
+// keeps none after it returns).
+var bufsPool sync.Pool
+
+// newView returns a view of data with a copy of shape; up to rank 4 the
+// view and its shape are one allocation.
+func newView(shape []int64, t hal.ElementType, data []byte) *hal.BufferView {
+	if len(shape) == 0 || len(shape) > 4 {
+		return &hal.BufferView{Shape: append([]int64(nil), shape...), Type: t, Data: data}
+	}
+	v := &struct {
+		hal.BufferView
+		dims [4]int64
+	}{}
+	n := copy(v.dims[:], shape)
+	v.BufferView = hal.BufferView{Shape: v.dims[:n:n], Type: t, Data: data}
+	return &v.BufferView
 }
 
 // Trace writes the buffer views to standard error under the heading, as

@@ -166,8 +166,10 @@ func (e *Executable) Close() error {
 // The C struct gree_dispatch (see the schema) is three pointers (to the
 // bindings' base addresses, their byte counts and the push constants)
 // and the grid's three counts: a call lays it out at the start of one
-// block of words, the three arrays after it, so that one allocation and
-// one pin serve them all.
+// block of words, the three arrays after it, so that one allocation
+// serves them all. The block itself needs no pin: Run passes its address
+// as a call argument, which keeps it in place for the call (see
+// purego.SyscallN); the bindings it points to are pinned.
 const (
 	hdrBindings = iota
 	hdrCounts
@@ -184,7 +186,7 @@ type Call struct {
 	entry int
 	// block holds the gree_dispatch and its arrays. It holds addresses
 	// as integers, so the garbage collector does not see them: the
-	// bindings are kept alive by bufs and pinned, as the block itself is.
+	// bindings are kept alive by bufs and pinned.
 	block []uint64
 	bufs  [][]byte
 	pin   runtime.Pinner
@@ -212,7 +214,6 @@ func (e *Executable) Prepare(entry int, grid [3]int64, push []int64, bindings []
 	}
 	b := c.block[:words]
 	clear(b)
-	c.pin.Pin(&b[0])
 	addr := func(i int) uint64 { return uint64(uintptr(unsafe.Pointer(&b[i]))) }
 	b[hdrBindings], b[hdrCounts], b[hdrPush] = addr(hdrWords), addr(hdrWords+n), addr(hdrWords+2*n)
 	for i, g := range grid {
