@@ -16,6 +16,8 @@ import (
 // or live on one successor only) is discarded at the start of the
 // successor where it is dead. Argument registers belong to the caller and
 // are never discarded; returned values are read by the return itself.
+// Registers that only hold module constants are not discarded either:
+// the device never recycles a constant's storage.
 func insertDiscards(f *module.Function) {
 	lv := newLiveness(f)
 	if lv.n == 0 {
@@ -233,9 +235,10 @@ type liveness struct {
 
 func newLiveness(f *module.Function) *liveness {
 	lv := &liveness{f: f, index: make([]int32, len(f.Regs))}
+	constant := f.ConstantRegisters()
 	for r, k := range f.Regs {
 		lv.index[r] = -1
-		if k == module.KindRef && r >= len(f.Args) {
+		if k == module.KindRef && r >= len(f.Args) && !constant[r] {
 			lv.index[r] = int32(lv.n)
 			lv.regs = append(lv.regs, int32(r))
 			lv.n++

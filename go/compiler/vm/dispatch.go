@@ -68,6 +68,10 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		pushRegs[i] = r
 	}
 	for _, gd := range k.Grid {
+		if len(gd.PushConstants) == 0 {
+			src = append(src, fe.constI64(ceilDiv(gd.Static, max(gd.Tile, 1))))
+			continue
+		}
 		r := fe.constI64(gd.Static)
 		for _, pi := range gd.PushConstants {
 			r = fe.arithI64(module.ArithMul, r, pushRegs[pi])
@@ -140,6 +144,15 @@ func (fe *fnEmitter) pushValue(region *ir.Operation, v *ir.Value, d int) (int32,
 	out := fe.newReg(module.KindI64)
 	fe.emit(module.Instr{Op: module.OpCast, Sub: uint8(module.CastExtS), Type: st, Type2: module.TypeI64, Dst: []int32{out}, Src: []int32{r}})
 	return out, nil
+}
+
+// ceilDiv is ⌈a/b⌉ (b > 0), as the runtime's ceildivsi computes it.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a > 0 {
+		q++
+	}
+	return q
 }
 
 func (fe *fnEmitter) arithI64(op module.ArithOp, a, b int32) int32 {

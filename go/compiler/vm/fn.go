@@ -62,7 +62,9 @@ func (e *emitter) function(fn *ir.Operation, f *module.Function) error {
 	if err != nil {
 		return err
 	}
+	simplify(f)
 	insertDiscards(f)
+	compactRegisters(f)
 	return nil
 }
 
