@@ -14,6 +14,9 @@ type Dispatcher interface {
 	// Formats lists the executable formats the device loads.
 	Formats() []string
 	PrepareExecutable(format string, data []byte) (Executable, error)
+	// Dispatch runs the grid's workgroups and returns when they are
+	// done; push and bindings (the slices, not the storage) are the
+	// caller's to reuse once it returns.
 	Dispatch(exe Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error
 }
 
