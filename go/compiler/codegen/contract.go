@@ -75,7 +75,7 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	// the same results for any tiling (a static batch gets other tiles
 	// than a dynamic one).
 	if sm, sn := l.sizes[sh.M].static, l.sizes[sh.N].static; sm > 0 && sn > 0 {
-		count := func(tm int64) int64 { return ceilDiv(sm, tm) * ceilDiv(sn, tn) }
+		count := func(tm int64) int64 { return CeilDiv(sm, tm) * CeilDiv(sn, tn) }
 		for tm > 32 && count(tm) < g.st.ContractMinWorkgroups && count(tm/2) > count(tm) {
 			tm /= 2
 		}

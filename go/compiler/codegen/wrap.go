@@ -109,7 +109,7 @@ func (l *genericLowering) wrapOf(e ir.AffineExpr, k int) (a, n, c, lmin, lmax in
 // wrapRange returns the range of d where (a·d + L + c) lies in
 // [q·n, (q+1)·n) for every L in [lmin, lmax].
 func wrapRange(a, n, c, lmin, lmax, q int64) (first, end int64) {
-	first = ceilDiv(q*n-c-lmin, a)
+	first = CeilDiv(q*n-c-lmin, a)
 	end = floorDiv((q+1)*n-c-lmax-1, a) + 1
 	return first, max(first, end)
 }
@@ -122,7 +122,8 @@ func floorDiv(x, y int64) int64 {
 	return q
 }
 
-func ceilDiv(x, y int64) int64 { return -floorDiv(-x, y) }
+// CeilDiv is ⌈x/y⌉ for y ≠ 0, rounding toward +∞ (arith.ceildivsi).
+func CeilDiv(x, y int64) int64 { return -floorDiv(-x, y) }
 
 // wrappedIn reports whether every map is linear in loop k except for
 // results (a·k + L + c) mod n, and returns a range of k where none of

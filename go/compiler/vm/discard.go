@@ -95,15 +95,7 @@ func insertDiscards(f *module.Function) {
 			}
 		}
 	}
-	for i := range out {
-		switch out[i].Op {
-		case module.OpBranch:
-			out[i].Index = newPC[out[i].Index]
-		case module.OpCondBranch:
-			out[i].Index = newPC[out[i].Index]
-			out[i].Index2 = newPC[out[i].Index2]
-		}
-	}
+	retargetBranches(out, newPC)
 	f.Code = out
 }
 

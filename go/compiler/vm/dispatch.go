@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
@@ -69,7 +70,7 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 	}
 	for _, gd := range k.Grid {
 		if len(gd.PushConstants) == 0 {
-			src = append(src, fe.constI64(ceilDiv(gd.Static, max(gd.Tile, 1))))
+			src = append(src, fe.constI64(codegen.CeilDiv(gd.Static, max(gd.Tile, 1))))
 			continue
 		}
 		r := fe.constI64(gd.Static)
@@ -144,15 +145,6 @@ func (fe *fnEmitter) pushValue(region *ir.Operation, v *ir.Value, d int) (int32,
 	out := fe.newReg(module.KindI64)
 	fe.emit(module.Instr{Op: module.OpCast, Sub: uint8(module.CastExtS), Type: st, Type2: module.TypeI64, Dst: []int32{out}, Src: []int32{r}})
 	return out, nil
-}
-
-// ceilDiv is ⌈a/b⌉ (b > 0), as the runtime's ceildivsi computes it.
-func ceilDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a > 0 {
-		q++
-	}
-	return q
 }
 
 func (fe *fnEmitter) arithI64(op module.ArithOp, a, b int32) int32 {

@@ -150,22 +150,27 @@ func removeDead(f *module.Function) {
 		}
 	}
 	newPC[len(f.Code)] = int32(len(out))
-	retarget := func(t int32) int32 {
+	retargetBranches(out, newPC)
+	f.Code = out
+}
+
+// retargetBranches points the branches of rewritten code at the new
+// addresses of their targets: newPC maps each old address to its new one.
+func retargetBranches(code []module.Instr, newPC []int32) {
+	at := func(t int32) int32 {
 		if t >= 0 && int(t) < len(newPC) {
 			return newPC[t]
 		}
 		return t
 	}
-	for i := range out {
-		switch out[i].Op {
+	for i := range code {
+		switch code[i].Op {
 		case module.OpBranch:
-			out[i].Index = retarget(out[i].Index)
+			code[i].Index = at(code[i].Index)
 		case module.OpCondBranch:
-			out[i].Index = retarget(out[i].Index)
-			out[i].Index2 = retarget(out[i].Index2)
+			code[i].Index, code[i].Index2 = at(code[i].Index), at(code[i].Index2)
 		}
 	}
-	f.Code = out
 }
 
 // compactRegisters renumbers f's registers so that those no instruction

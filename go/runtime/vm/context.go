@@ -64,7 +64,10 @@ type NativeFunc struct {
 }
 
 // Device performs the buffer and dispatch operations of host programs;
-// runtime/modules/hal implements it over a HAL device.
+// runtime/modules/hal implements it over a HAL device. The slices the
+// interpreter passes (dims, idx, push, bindings, refs, keep) are its
+// scratch, valid only until the method returns: a device copies what it
+// keeps.
 type Device interface {
 	// PrepareExecutable loads an executable of the module.
 	PrepareExecutable(e *module.Executable) (any, error)
@@ -84,10 +87,6 @@ type Device interface {
 	// Load reads one element of scalar type t (module.Type*).
 	Load(ref any, t uint8, idx []int64) (Value, error)
 	Store(ref any, t uint8, idx []int64, v Value) error
-	//
-	// The slices the interpreter passes (dims, idx, push, bindings, refs,
-	// keep) are its scratch, valid only until the method returns: a
-	// device copies what it keeps.
 	Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error
 	// Trace prints buffer views under a heading (a debugging aid).
 	Trace(heading string, refs []any)

@@ -12,7 +12,7 @@ type stack struct {
 	// Scratch slices reused by discard and by the operands the
 	// interpreter hands the device (see Device: it keeps none of them).
 	refs, keep, bind []any
-	ints, push       []int64
+	ints             []int64
 }
 
 // reset empties st for another outermost call with args.
@@ -24,18 +24,11 @@ func (st *stack) reset(args []Value) {
 
 // intsOf returns the integer values of registers rs in st's scratch.
 func (st *stack) intsOf(regs []Value, rs []int32) []int64 {
-	st.ints = regInts(st.ints, regs, rs)
-	return st.ints
-}
-
-// regInts returns the integer values of registers rs, in buf's storage
-// when it is large enough.
-func regInts(buf []int64, regs []Value, rs []int32) []int64 {
-	buf = buf[:0]
+	st.ints = st.ints[:0]
 	for _, r := range rs {
-		buf = append(buf, regs[r].I)
+		st.ints = append(st.ints, regs[r].I)
 	}
-	return buf
+	return st.ints
 }
 
 // frame is the register file of one active call.

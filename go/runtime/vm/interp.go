@@ -169,12 +169,12 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 		case module.OpDispatch:
 			npc := int(in.Imm)
 			grid := [3]int64{regs[in.Src[0]].I, regs[in.Src[1]].I, regs[in.Src[2]].I}
-			st.push = regInts(st.push, regs, in.Src[3:3+npc])
+			push := st.intsOf(regs, in.Src[3:3+npc])
 			bindings := st.bind[:0]
 			for _, r := range in.Src[3+npc:] {
 				bindings = append(bindings, regs[r].Ref)
 			}
-			err := dev.Dispatch(inst.execs[in.Index], int(in.Index2), grid, st.push, bindings)
+			err := dev.Dispatch(inst.execs[in.Index], int(in.Index2), grid, push, bindings)
 			clear(bindings) // the scratch keeps no buffer alive
 			st.bind = bindings
 			if err != nil {
