@@ -183,12 +183,32 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 	if !contiguous {
 		return false
 	}
-	l.combs = combs
-	l.redWidth = l.g.st.VectorWidth
+	w := l.g.st.VectorWidth
 	if l.g.st.ReductionWidth > 0 {
-		l.redWidth = l.g.st.ReductionWidth
+		w = l.g.st.ReductionWidth
 	}
+	if s := l.sizes[n-1].static; s >= 0 && s < int64(w) {
+		if s < 2 {
+			return false
+		}
+		w = shortReductionWidth(s)
+	}
+	l.combs, l.redWidth = combs, w
 	return true
+}
+
+// shortReductionWidth is the lane count for a reduction of s < the
+// strategy's width elements (which would otherwise all go to the scalar
+// remainder, one add after another): the smallest power of two w with
+// w·w ≥ s, so that the s/w vector steps and the w lanes' in-order fold
+// are both about √s long (7×7 = 49 elements: 6 + 8 + 1 dependent adds
+// instead of 49).
+func shortReductionWidth(s int64) int {
+	w := 1
+	for int64(w*w) < s {
+		w *= 2
+	}
+	return w
 }
 
 // isContraction reports a body that yields out + a*b (or a*b + out) of two

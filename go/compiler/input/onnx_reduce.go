@@ -311,11 +311,19 @@ func onnxGlobalPool(o *onnxOp) ([]*ir.Value, error) {
 	}
 	x, rt := o.in(0), o.rts[0]
 	xt := tt(x)
-	red := map[int]bool{}
 	count := int64(1)
 	for i := 2; i < len(xt.Dims); i++ {
-		red[i] = true
 		count *= xt.Dims[i]
+	}
+	// The spatial dimensions are contiguous: one reduction over their
+	// product vectorizes (7×7 would be two loops of 7, each too short).
+	if len(xt.Dims) > 3 {
+		x = reshape(o.b, x, ir.Tensor([]int64{xt.Dims[0], xt.Dims[1], count}, xt.Elem))
+		xt = tt(x)
+	}
+	red := map[int]bool{}
+	for i := 2; i < len(xt.Dims); i++ {
+		red[i] = true
 	}
 	var y *ir.Value
 	if o.kind == "GlobalMaxPool" {
