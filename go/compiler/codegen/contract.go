@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gree-ml/gree/go/compiler/flow"
 	"github.com/gree-ml/gree/go/compiler/ir"
@@ -78,6 +79,9 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 		count := func(tm int64) int64 { return CeilDiv(sm, tm) * CeilDiv(sn, tn) }
 		for tm > 32 && count(tm) < g.st.ContractMinWorkgroups && count(tm/2) > count(tm) {
 			tm /= 2
+		}
+		if g.st.ContractMinWorkgroups > 0 {
+			tm = balancedRowTile(sm, sn, tm, tn, g.st.ContractTile[0])
 		}
 	}
 	grid := func(loop int, tile int64) kir.GridDim {
@@ -363,4 +367,59 @@ func f32Lanes(w int) kir.Type {
 		return kir.V(kir.F32, w)
 	}
 	return kir.S(kir.F32)
+}
+
+// balanceThreads are the thread counts balancedRowTile evens the work
+// out for (a laptop's or a small server's cores; the compiler does not
+// know the running machine's).
+var balanceThreads = []int64{2, 4}
+
+// balancedRowTile returns the row tile, a multiple of 8 rows (a register
+// block) between half and twice tm's rows (at least 16, at most maxTM),
+// whose workgroups the threads of balanceThreads share most evenly, or
+// tm when none is clearly better: with few workgroups, a thread's last
+// one is the others' idle time (160 rows in 24-row tiles are 7
+// workgroups, 4 for one of two threads and 3 for the other; in 40-row
+// tiles, 4 that two or four threads share exactly). Ties go to the larger
+// tile (fewer workgroups read B's panel).
+func balancedRowTile(sm, sn, tm, tn, maxTM int64) int64 {
+	rows := min(tm, sm)
+	score := func(tm int64) float64 {
+		s := 0.0
+		for _, t := range balanceThreads {
+			s += balance(sm, sn, tm, tn, t)
+		}
+		return s
+	}
+	best, bestScore := tm, score(tm)
+	lo, hi := max(16, (rows/2+7)/8*8), min(maxTM, 2*rows)
+	for c := hi / 8 * 8; c >= lo; c -= 8 {
+		if sc := score(c); sc > bestScore+0.05 {
+			best, bestScore = c, sc
+		}
+	}
+	return best
+}
+
+// balance is the share of t threads' time spent working when they take
+// the workgroups of an sm×sn product in tm×tn tiles in grid order, each
+// the next free thread (as the local-task pool hands them out), a
+// workgroup costing its elements: total work / (t · the busiest thread's).
+func balance(sm, sn, tm, tn, t int64) float64 {
+	load := make([]int64, t)
+	total := int64(0)
+	for m := int64(0); m < sm; m += tm {
+		for n := int64(0); n < sn; n += tn {
+			c := min(tm, sm-m) * min(tn, sn-n)
+			i := 0
+			for j := range load {
+				if load[j] < load[i] {
+					i = j
+				}
+			}
+			load[i] += c
+			total += c
+		}
+	}
+	return float64(total) / float64(t*slices.Max(load))
 }

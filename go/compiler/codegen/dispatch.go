@@ -24,7 +24,8 @@ type Strategy struct {
 	// ContractMinWorkgroups is the workgroup count below which a
 	// Contract over static sizes gets shorter row tiles (halved, down to
 	// 32 rows), so that threads share it evenly (a thread's last
-	// workgroup is the others' idle time). 0 keeps the tiles fixed; a
+	// workgroup is the others' idle time), a row tile then evened out
+	// for 2 and 4 threads (balancedRowTile). 0 keeps the tiles fixed; a
 	// target sets it only when its Contract is tile-invariant (each
 	// element's sum the same operations in the same order for any tile),
 	// since a program with a static batch is tiled unlike its dynamic
