@@ -71,10 +71,6 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	if sn := l.sizes[sh.N].static; sn > 0 && sn <= tn && tm >= 64 {
 		tm /= 2
 	}
-	// Still few workgroups: smaller row tiles, down to 32 rows, until
-	// there are ContractMinWorkgroups, where the target's Contract gives
-	// the same results for any tiling (a static batch gets other tiles
-	// than a dynamic one).
 	// Few rows (a 1×1 convolution with few output channels over a large
 	// plane): column tiles four times as wide, whose workgroups read B's
 	// rows in longer stretches. On MobileNetV2's 32→16 and 144→24 1×1
@@ -84,6 +80,11 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	if sm, sn := l.sizes[sh.M].static, l.sizes[sh.N].static; g.st.ContractMinWorkgroups > 0 && sm > 0 && sm <= wideRows && sn > tn {
 		tn *= 4
 	}
+	// Still few workgroups: smaller row tiles, down to 32 rows, until
+	// there are ContractMinWorkgroups, where the target's Contract gives
+	// the same results for any tiling (a static batch gets other tiles
+	// than a dynamic one); then the row tile the threads share most
+	// evenly.
 	if sm, sn := l.sizes[sh.M].static, l.sizes[sh.N].static; sm > 0 && sn > 0 {
 		count := func(tm int64) int64 { return CeilDiv(sm, tm) * CeilDiv(sn, tn) }
 		for tm > 32 && count(tm) < g.st.ContractMinWorkgroups && count(tm/2) > count(tm) {

@@ -202,7 +202,10 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 // remainder, one add after another): the smallest power of two w with
 // w·w ≥ s, so that the s/w vector steps and the w lanes' in-order fold
 // are both about √s long (7×7 = 49 elements: 6 + 8 + 1 dependent adds
-// instead of 49).
+// instead of 49). The order depends on the static size: the same
+// reduction over a dynamic dimension sums in the strategy's width, so
+// the two may differ in the last bits (every target that shares the
+// strategy's width agrees with the others on both).
 func shortReductionWidth(s int64) int {
 	w := 1
 	for int64(w*w) < s {
