@@ -63,12 +63,13 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	maps := l.maps
 	top := g.b
 	tm, tn := g.st.ContractTile[0], g.st.ContractTile[1]
+	sm, sn := l.sizes[sh.M].static, l.sizes[sh.N].static
 	// One column of tiles (a 1×1 convolution on a small plane): half-height
 	// row tiles, twice as many workgroups for the threads to share evenly
 	// (a thread's last workgroup is the other's idle time). The choice
 	// depends on N only, so a program gets the same tiles, and the same
 	// results, whether its rows (a batch) are static or dynamic.
-	if sn := l.sizes[sh.N].static; sn > 0 && sn <= tn && tm >= 64 {
+	if sn > 0 && sn <= tn && tm >= 64 {
 		tm /= 2
 	}
 	// Few rows (a 1×1 convolution with few output channels over a large
@@ -77,7 +78,7 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	// convolutions (16 and 24 rows, 12544 and 3136 columns) at two
 	// threads, 512 columns were 5-8% faster than 128, and faster than
 	// the 448 and 160 that would share the workgroups evenly.
-	if sm, sn := l.sizes[sh.M].static, l.sizes[sh.N].static; g.st.ContractMinWorkgroups > 0 && sm > 0 && sm <= wideRows && sn > tn {
+	if g.st.ContractMinWorkgroups > 0 && sm > 0 && sm <= wideRows && sn > tn {
 		tn *= 4
 	}
 	// Still few workgroups: smaller row tiles, down to 32 rows, until
@@ -85,7 +86,7 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	// the same results for any tiling (a static batch gets other tiles
 	// than a dynamic one); then the row tile the threads share most
 	// evenly.
-	if sm, sn := l.sizes[sh.M].static, l.sizes[sh.N].static; sm > 0 && sn > 0 {
+	if sm > 0 && sn > 0 {
 		count := func(tm int64) int64 { return CeilDiv(sm, tm) * CeilDiv(sn, tn) }
 		for tm > 32 && count(tm) < g.st.ContractMinWorkgroups && count(tm/2) > count(tm) {
 			tm /= 2

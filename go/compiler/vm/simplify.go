@@ -62,14 +62,7 @@ func reuseConstants(f *module.Function) {
 	first := map[constKey]int32{}
 	for pc := range f.Code {
 		in := &f.Code[pc]
-		src := make([]int32, len(in.Src)) // operand slices may be shared
-		for i, s := range in.Src {
-			src[i] = s
-			if s >= 0 && int(s) < len(rename) {
-				src[i] = rename[s]
-			}
-		}
-		in.Src = src
+		in.Src = renumbered(in.Src, rename)
 		var k constKey
 		switch in.Op {
 		case module.OpConstI:
@@ -203,20 +196,23 @@ func compactRegisters(f *module.Function) {
 	if len(regs) == len(f.Regs) {
 		return
 	}
-	// Instructions may share operand slices: each gets new ones.
-	renumber := func(rs []int32) []int32 {
-		out := make([]int32, len(rs))
-		for i, r := range rs {
-			out[i] = r
-			if r >= 0 && int(r) < len(num) {
-				out[i] = num[r]
-			}
-		}
-		return out
-	}
 	for pc := range f.Code {
 		in := &f.Code[pc]
-		in.Src, in.Dst = renumber(in.Src), renumber(in.Dst)
+		in.Src, in.Dst = renumbered(in.Src, num), renumbered(in.Dst, num)
 	}
 	f.Regs = regs
+}
+
+// renumbered returns a new slice of registers rs, each r as num[r] (out of
+// range: unchanged). It does not write rs: the emitter shares operand
+// slices between instructions.
+func renumbered(rs, num []int32) []int32 {
+	out := make([]int32, len(rs))
+	for i, r := range rs {
+		out[i] = r
+		if r >= 0 && int(r) < len(num) {
+			out[i] = num[r]
+		}
+	}
+	return out
 }
