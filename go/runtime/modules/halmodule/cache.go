@@ -10,17 +10,24 @@ import (
 	"github.com/gree-ml/gree/go/runtime/hal"
 )
 
-// cache keeps buffers handed back with Release for reuse by allocations
-// of the same size that a kernel will overwrite entirely, so those skip
-// both the allocator's zeroing pass and fresh page faults. Only storage the
-// device allocated itself is ever cached.
+// cache keeps buffers handed back with Release for reuse by later
+// allocations, so those skip both the allocator's zeroing pass and fresh
+// page faults. An allocation of n bytes takes, of the released buffers
+// whose capacity is n to fitRatio·n, the one released last: its lines are
+// the likeliest to be in cache still, so a kernel writing its output
+// there does not fetch them from memory first (MobileNetV2 on llvm-cpu,
+// two threads: 3% faster in all than reusing only buffers of the same
+// size, the 1×1 convolutions at 112×112 10-20%; its activations take
+// 10.6 MB instead of 17.8). Only storage the device allocated itself is
+// ever cached.
 type cache struct {
 	mu sync.Mutex
 	// owned records storage this device allocated, by address, without
 	// keeping it alive: a weak pointer tells whether the storage at that
 	// address is still the one allocated here.
 	owned map[uintptr]ownedBuf
-	free  map[int][][]byte // size → released buffers
+	free  map[int][]freeBuf // capacity → released buffers, oldest first
+	seq   uint64            // releases so far
 	bytes int
 	// minBytes is the smallest size cached.
 	minBytes int
@@ -44,13 +51,27 @@ const (
 	cacheMaxBytes   = 1 << 30
 )
 
+// fitRatio bounds the capacity of a buffer reused for n bytes to
+// fitRatio·n: the capacity beyond n is not touched, but a large buffer
+// spent on a small tensor is missing when its own size comes back.
+const fitRatio = 4
+
+// ownedBuf records storage the cache handed out: size bytes were asked
+// for, of storage of capacity cap.
 type ownedBuf struct {
 	ptr  weak.Pointer[byte]
 	size int
+	cap  int
+}
+
+// freeBuf is released storage and when it was released.
+type freeBuf struct {
+	b   []byte
+	seq uint64
 }
 
 func newCache() *cache {
-	c := &cache{owned: map[uintptr]ownedBuf{}, free: map[int][][]byte{}, minBytes: cacheMinBytes}
+	c := &cache{owned: map[uintptr]ownedBuf{}, free: map[int][]freeBuf{}, minBytes: cacheMinBytes}
 	if os.Getenv(DebugEnv) == "1" {
 		c.minBytes, c.poison = 1, true
 	}
@@ -85,10 +106,13 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var b []byte
-	if l := c.free[n]; len(l) > 0 {
-		b = l[len(l)-1]
-		c.free[n] = l[:len(l)-1]
-		c.bytes -= n
+	capacity := n
+	if k := c.fit(n); k > 0 {
+		l := c.free[k]
+		b = l[len(l)-1].b[:n:n]
+		c.free[k] = l[:len(l)-1]
+		c.bytes -= k
+		capacity = k
 		if !uninitialized {
 			clear(b)
 		}
@@ -102,8 +126,20 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 	if len(c.owned) >= 1024 {
 		c.purge()
 	}
-	c.owned[uintptr(unsafe.Pointer(p))] = ownedBuf{weak.Make(p), n}
+	c.owned[uintptr(unsafe.Pointer(p))] = ownedBuf{weak.Make(p), n, capacity}
 	return b
+}
+
+// fit returns the capacity of the free list whose last buffer alloc(n)
+// takes (the last released of capacity n to fitRatio·n), or 0 if none.
+func (c *cache) fit(n int) int {
+	k, last := 0, uint64(0)
+	for size, l := range c.free {
+		if len(l) > 0 && size >= n && size <= fitRatio*n && l[len(l)-1].seq >= last {
+			k, last = size, l[len(l)-1].seq
+		}
+	}
+	return k
 }
 
 // recyclable reports whether release could cache ref's storage: a buffer
@@ -149,7 +185,7 @@ func (c *cache) release(refs, keep []any) {
 			dup = dup || x.p == p
 		}
 		if !dup {
-			cands = append(cands, candidate{p: p, n: o.size})
+			cands = append(cands, candidate{p: p, n: o.cap})
 		}
 	}
 	if len(cands) == 0 {
@@ -179,7 +215,8 @@ func (c *cache) release(refs, keep []any) {
 		if len(c.free[x.n]) >= cacheMaxPerSize || c.bytes+x.n > cacheMaxBytes {
 			continue
 		}
-		c.free[x.n] = append(c.free[x.n], unsafe.Slice(x.p, x.n))
+		c.seq++
+		c.free[x.n] = append(c.free[x.n], freeBuf{unsafe.Slice(x.p, x.n), c.seq})
 		c.bytes += x.n
 	}
 }

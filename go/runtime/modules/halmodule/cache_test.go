@@ -48,3 +48,41 @@ func TestCacheForgetsCollectedBuffers(t *testing.T) {
 		t.Fatalf("%d records of collected buffers kept", len(c.owned))
 	}
 }
+
+func TestCacheReusesTheLastReleasedBufferThatFits(t *testing.T) {
+	c := newCache()
+	const n = 1 << 16
+	view := func(b []byte) *hal.BufferView {
+		return &hal.BufferView{Shape: []int64{int64(len(b))}, Type: hal.ElementInt8, Data: b}
+	}
+	big := c.alloc(8*n, false)   // over fitRatio·n: never used for n
+	small := c.alloc(2*n, false) // released first
+	mid := c.alloc(3*n, false)   // released last
+	c.release([]any{view(big), view(small)}, nil)
+	c.release([]any{view(mid)}, nil)
+	mid[5] = 9
+	a := c.alloc(n, false)
+	if &a[0] != &mid[0] || len(a) != n || cap(a) != n {
+		t.Fatalf("alloc(%d) took %p (len %d cap %d), want the last released buffer %p cut to %d", n, &a[0], len(a), cap(a), &mid[0], n)
+	}
+	if a[5] != 0 {
+		t.Fatal("zeroed allocation must clear a reused buffer")
+	}
+	b := c.alloc(n, true)
+	if &b[0] != &small[0] {
+		t.Fatalf("second alloc(%d) took %p, want the other buffer that fits, %p", n, &b[0], &small[0])
+	}
+	if d := c.alloc(n, true); &d[0] == &big[0] {
+		t.Fatalf("alloc(%d) took a buffer of %d bytes", n, len(big))
+	}
+	// A reused buffer goes back whole, with its capacity.
+	c.release([]any{view(a)}, nil)
+	if l := c.free[3*n]; len(l) != 1 || len(l[0].b) != 3*n || &l[0].b[0] != &mid[0] {
+		t.Fatalf("released %d-byte view of a %d-byte buffer: free list %v", n, 3*n, c.free[3*n])
+	}
+	// A view kept elsewhere inside the released storage holds all of it.
+	c.release([]any{view(b)}, []any{view(small[n+8 : n+16])})
+	if len(c.free[2*n]) != 0 {
+		t.Fatal("cached a buffer part of which a kept view reads")
+	}
+}
