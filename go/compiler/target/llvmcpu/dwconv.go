@@ -44,6 +44,15 @@ const (
 // that are emitted unrolled, with their lane masks as constants.
 const dwUnroll = 16
 
+// dwRowBlock is the most output rows of a block (see rows). Four rows of
+// four vectors (56 or 60 columns) held 16 accumulators, the nine weights
+// and the masked loads of the last vector, which do not fold into the
+// multiply-adds: LLVM spilled them to the stack, and 144×56×56 (3×3,
+// stride 1) took 110 µs against 63 with three rows. Three rows were as
+// fast as four or faster at every MobileNetV2 shape (AVX-512, two
+// threads, alone): 192×28×28 26 vs 32 µs, 32×112×112 equal at two rows.
+const dwRowBlock = 3
+
 // dwShape is a DWConv's compile-time part: the window, the planes' sizes
 // and the row strides.
 type dwShape struct {
@@ -330,15 +339,15 @@ func (d *dwConv) masks(y, x string) (rows, cols []string) {
 // rows emits a channel row by row: output row y's tap row i is input row
 // y·SH + i·DH − PH (all lanes off outside the input), its columns x·SW +
 // j·DW − PW, read as one span of vl·SW elements and every SW-th kept when
-// SW > 1. Rows whose vectors are unrolled go in blocks of up to four
-// (as many as 16 accumulators allow): each input row a block reads is
-// loaded once per column tap and feeds every output row of the block
-// that uses it.
+// SW > 1. Rows whose vectors are unrolled go in blocks of up to
+// dwRowBlock (as many as 16 accumulators allow): each input row a block
+// reads is loaded once per column tap and feeds every output row of the
+// block that uses it.
 func (d *dwConv) rows() {
 	f, s, vl := d.f, d.s, int64(d.vl)
 	if s.OW <= dwUnroll*vl {
 		nx := (s.OW + vl - 1) / vl
-		R := min(max(16/nx, 1), 4, s.OH)
+		R := min(max(16/nx, 1), dwRowBlock, s.OH)
 		full := s.OH / R * R
 		f.loop("dw.y", "0", fmt.Sprint(full), fmt.Sprint(R), func(y0 string) { d.rowBlock(y0, R) })
 		if full < s.OH {
