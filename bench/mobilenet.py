@@ -179,9 +179,10 @@ def run(args, work):
     # Repetitions interleave the engines, so that on a shared machine each
     # sees the same spells of load; each latency is the median over them.
     reps = {e[0]: [] for e in engines}
-    for _ in range(args.repetitions):
+    for i in range(args.repetitions):
         for name, _, _, rep in engines:
             reps[name].append(rep())
+        print(f"repetition {i + 1}: " + "  ".join(f"{name} {reps[name][-1]:.2f} ms" for name in reps), flush=True)
     rows = [(name, float(np.median(reps[name])), ct, err) for name, ct, err, _ in engines]
     ort_ms = rows[0][1]
     best = {name: min(reps[name]) for name in reps}
