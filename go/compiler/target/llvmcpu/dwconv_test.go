@@ -3,15 +3,11 @@ package llvmcpu_test
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
-	schema "github.com/gree-ml/gree/go/schemas/llvmcpu"
 )
 
 // dw is one depthwise convolution problem: C channels of an H×W input
@@ -340,12 +336,6 @@ func BenchmarkDWConvMobileNet(b *testing.B) {
 // too, whose time nearly doubled).
 func TestDWConvStride1KeepsRegisters(t *testing.T) {
 	needLLVM(t)
-	objdump, err := exec.LookPath("llvm-objdump-19")
-	if err != nil {
-		if objdump, err = exec.LookPath("llvm-objdump"); err != nil {
-			t.Skip("llvm-objdump-19 not installed (apt-get install llvm-19)")
-		}
-	}
 	m, err := llvmcpu.ResolveMachine(llvmcpu.Options{Triple: "x86_64-unknown-linux-gnu", CPU: "znver4"})
 	if err != nil {
 		t.Fatal(err)
@@ -356,27 +346,12 @@ func TestDWConvStride1KeepsRegisters(t *testing.T) {
 		}
 		p.fused = true
 		k, _ := p.kernel()
-		data, err := llvmcpu.Emit([]*kir.Kernel{k}, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := schema.Decode(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		so := filepath.Join(t.TempDir(), "k.so")
-		if err := os.WriteFile(so, x.Object, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(objdump, "-d", "--no-show-raw-insn", so).CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", objdump, err, out)
-		}
-		if !strings.Contains(string(out), "vfmadd") {
+		_, out := disassemble(t, m, "", k)
+		if !strings.Contains(out, "vfmadd") {
 			t.Fatalf("%s: no AVX-512 fused multiply-adds in the disassembly", p.name)
 		}
 		spills := 0
-		for _, l := range strings.Split(string(out), "\n") {
+		for _, l := range strings.Split(out, "\n") {
 			if strings.Contains(l, "%zmm") && strings.Contains(l, "(%rsp") {
 				spills++
 			}

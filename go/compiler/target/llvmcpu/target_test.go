@@ -124,14 +124,33 @@ func hostArchPrefix() string {
 // whose code uses NEON fused multiply-adds.
 func TestAArch64Disassembly(t *testing.T) {
 	m := aarch64(t)
+	ks := []*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain), contractKernel([3]kir.Scalar{kir.F32, kir.F32, kir.F32}, 64, 64, 64, [6]int64{64, 1, 64, 1, 64, 1}, 0, 0)}
+	ks[1].Name = "mm"
+	x, s := disassemble(t, m, "-T", ks...)
+	if x.Arch() != "aarch64" || !contains(x.Required, "neon") {
+		t.Errorf("header triple %q, required %v", x.Triple, x.Required)
+	}
+	for _, want := range []string{"file format elf64-littleaarch64", "gree_entry_0", "gree_entry_1", "fmla\tv", "ret"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("disassembly lacks %q", want)
+		}
+	}
+	if strings.Contains(s, "vfmadd") {
+		t.Errorf("x86 instructions in an aarch64 object")
+	}
+}
+
+// disassemble emits ks for m and returns the executable and llvm-objdump's
+// disassembly of its shared object (with the extra objdump flag, if any);
+// it skips the test without llvm-objdump.
+func disassemble(t *testing.T, m llvmcpu.Machine, flag string, ks ...*kir.Kernel) (*schema.Executable, string) {
+	t.Helper()
 	objdump, err := exec.LookPath("llvm-objdump-19")
 	if err != nil {
 		if objdump, err = exec.LookPath("llvm-objdump"); err != nil {
 			t.Skip("llvm-objdump-19 not installed (apt-get install llvm-19)")
 		}
 	}
-	ks := []*kir.Kernel{elementwise("ew", kir.F32, kir.F32, 16, 256, chain), contractKernel([3]kir.Scalar{kir.F32, kir.F32, kir.F32}, 64, 64, 64, [6]int64{64, 1, 64, 1, 64, 1}, 0, 0)}
-	ks[1].Name = "mm"
 	data, err := llvmcpu.Emit(ks, m)
 	if err != nil {
 		t.Fatal(err)
@@ -140,26 +159,19 @@ func TestAArch64Disassembly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x.Arch() != "aarch64" || !contains(x.Required, "neon") {
-		t.Errorf("header triple %q, required %v", x.Triple, x.Required)
-	}
 	so := filepath.Join(t.TempDir(), "k.so")
 	if err := os.WriteFile(so, x.Object, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(objdump, "-d", "-T", so).CombinedOutput()
+	args := []string{"-d", "--no-show-raw-insn", so}
+	if flag != "" {
+		args = append([]string{flag}, args...)
+	}
+	out, err := exec.Command(objdump, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", objdump, err, out)
 	}
-	s := string(out)
-	for _, want := range []string{"file format elf64-littleaarch64", "gree_entry_0", "gree_entry_1", "fmla\tv", "ret"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("disassembly lacks %q", want)
-		}
-	}
-	if bytes.Contains(out, []byte("vfmadd")) {
-		t.Errorf("x86 instructions in an aarch64 object")
-	}
+	return x, string(out)
 }
 
 // TestReloadDifferentExecutables loads, runs and closes two different
