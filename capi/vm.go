@@ -261,7 +261,7 @@ func gree_context_invoke(c C.gree_context_t, modName, fn *C.char, args C.gree_va
 	if err != nil {
 		return toStatus(err)
 	}
-	res, err := s.Call(mname, fname, in)
+	res, err := offThread(func() ([]vm.Value, error) { return s.Call(mname, fname, in) })
 	if err != nil {
 		return toStatus(err)
 	}
