@@ -12,6 +12,11 @@ all measured in this one run, with ratios printed.
   `iree-benchmark-module --device=local-task`: each repetition is a run of
   two of the tool's repetitions, the first warming the fresh process up,
   and counts the second's real time (IREE's tool alike).
+- gree through its Python API (when this Python imports iree_go; the
+  library is the package's, or GREE_LIBRARY): the llvm-cpu module loaded
+  with iree_go.runtime on local-task in this process and timed as
+  onnxruntime is, so that both see the same process and the same moments
+  of the machine (each tool run is a fresh process).
 - onnxruntime: InferenceSession with intra_op_num_threads = --threads
   (default: the core count, as local-task uses), inter-op 1, timed as the
   benchmark tools time gree and IREE: each of --repetitions repetitions
@@ -89,6 +94,35 @@ def timed(cmd):
     return dt
 
 
+def timed_rep(call):
+    """As iree-benchmark-module's repetitions: a mean over >= 0.5 s, in ms."""
+    n, t = 0, time.perf_counter()
+    while n < 3 or time.perf_counter() - t < 0.5:
+        call()
+        n += 1
+    return (time.perf_counter() - t) * 1e3 / n
+
+
+def python_api_engine(vmfb, graph, x, want):
+    """The engine row of gree's Python API running vmfb in this process, or
+    None when iree_go is not importable."""
+    try:
+        import iree_go.runtime as rt
+    except ImportError as e:
+        print(f"(no gree Python API row: {e})")
+        return None
+    config = rt.Config("local-task")
+    ctx = rt.SystemContext(config=config)
+    with open(vmfb, "rb") as f:
+        ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, f.read()))
+    fn = ctx.modules.module[graph]
+    xd = rt.asdevicearray(config.device, x)
+    got = fn(xd).to_host()
+    for _ in range(3):
+        fn(xd)
+    return ("gree (Python API)", None, rel_l2(got, want), lambda: timed_rep(lambda: fn(xd)))
+
+
 def rel_l2(a, b):
     return float(np.linalg.norm(a.astype(np.float64) - b) / np.linalg.norm(b))
 
@@ -137,16 +171,8 @@ def run(args, work):
     for _ in range(3):
         sess.run(None, feed)
 
-    def ort_rep():
-        # As iree-benchmark-module's repetitions: a mean over >= 0.5 s.
-        n, t = 0, time.perf_counter()
-        while n < 3 or time.perf_counter() - t < 0.5:
-            sess.run(None, feed)
-            n += 1
-        return (time.perf_counter() - t) * 1e3 / n
-
     # Each engine: (name, compile seconds, rel L2, function timing one repetition).
-    engines = [("onnxruntime", None, 0.0, ort_rep)]
+    engines = [("onnxruntime", None, 0.0, lambda: timed_rep(lambda: sess.run(None, feed)))]
     for be in args.backends.split(","):
         vmfb = os.path.join(work, f"gree_{be}.vmfb")
         ct = timed([tool("iree-compile", args.bin), f"--iree-hal-target-backends={be}", model, "-o", vmfb])
@@ -157,6 +183,10 @@ def run(args, work):
         cmd = [tool("iree-benchmark-module", args.bin), "--device=local-task", f"--module={vmfb}",
                f"--function={graph}", f"--input=@{xin}", "--benchmark_repetitions=2"]
         engines.append((f"gree {be}", ct, rel_l2(np.load(out), want), lambda cmd=cmd: bench_tool_ms(cmd)))
+        if be == "llvm-cpu":
+            api = python_api_engine(vmfb, graph, x, want)
+            if api:
+                engines.append(api)
 
     if not args.no_iree:
         ipy = iree_venv_python(args.iree_python)
@@ -187,14 +217,16 @@ def run(args, work):
     ort_ms = rows[0][1]
     best = {name: min(reps[name]) for name in reps}
 
-    print(f"{'engine':<16}{'latency ms':>12}{'× ort':>9}{'best ms':>10}{'× ort':>9}{'compile s':>11}{'rel L2 vs ort':>15}")
+    print(f"{'engine':<18}{'latency ms':>12}{'× ort':>9}{'best ms':>10}{'× ort':>9}{'compile s':>11}{'rel L2 vs ort':>15}")
     iree_ct = next((r[2] for r in rows if r[0] == "IREE llvm-cpu"), None)
     for name, ms, ct, err in rows:
         cts = "" if ct is None else f"{ct:.2f}"
         b = best[name]
-        print(f"{name:<16}{ms:>12.2f}{ms / ort_ms:>8.2f}×{b:>10.2f}{b / best['onnxruntime']:>8.2f}×{cts:>11}{err:>15.2e}")
+        print(f"{name:<18}{ms:>12.2f}{ms / ort_ms:>8.2f}×{b:>10.2f}{b / best['onnxruntime']:>8.2f}×{cts:>11}{err:>15.2e}")
     for name, ms, ct, err in rows:
-        if name.startswith("gree") and iree_ct:
+        if name.startswith("gree") and ct is None:
+            print(f"{name}: latency {ms / ort_ms:.2f}× onnxruntime")
+        elif name.startswith("gree") and iree_ct:
             print(f"{name}: compile time {ct / iree_ct:.2f}× IREE's iree-compile; latency {ms / ort_ms:.2f}× onnxruntime")
 
 
