@@ -172,19 +172,33 @@ class HalBufferView:
         check(lib.gree_buffer_view_create(dev, shape, a.ndim, int(element_type), data, a.nbytes, out))
         return cls._from_handle(out[0])
 
+    # A buffer view's shape and element type never change (the C ABI has no
+    # call that changes them), so each is read from the library once.
+    _shape = None
+    _element_type = None
+
+    def _dims(self):
+        """The dimensions, as a tuple."""
+        if self._shape is None:
+            self._shape = tuple(int(lib.gree_buffer_view_dim(self._handle, i))
+                                for i in range(lib.gree_buffer_view_rank(self._handle)))
+        return self._shape
+
     @property
     def shape(self):
         """The dimensions, as a list."""
-        return [int(lib.gree_buffer_view_dim(self._handle, i)) for i in range(lib.gree_buffer_view_rank(self._handle))]
+        return list(self._dims())
 
     @property
     def element_type(self):
         """The element type (a HalElementType when IREE names it)."""
-        v = int(lib.gree_buffer_view_element_type(self._handle))
-        try:
-            return HalElementType(v)
-        except ValueError:
-            return v
+        if self._element_type is None:
+            v = int(lib.gree_buffer_view_element_type(self._handle))
+            try:
+                self._element_type = HalElementType(v)
+            except ValueError:
+                self._element_type = v
+        return self._element_type
 
     @property
     def byte_length(self):

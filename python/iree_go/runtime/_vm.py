@@ -231,6 +231,10 @@ class VmVariantList:
             raise IndexError(f"VmVariantList index {index} out of range (size {n})")
         if index < 0:
             index += n
+        return self._get(index)
+
+    def _get(self, index):
+        """(kind, value) of entry index, which must be in range."""
         t = ffi.new("gree_value_type_t*")
         iv, fv = ffi.new("int64_t*"), ffi.new("double*")
         bv, sub = ffi.new("gree_buffer_view_t*"), ffi.new("gree_value_list_t*")
@@ -347,7 +351,7 @@ class VmContext:
         to the VmVariantList outputs."""
         res = self._invoke(function.module_name, function.name, inputs)
         for i in range(len(res)):
-            kind, v = res._entry(i)
+            kind, v = res._get(i)
             if kind == lib.GREE_VALUE_I32:
                 outputs._push_typed("i", v)
             elif kind == lib.GREE_VALUE_I64:

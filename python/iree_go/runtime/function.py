@@ -6,6 +6,7 @@ the call, so a wrong count, shape or dtype is an ``ArgumentError`` (a
 ValueError) naming the argument and the type the function expects.
 """
 
+import functools
 import re
 
 import numpy as np
@@ -47,10 +48,10 @@ def _split_top(text, sep=","):
     return [p.strip() for p in parts]
 
 
-def _declared_args(function):
-    """The argument types of the iree.abi.declaration ("tensor<4xf32>",
-    "i32", …), or None without a declaration."""
-    decl = function.reflection.get("iree.abi.declaration", "")
+def _declared_args(reflection):
+    """The argument types of the iree.abi.declaration in a function's
+    reflection ("tensor<4xf32>", "i32", …), or None without one."""
+    decl = reflection.get("iree.abi.declaration", "")
     m = re.match(r"[^(]*@[^(]*\(", decl)
     if not m:
         return None
@@ -90,6 +91,7 @@ def _parse_tensor(t):
     return dims, element
 
 
+@functools.lru_cache(maxsize=64)
 def _element_text(element_type):
     """The MLIR element type of a HAL element type ("f32", "i32", "i1")."""
     et = int(element_type)
@@ -162,18 +164,32 @@ def _can_convert(src, dst):
     return s in "biuf"
 
 
+@functools.lru_cache(maxsize=256)
+def _signature(cc, declaration):
+    """What a call needs from a function's calling convention and
+    declaration, parsed once per signature: the argument kinds ("rr", or
+    None), the declared argument types (or None) and, for each declared
+    type, its (dims, normalized element) when it is a ranked tensor."""
+    # "0rr_r": version 0, then the argument kinds ("v" for none).
+    kinds = cc[1:].split("_", 1)[0] if cc.startswith("0") else None
+    if kinds == "v":
+        kinds = ""
+    declared = _declared_args({"iree.abi.declaration": declaration}) if declaration else None
+    tensors = []
+    for t in declared or ():
+        tensor = _parse_tensor(t)
+        tensors.append(None if tensor is None else (tensor[0], _normalize_element(tensor[1])))
+    return kinds, declared, tuple(tensors)
+
+
 class _Packer:
     """Packs Python arguments into a VmVariantList for one call."""
 
     def __init__(self, device, function):
         self.device = device
         self.function = function
-        cc = function.calling_convention or ""
-        # "0rr_r": version 0, then the argument kinds ("v" for none).
-        self.kinds = cc[1:].split("_", 1)[0] if cc.startswith("0") else None
-        if self.kinds == "v":
-            self.kinds = ""
-        self.declared = _declared_args(function)
+        self.kinds, self.declared, self.tensors = _signature(
+            function.calling_convention or "", function.reflection.get("iree.abi.declaration", ""))
 
     def want(self, i):
         if self.declared is not None and i < len(self.declared):
@@ -197,7 +213,7 @@ class _Packer:
             raise ArgumentError(
                 f"Error passing argument {n}: expected no more arguments, got {_describe(args[n])} "
                 f"(function '{name}' takes {n} argument{'s' * (n != 1)}, {len(args)} given)")
-        lst = VmVariantList(len(args))
+        lst = VmVariantList()
         for i, a in enumerate(args):
             kind = self.kinds[i] if self.kinds is not None else "r"
             if kind in "iIfF":
@@ -228,15 +244,14 @@ class _Packer:
             lst._push_typed(kind, float(value))
 
     def push_ref(self, lst, i, value):
-        tensor = _parse_tensor(self.want(i))
+        tensor = self.tensors[i] if i < len(self.tensors) else None
         if tensor is None:
             self.push_untyped(lst, value, i)
             return
         dims, element = tensor
-        element = _normalize_element(element)
         if isinstance(value, (DeviceArray, HalBufferView)):
             bv = value._buffer_view if isinstance(value, DeviceArray) else value
-            if not _shape_matches(bv.shape, dims) or _normalize_element(_element_text(bv.element_type)) != element:
+            if not _shape_matches(bv._dims(), dims) or _normalize_element(_element_text(bv.element_type)) != element:
                 self.fail(i, _describe(value))
             lst.push_ref(bv)
             return
@@ -297,18 +312,13 @@ class _Packer:
             lst.push_ref(self.view(where, arr))
 
 
-def _pack(device, function, args):
-    """A VmVariantList of args for function (ArgumentError on mismatch)."""
-    return _Packer(device, function).pack(list(args))
-
-
 def _unpack(device, lst):
     """Python values of a result list (IREE's dynamic mode): buffer views
     become DeviceArrays that allow implicit host transfer, lists stay
     VmVariantLists."""
     out = []
     for i in range(len(lst)):
-        v = lst.get_variant(i)
+        v = lst._get(i)[1]
         if isinstance(v, HalBufferView):
             v = DeviceArray(device, v, implicit_host_transfer=True)
         out.append(v)
@@ -323,6 +333,7 @@ class FunctionInvoker:
         self._vm_context = vm_context
         self._device = device
         self._vm_function = vm_function
+        self._packer = None
 
     @property
     def vm_function(self):
@@ -334,7 +345,9 @@ class FunctionInvoker:
                 f"Error passing argument: keyword arguments ({', '.join(kwargs)}) need iree.abi reflection, "
                 f"which function '{self._vm_function.name}' does not have")
         f = self._vm_function
-        packed = _pack(self._device, f, args)
+        if self._packer is None or self._packer.function is not f:
+            self._packer = _Packer(self._device, f)
+        packed = self._packer.pack(args)
         res = self._vm_context._invoke(f.module_name, f.name, packed)
         try:
             values = _unpack(self._device, res)
