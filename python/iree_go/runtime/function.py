@@ -48,10 +48,9 @@ def _split_top(text, sep=","):
     return [p.strip() for p in parts]
 
 
-def _declared_args(reflection):
-    """The argument types of the iree.abi.declaration in a function's
-    reflection ("tensor<4xf32>", "i32", …), or None without one."""
-    decl = reflection.get("iree.abi.declaration", "")
+def _declared_args(decl):
+    """The argument types of an iree.abi.declaration as a tuple
+    ("tensor<4xf32>", "i32", …), or None when decl declares none."""
     m = re.match(r"[^(]*@[^(]*\(", decl)
     if not m:
         return None
@@ -69,7 +68,7 @@ def _declared_args(reflection):
         t = p.split(":", 1)[1].strip() if ":" in p else p
         # Drop argument attributes ("tensor<4xf32> {iree.abi.foo}").
         types.append(_split_top(t, " ")[0] if "{" in t else t)
-    return types
+    return tuple(types)
 
 
 def _parse_tensor(t):
@@ -174,7 +173,7 @@ def _signature(cc, declaration):
     kinds = cc[1:].split("_", 1)[0] if cc.startswith("0") else None
     if kinds == "v":
         kinds = ""
-    declared = _declared_args({"iree.abi.declaration": declaration}) if declaration else None
+    declared = _declared_args(declaration)
     tensors = []
     for t in declared or ():
         tensor = _parse_tensor(t)
