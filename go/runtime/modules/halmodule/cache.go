@@ -37,6 +37,18 @@ type cache struct {
 	// allocation a kernel does not write entirely, gives a visibly wrong
 	// answer.
 	poison bool
+
+	// Slot homes (see invocations): during a lone invocation, slot is
+	// the index its next allocation gets (-1 otherwise); with homes set,
+	// the allocation of slot k takes homed[k], the buffer the same
+	// allocation of earlier invocations used, instead of the most recent
+	// fit.
+	active int
+	began  uint64 // invocations begun
+	slot   int
+	homes  bool
+	homed  map[int][]byte // slot → its released home buffer
+	policy policyChooser
 }
 
 // DebugEnv names the environment variable that, set to 1, makes every
@@ -62,6 +74,7 @@ type ownedBuf struct {
 	ptr  weak.Pointer[byte]
 	size int
 	cap  int
+	home int // the slot whose home this storage is, or -1
 }
 
 // freeBuf is released storage and when it was released.
@@ -71,7 +84,7 @@ type freeBuf struct {
 }
 
 func newCache() *cache {
-	c := &cache{owned: map[uintptr]ownedBuf{}, free: map[int][]freeBuf{}, minBytes: cacheMinBytes}
+	c := &cache{owned: map[uintptr]ownedBuf{}, free: map[int][]freeBuf{}, minBytes: cacheMinBytes, slot: -1, homed: map[int][]byte{}}
 	if os.Getenv(DebugEnv) == "1" {
 		c.minBytes, c.poison = 1, true
 	}
@@ -106,18 +119,28 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var b []byte
-	capacity := n
-	if k := c.fit(n); k > 0 {
+	capacity, home, recycled := n, -1, true
+	if c.homes && c.slot >= 0 {
+		home = c.slot
+		c.slot++
+	}
+	if hb, ok := c.homed[home]; ok && cap(hb) >= n && cap(hb) <= fitRatio*n {
+		delete(c.homed, home)
+		c.bytes -= cap(hb)
+		b, capacity = hb[:n:n], cap(hb)
+	} else if k := c.fit(n); k > 0 {
+		// The slot's home is missing, held or of another size: a
+		// released buffer that is nobody's home, or a new one.
 		l := c.free[k]
 		b = l[len(l)-1].b[:n:n]
 		c.free[k] = l[:len(l)-1]
 		c.bytes -= k
 		capacity = k
-		if !uninitialized {
-			clear(b)
-		}
 	} else {
-		b = hugepage.Alloc(n)
+		b, recycled = hugepage.Alloc(n), false
+	}
+	if recycled && !uninitialized {
+		clear(b)
 	}
 	if uninitialized && c.poison {
 		fill(b)
@@ -126,7 +149,7 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 	if len(c.owned) >= 1024 {
 		c.purge()
 	}
-	c.owned[uintptr(unsafe.Pointer(p))] = ownedBuf{weak.Make(p), n, capacity}
+	c.owned[uintptr(unsafe.Pointer(p))] = ownedBuf{weak.Make(p), n, capacity, home}
 	return b
 }
 
@@ -160,6 +183,7 @@ func (c *cache) recyclable(ref any) bool {
 type candidate struct {
 	p    *byte
 	n    int
+	home int
 	held bool
 }
 
@@ -185,7 +209,7 @@ func (c *cache) release(refs, keep []any) {
 			dup = dup || x.p == p
 		}
 		if !dup {
-			cands = append(cands, candidate{p: p, n: o.cap})
+			cands = append(cands, candidate{p: p, n: o.cap, home: o.home})
 		}
 	}
 	if len(cands) == 0 {
@@ -212,7 +236,15 @@ func (c *cache) release(refs, keep []any) {
 		if c.poison {
 			fill(unsafe.Slice(x.p, x.n))
 		}
-		if len(c.free[x.n]) >= cacheMaxPerSize || c.bytes+x.n > cacheMaxBytes {
+		if c.bytes+x.n > cacheMaxBytes {
+			continue
+		}
+		if _, taken := c.homed[x.home]; x.home >= 0 && !taken {
+			c.homed[x.home] = unsafe.Slice(x.p, x.n)
+			c.bytes += x.n
+			continue
+		}
+		if len(c.free[x.n]) >= cacheMaxPerSize {
 			continue
 		}
 		c.seq++

@@ -34,13 +34,17 @@ func New(dev hal.Device) *Device {
 	return d
 }
 
-// Warm keeps the device's workers ready for dispatches until done is
-// called (see hal.Warmer); a no-op for devices without workers.
+// Warm marks an invocation in progress until done is called: the
+// device's workers stay ready for dispatches (see hal.Warmer) and the
+// buffer cache numbers the invocation's allocations (see
+// cache.invocations).
 func (d *Device) Warm() (done func()) {
+	end := d.cache.invocations()
 	if w, ok := d.disp.(hal.Warmer); ok {
-		return w.Warm()
+		cool := w.Warm()
+		return func() { cool(); end() }
 	}
-	return func() {}
+	return end
 }
 
 // HAL returns the underlying device.

@@ -5,7 +5,9 @@
 // and runtime/hal meet.
 //
 // Its buffer cache recycles the storage of buffers a host program
-// discards (or a caller releases) for later allocations of the same size;
-// GREE_DEBUG_BUFFER_CACHE=1 makes it poison recycled buffers to catch
-// reuse bugs.
+// discards (or a caller releases) for later allocations of the same size:
+// the most recently released fit, or, when invocations have run faster
+// that way, the storage the same allocation of the previous invocation
+// used (see policy.go); GREE_DEBUG_BUFFER_CACHE=1 makes it poison
+// recycled buffers to catch reuse bugs.
 package halmodule
