@@ -124,13 +124,23 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 		home = c.slot
 		c.slot++
 	}
-	if hb, ok := c.homed[home]; ok && cap(hb) >= n && cap(hb) <= fitRatio*n {
+	hb, homed := c.homed[home]
+	if homed {
 		delete(c.homed, home)
 		c.bytes -= cap(hb)
+		if cap(hb) < n || cap(hb) > fitRatio*n {
+			// The slot's allocation changed size: its home goes to
+			// the free lists, and this allocation's storage becomes
+			// the slot's home.
+			c.addFree(hb[:cap(hb)])
+			homed = false
+		}
+	}
+	if homed {
 		b, capacity = hb[:n:n], cap(hb)
 	} else if k := c.fit(n); k > 0 {
-		// The slot's home is missing, held or of another size: a
-		// released buffer that is nobody's home, or a new one.
+		// No home (none yet, or held): a released buffer that is
+		// nobody's home, or a new one.
 		l := c.free[k]
 		b = l[len(l)-1].b[:n:n]
 		c.free[k] = l[:len(l)-1]
@@ -244,11 +254,17 @@ func (c *cache) release(refs, keep []any) {
 			c.bytes += x.n
 			continue
 		}
-		if len(c.free[x.n]) >= cacheMaxPerSize {
-			continue
-		}
-		c.seq++
-		c.free[x.n] = append(c.free[x.n], freeBuf{unsafe.Slice(x.p, x.n), c.seq})
-		c.bytes += x.n
+		c.addFree(unsafe.Slice(x.p, x.n))
 	}
+}
+
+// addFree puts released storage b (its whole capacity) on its free list,
+// unless that list is full.
+func (c *cache) addFree(b []byte) {
+	if len(c.free[len(b)]) >= cacheMaxPerSize {
+		return
+	}
+	c.seq++
+	c.free[len(b)] = append(c.free[len(b)], freeBuf{b, c.seq})
+	c.bytes += len(b)
 }

@@ -168,3 +168,22 @@ func TestOverlappingInvocationsTakeNoSlots(t *testing.T) {
 }
 
 func ptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+func TestHomesFollowAChangeOfSize(t *testing.T) {
+	c := newCache()
+	invocation(c, true, []int{1 << 16}, nil)
+	old := c.homed[0]
+	big := invocation(c, true, []int{1 << 20}, nil) // a larger input, say
+	if &big[0][0] == &old[0] {
+		t.Fatal("a 64 KiB home served a 1 MiB allocation")
+	}
+	if h := c.homed[0]; h == nil || &h[0] != &big[0][0] {
+		t.Fatal("the new size's storage did not become the slot's home")
+	}
+	if l := c.free[1<<16]; len(l) != 1 || &l[0].b[0] != &old[0] {
+		t.Fatal("the old home did not go back to the free lists")
+	}
+	if again := invocation(c, true, []int{1 << 20}, nil); &again[0][0] != &big[0][0] {
+		t.Fatal("the slot's new home was not reused")
+	}
+}
