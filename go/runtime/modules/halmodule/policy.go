@@ -61,12 +61,14 @@ func (c *cache) invocations() (done func()) {
 // policyChooser picks the way of recycling for an invocation by the
 // invocations' durations under each: it alternates until each has
 // policyCold samples (the first ones meet fresh buffers: page faults,
-// cold caches), then takes the one whose recent durations have the lower
-// median (homes only by homesMargin), trying the other every
+// cold caches), then takes the one whose last few durations have the
+// lower minimum (homes only by homesMargin), trying the other every
 // policyExplore-th invocation (policyExploreRare-th when it was slower
-// by clearMargin). A median
-// of the last few ignores the odd invocation a burst of load slowed, and
-// follows a change of the machine's state within a few samples.
+// by clearMargin). Noise only ever slows an invocation, so the minimum
+// ignores bursts of load (a median of the chosen way's last seven let
+// four slow ones send MobileNetV2 to homes, 10% slower, for a hundred
+// invocations); it falls at the first faster sample when the machine
+// gets faster, and rises once all the samples kept are slower.
 type policyChooser struct {
 	n            uint64
 	recent, home durations
@@ -90,7 +92,7 @@ const (
 // durations keeps a way's last samples.
 type durations struct {
 	seen int // samples recorded, cold ones included
-	last [7]time.Duration
+	last [5]time.Duration
 }
 
 // add records d, dropping the oldest sample.
@@ -104,12 +106,9 @@ func (s *durations) add(d time.Duration) {
 // ready reports whether the way has a sample past the cold ones.
 func (s *durations) ready() bool { return s.seen > policyCold }
 
-// median returns the median of the samples kept.
-func (s *durations) median() time.Duration {
-	n := min(s.seen-policyCold, len(s.last))
-	v := append([]time.Duration(nil), s.last[:n]...)
-	slices.Sort(v)
-	return v[n/2]
+// least returns the least of the samples kept.
+func (s *durations) least() time.Duration {
+	return slices.Min(s.last[:min(s.seen-policyCold, len(s.last))])
 }
 
 // homes reports whether the next invocation recycles by homes.
@@ -118,7 +117,7 @@ func (p *policyChooser) homes() bool {
 	if !p.recent.ready() || !p.home.ready() {
 		return p.home.seen < p.recent.seen
 	}
-	h, r := float64(p.home.median()), float64(p.recent.median())
+	h, r := float64(p.home.least()), float64(p.recent.least())
 	faster := h < homesMargin*r
 	explore := uint64(policyExplore)
 	if max(h, r) > clearMargin*min(h, r) {
