@@ -17,13 +17,13 @@ import (
 //     written by the same worker as last time (MobileNetV2: 26.7 MB).
 //
 // Where the workers' cores share their last-level cache, the most recent
-// fit wins (MobileNetV2 on local-task, two Zen 4 vCPUs: 4.0-4.3 against
-// 4.2-4.5 ms with homes always). Where they do not (the same VM when the
-// host has placed its two vCPUs on different CCDs), every line one core
-// wrote and the other then writes or reads moves between the caches at a
-// quarter of the speed, a buffer recycled for another tensor is written
-// by the other core half the time, and homes win by far (5.6-5.9 against
-// 7.0-7.3 ms). Which case holds changes by the second on that VM, and
+// fit wins (MobileNetV2 on local-task, two Zen 4 vCPUs: 4.0-4.1 ms
+// against 4.2-4.5 with homes always, 4.0-4.2 choosing). Where they do
+// not (the same VM when the host has placed its two vCPUs on different
+// CCDs), every line one core wrote and the other then writes or reads
+// moves between the caches at a quarter of the speed, a buffer recycled
+// for another tensor is written by the other core half the time, and
+// homes win by far (5.5-5.9 against 6.9-7.2 ms). Which case holds changes by the second on that VM, and
 // nothing the guest can read tells (its /sys says one shared L3), so the
 // choice is measured: the invocations' own durations decide.
 
