@@ -59,9 +59,10 @@ func (c *cache) invocations() (done func()) {
 }
 
 // policyChooser picks the way of recycling for an invocation by the
-// invocations' durations under each: it alternates until each has
-// policyCold samples (the first ones meet fresh buffers: page faults,
-// cold caches), then takes the one whose last few durations have the
+// invocations' durations under each: after policyWarmup invocations by
+// the most recent fit it tries homes until they have a sample past
+// policyCold ones (the first meet fresh buffers: page faults, cold
+// caches), then takes the way whose last few durations have the
 // lower minimum (homes only by homesMargin), trying the other every
 // policyExplore-th invocation (policyExploreRare-th when it was slower
 // by clearMargin). Noise only ever slows an invocation, so the minimum
@@ -75,6 +76,10 @@ type policyChooser struct {
 }
 
 const (
+	// policyWarmup is how many invocations use the most recent fit
+	// before homes are tried: a program called a few times never pays
+	// for a second set of buffers (new memory, slow to touch at first).
+	policyWarmup      = 16
 	policyCold        = 2
 	policyExplore     = 16
 	policyExploreRare = 64
@@ -114,8 +119,11 @@ func (s *durations) least() time.Duration {
 // homes reports whether the next invocation recycles by homes.
 func (p *policyChooser) homes() bool {
 	p.n++
-	if !p.recent.ready() || !p.home.ready() {
-		return p.home.seen < p.recent.seen
+	switch {
+	case p.recent.seen < policyWarmup:
+		return false
+	case !p.home.ready():
+		return true // its cold samples and a first measured one
 	}
 	h, r := float64(p.home.least()), float64(p.recent.least())
 	faster := h < homesMargin*r

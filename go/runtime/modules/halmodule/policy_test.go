@@ -79,7 +79,7 @@ func invocation(c *cache, homes bool, sizes []int, hold map[int]bool) [][]byte {
 	if homes {
 		fast, slow = slow, fast
 	}
-	for i := 0; i <= policyCold; i++ {
+	for i := 0; i < policyWarmup; i++ {
 		fast.add(time.Microsecond)
 		slow.add(time.Millisecond)
 	}
@@ -185,5 +185,26 @@ func TestHomesFollowAChangeOfSize(t *testing.T) {
 	}
 	if again := invocation(c, true, []int{1 << 20}, nil); &again[0][0] != &big[0][0] {
 		t.Fatal("the slot's new home was not reused")
+	}
+}
+
+func TestFewInvocationsNeverTakeHomes(t *testing.T) {
+	c := newCache()
+	for i := 0; i < policyWarmup; i++ {
+		end := c.invocations()
+		if c.homes {
+			t.Fatalf("invocation %d of a program called %d times took homes", i+1, policyWarmup)
+		}
+		b := c.alloc(1<<16, false)
+		c.release([]any{&hal.BufferView{Data: b}}, nil)
+		end()
+	}
+	if len(c.homed) != 0 {
+		t.Fatalf("%d homes kept after %d invocations", len(c.homed), policyWarmup)
+	}
+	end := c.invocations()
+	defer end()
+	if !c.homes {
+		t.Fatal("homes not tried after the warm-up")
 	}
 }
