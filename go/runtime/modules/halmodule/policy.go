@@ -87,7 +87,7 @@ const (
 	// for it to be tried only every policyExploreRare-th invocation: a
 	// try costs that difference, and the next invocation finds the caches
 	// holding the other way's buffers.
-	clearMargin = 1.1
+	clearMargin = 1.05
 	// homesMargin is how much faster homes must have been to be chosen:
 	// they hold more bytes, and where they are about as fast the most
 	// recent fit keeps the caches for everything else.
