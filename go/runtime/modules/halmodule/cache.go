@@ -38,15 +38,14 @@ type cache struct {
 	// answer.
 	poison bool
 
-	// Slot homes (see invocations): during a lone invocation, slot is
-	// the index its next allocation gets (-1 otherwise); with homes set,
-	// the allocation of slot k takes homed[k], the buffer the same
-	// allocation of earlier invocations used, instead of the most recent
-	// fit.
+	// Slot homes (see invocations): during a lone invocation that
+	// recycles by homes, slot is the index its next allocation gets (-1
+	// otherwise), and the allocation of slot k takes homed[k], the
+	// buffer the same allocation of earlier invocations used, instead of
+	// the most recent fit.
 	active int
 	began  uint64 // invocations begun
 	slot   int
-	homes  bool
 	homed  map[int][]byte // slot → its released home buffer
 	policy policyChooser
 }
@@ -120,7 +119,7 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 	defer c.mu.Unlock()
 	var b []byte
 	capacity, home, recycled := n, -1, true
-	if c.homes && c.slot >= 0 {
+	if c.slot >= 0 {
 		home = c.slot
 		c.slot++
 	}
@@ -132,7 +131,7 @@ func (c *cache) alloc(n int, uninitialized bool) []byte {
 			// The slot's allocation changed size: its home goes to
 			// the free lists, and this allocation's storage becomes
 			// the slot's home.
-			c.addFree(hb[:cap(hb)])
+			c.addFree(hb)
 			homed = false
 		}
 	}

@@ -23,25 +23,25 @@ import (
 // CCDs), every line one core wrote and the other then writes or reads
 // moves between the caches at a quarter of the speed, a buffer recycled
 // for another tensor is written by the other core half the time, and
-// homes win by far (5.5-5.9 against 6.9-7.2 ms). Which case holds changes by the second on that VM, and
-// nothing the guest can read tells (its /sys says one shared L3), so the
-// choice is measured: the invocations' own durations decide.
+// homes win by far (5.5-5.9 against 6.9-7.2 ms). Which case holds
+// changes by the second on that VM, and nothing the guest can read tells
+// (its /sys says one shared L3), so the choice is measured: the
+// invocations' own durations decide.
 
 // invocations marks the start of an invocation and returns the function
-// that marks its end. While it is the only one in progress its
-// allocations get slot numbers and follow the chosen way; its duration
-// is that way's sample.
+// that marks its end. While it is the only one in progress it follows
+// the chosen way (by homes, its allocations get slot numbers) and its
+// duration is that way's sample.
 func (c *cache) invocations() (done func()) {
 	c.mu.Lock()
 	c.active++
 	c.began++
 	began, lone := c.began, c.active == 1
-	if lone {
-		c.slot, c.homes = 0, c.policy.homes()
-	} else {
-		c.slot, c.homes = -1, false // slots of two invocations would mix
+	homes := lone && c.policy.homes()
+	c.slot = -1 // also when another begins: slots of two invocations would mix
+	if homes {
+		c.slot = 0
 	}
-	homes := c.homes
 	c.mu.Unlock()
 	t0 := time.Now()
 	return func() {
@@ -53,7 +53,7 @@ func (c *cache) invocations() (done func()) {
 			c.policy.record(homes, d) // no other invocation overlapped
 		}
 		if c.active == 0 {
-			c.slot, c.homes = -1, false
+			c.slot = -1
 		}
 	}
 }

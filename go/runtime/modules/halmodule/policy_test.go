@@ -27,7 +27,7 @@ func TestPolicyChooserFollowsTheFasterWay(t *testing.T) {
 	ms := time.Millisecond
 	var p policyChooser
 	// Most recent fit faster (cores sharing their cache): homes only
-	// in the first alternation and the rare tries.
+	// in their first tries after the warm-up and the rare ones.
 	if took := chooserRun(&p, 640, 4*ms, 4500*time.Microsecond); took > 640/policyExploreRare+policyCold+2 {
 		t.Fatalf("homes 12%% slower taken %d times of 640", took)
 	}
@@ -115,9 +115,8 @@ func TestHomesGiveEachAllocationItsStorage(t *testing.T) {
 			}
 		}
 	}
-	// The most recent fit still recycles between a invocation's own
-	// allocations (the two 64 KiB ones share storage when the first is
-	// released first); homes are left alone.
+	// After the last invocation every allocation's storage is its
+	// slot's home again.
 	if c.homed[0] == nil || c.homed[3] == nil {
 		t.Fatal("homes dropped after an invocation by homes")
 	}
@@ -153,8 +152,8 @@ func TestOverlappingInvocationsTakeNoSlots(t *testing.T) {
 	c := newCache()
 	end1 := c.invocations()
 	end2 := c.invocations()
-	if c.slot != -1 || c.homes {
-		t.Fatalf("two invocations in progress: slot %d homes %v", c.slot, c.homes)
+	if c.slot != -1 {
+		t.Fatalf("two invocations in progress: slot %d", c.slot)
 	}
 	b := c.alloc(1<<16, false)
 	if o := c.owned[ptrOf(b)]; o.home != -1 {
@@ -192,7 +191,7 @@ func TestFewInvocationsNeverTakeHomes(t *testing.T) {
 	c := newCache()
 	for i := 0; i < policyWarmup; i++ {
 		end := c.invocations()
-		if c.homes {
+		if c.slot >= 0 {
 			t.Fatalf("invocation %d of a program called %d times took homes", i+1, policyWarmup)
 		}
 		b := c.alloc(1<<16, false)
@@ -204,7 +203,7 @@ func TestFewInvocationsNeverTakeHomes(t *testing.T) {
 	}
 	end := c.invocations()
 	defer end()
-	if !c.homes {
+	if c.slot < 0 {
 		t.Fatal("homes not tried after the warm-up")
 	}
 }
