@@ -127,7 +127,12 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	if stop <= phaseIndex("global-optimization") {
 		return printIR()
 	}
-	if err := flow.Run(m); err != nil {
+	var fo flow.Options
+	if b, err := selectBackend(opts.Backends); err == nil && b.Strategy.ConvChainChannels > 0 {
+		st := b.Strategy
+		fo.Chain = func(p, r, c *ir.Operation) bool { return codegen.ChainLowerable(p, r, c, st) }
+	}
+	if err := flow.RunWith(m, fo); err != nil {
 		return nil, err
 	}
 	if stop <= phaseIndex("stream") {

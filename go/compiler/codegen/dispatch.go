@@ -38,6 +38,12 @@ type Strategy struct {
 	// DWConv maps f32 depthwise 2-D convolutions over NCHW tensors (with
 	// a fused zero pad or none) to the DWConv tile op.
 	DWConv bool
+	// ConvChainChannels, when positive, is the channels per workgroup of
+	// a convolution chain's kernel (a 1×1 convolution into a depthwise
+	// one, see convChain; flow merges their dispatches where
+	// ChainLowerable), and ConvChainScratch the most bytes of its
+	// workgroup scratch.
+	ConvChainChannels, ConvChainScratch int64
 }
 
 // CPUStrategy is the strategy of the vmvx target.

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"github.com/gree-ml/gree/go/compiler/flow"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
@@ -13,6 +14,17 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 		return lowerExt(region, op, name, st)
 	}
 	ret := body.Terminator()
+	if gens, others := flow.RegionGenerics(region); len(gens) == 4 && len(others) == 1 {
+		if cc, ok := matchConvChain(gens, others[0], st); ok && others[0].Operands[0] == gens[1].Op.Results[0] &&
+			len(ret.Operands) == 1 && ret.Operands[0] == gens[3].Op.Results[0] {
+			g := newGen(region, name, st)
+			if err := g.lowerConvChain(cc, region.Results); err != nil {
+				return nil, err
+			}
+			g.b.Append(&kir.Op{Kind: kir.Yield})
+			return g.d, nil
+		}
+	}
 	var gens []linalg.Generic
 	for _, op := range body.Ops {
 		if g, ok := linalg.AsGeneric(op); ok {

@@ -69,7 +69,10 @@ func FormDispatches(fn *ir.Operation) {
 }
 
 // Run fuses and forms dispatches in every function of m.
-func Run(m *ir.Module) error {
+func Run(m *ir.Module) error { return RunWith(m, Options{}) }
+
+// RunWith is Run with the target's choices o.
+func RunWith(m *ir.Module, o Options) error {
 	var err error
 	for _, op := range m.Body().Ops {
 		if op.Name == "func.func" || op.Name == "util.func" {
@@ -80,6 +83,7 @@ func Run(m *ir.Module) error {
 			}
 			DedupInputs(op)
 			FormDispatches(op)
+			MergeChains(op, o.Chain)
 			FormExtDispatches(op)
 		}
 	}

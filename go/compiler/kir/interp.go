@@ -98,7 +98,13 @@ type thread struct {
 func (m *machine) workgroup() error {
 	m.shared = m.shared[:0]
 	for _, s := range m.k.Shared {
-		m.shared = append(m.shared, make([]byte, s.Count*int64(s.Elem.ByteSize())))
+		b := make([]byte, s.Count*int64(s.Elem.ByteSize()))
+		if s.Scratch {
+			for i := range b {
+				b[i] = 0xff // all ones: NaN, or −1
+			}
+		}
+		m.shared = append(m.shared, b)
 	}
 	ws := m.k.WorkgroupSize
 	m.threads = int64(ws[0]) * int64(ws[1]) * int64(ws[2])

@@ -32,7 +32,7 @@ func (t *thread) dwconv(op *Op) error {
 	}
 	bufs := [3][]byte{}
 	for i, b := range op.Bindings {
-		bufs[i] = t.m.bindings[b]
+		bufs[i], _ = t.tileMem(b)
 	}
 	count := func(i int) int64 { return int64(len(bufs[i]) / 4) }
 	in, w, out := bufs[0], bufs[1], bufs[2]

@@ -48,6 +48,16 @@ func writeElem(buf []byte, s Scalar, i int64, x uint64) {
 	}
 }
 
+// tileMem returns the bytes and element type of a tile op's memory
+// operand b (Kernel.TileMem).
+func (t *thread) tileMem(b int) ([]byte, Scalar) {
+	e, shared, _ := t.m.k.TileMem(b)
+	if shared >= 0 {
+		return t.m.shared[shared], e
+	}
+	return t.m.bindings[b], e
+}
+
 // buffer returns the bytes and element type op addresses.
 func (t *thread) buffer(op *Op) ([]byte, Scalar, string) {
 	switch op.Kind {
@@ -180,11 +190,10 @@ func (t *thread) contract(op *Op) error {
 		return err
 	}
 	kk = max(kk, 0)
-	k := t.m.k
 	var bufs [3][]byte
 	var elems [3]Scalar
 	for i, b := range op.Bindings {
-		bufs[i], elems[i] = t.m.bindings[b], k.Bindings[b].Elem
+		bufs[i], elems[i] = t.tileMem(b)
 		if kk == 0 && i < 2 {
 			continue // A and B are not read
 		}

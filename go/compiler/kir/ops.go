@@ -266,10 +266,17 @@ type Binding struct {
 	Access Access
 }
 
-// SharedAlloc is a workgroup-memory array (thread level).
+// SharedAlloc is a workgroup-memory array: addressed by LoadShared and
+// StoreShared (thread level), and by tile ops (Contract, DWConv) as
+// operand ordinal len(Kernel.Bindings)+i (see Kernel.TileMem), a
+// workgroup's scratch tile. It starts zeroed, or with Scratch undefined:
+// the kernel writes every element before reading it (llvm-cpu leaves the
+// stack as it is; Run fills it with NaNs, so that a read before a write
+// shows).
 type SharedAlloc struct {
-	Elem  Scalar
-	Count int64
+	Elem    Scalar
+	Count   int64
+	Scratch bool
 }
 
 // GridDim gives one dimension of the workgroup grid:
@@ -295,3 +302,21 @@ type Kernel struct {
 
 // Type returns v's type.
 func (k *Kernel) Type(v Value) Type { return k.Types[v] }
+
+// TileMem resolves a tile op's memory operand b (Op.Bindings): an
+// ordinal below len(k.Bindings) is that binding (shared −1); the ordinal
+// len(k.Bindings)+i is shared allocation i. ok is false past both.
+func (k *Kernel) TileMem(b int) (elem Scalar, shared int, ok bool) {
+	switch {
+	case b >= 0 && b < len(k.Bindings):
+		return k.Bindings[b].Elem, -1, true
+	case b >= len(k.Bindings) && b < len(k.Bindings)+len(k.Shared):
+		i := b - len(k.Bindings)
+		return k.Shared[i].Elem, i, true
+	}
+	return 0, -1, false
+}
+
+// SharedOrdinal is the tile-op operand ordinal of shared allocation i
+// (TileMem); it holds once every binding has been added.
+func (k *Kernel) SharedOrdinal(i int) int { return len(k.Bindings) + i }

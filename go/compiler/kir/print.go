@@ -107,7 +107,11 @@ func (p *printer) header() {
 	}
 	p.f(")\n")
 	for i, s := range k.Shared {
-		p.f("    shared s%d: %s x %d\n", i, s.Elem, s.Count)
+		p.f("    shared s%d: %s x %d", i, s.Elem, s.Count)
+		if s.Scratch {
+			p.f(" scratch (b%d)", k.SharedOrdinal(i))
+		}
+		p.f("\n")
 	}
 	p.f("{\n")
 }

@@ -141,6 +141,16 @@ func (v *verifier) binding(op *Op, i int, need Access) (Scalar, error) {
 	return b.Elem, nil
 }
 
+// tileMem checks a tile op's memory operand b (Kernel.TileMem): a
+// binding with the access needed, or a shared allocation.
+func (v *verifier) tileMem(op *Op, b int, need Access) (Scalar, error) {
+	e, shared, ok := v.k.TileMem(b)
+	if ok && shared >= 0 {
+		return e, nil
+	}
+	return v.binding(op, b, need)
+}
+
 func (v *verifier) contract(op *Op, ts []Type) error {
 	if op.Imm&^(ContractUnsigned|ContractZero|contractEpilogueFlags) != 0 {
 		return v.errf(op, "flags %#x: only bits 0 (zero-extend), 1 (C starts at zero) and 2-6 (epilogue) are defined", op.Imm)
@@ -153,11 +163,11 @@ func (v *verifier) contract(op *Op, ts []Type) error {
 			return v.errf(op, "operand %d has type %s, want i64", i, t)
 		}
 	}
-	a, err := v.binding(op, op.Bindings[0], Read)
+	a, err := v.tileMem(op, op.Bindings[0], Read)
 	if err != nil {
 		return err
 	}
-	b, err := v.binding(op, op.Bindings[1], Read)
+	b, err := v.tileMem(op, op.Bindings[1], Read)
 	if err != nil {
 		return err
 	}
@@ -165,7 +175,7 @@ func (v *verifier) contract(op *Op, ts []Type) error {
 	if op.Imm&ContractZero != 0 {
 		need = Write
 	}
-	c, err := v.binding(op, op.Bindings[2], need)
+	c, err := v.tileMem(op, op.Bindings[2], need)
 	if err != nil {
 		return err
 	}
@@ -202,7 +212,11 @@ func (v *verifier) dwconv(op *Op, ts []Type) error {
 		access = append(access, Read)
 	}
 	for i, b := range bs {
-		e, err := v.binding(op, b, access[i])
+		check := v.tileMem
+		if i == 3 {
+			check = v.binding // the bias
+		}
+		e, err := check(op, b, access[i])
 		if err != nil {
 			return err
 		}

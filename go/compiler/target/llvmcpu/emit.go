@@ -295,8 +295,15 @@ func (mo *module) kernel(k *kir.Kernel, idx int, sym string) error {
 	}
 	for i, s := range k.Shared {
 		f.emitf("%%s%d = alloca %s, i64 %d, align 64", i, memTy(s.Elem), s.Count)
-		mo.declare("llvm.memset", "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
-		f.emitf("call void @llvm.memset.p0.i64(ptr %%s%d, i8 0, i64 %d, i1 false)", i, s.Count*int64(s.Elem.ByteSize()))
+		if !s.Scratch {
+			mo.declare("llvm.memset", "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
+			f.emitf("call void @llvm.memset.p0.i64(ptr %%s%d, i8 0, i64 %d, i1 false)", i, s.Count*int64(s.Elem.ByteSize()))
+		}
+		// As a tile op's operand (kir.Kernel.TileMem): %b and %n of its
+		// ordinal, as a binding's.
+		o := k.SharedOrdinal(i)
+		f.emitf("%%b%d = getelementptr inbounds i8, ptr %%s%d, i64 0", o, i)
+		f.emitf("%%n%d = add i64 0, %d", o, s.Count)
 	}
 	if err := f.block(k.Body); err != nil {
 		return err

@@ -165,7 +165,7 @@ func (f *fn) contract(op *kir.Op) {
 	f.startBlock(call)
 	var elems [3]kir.Scalar
 	for i, b := range op.Bindings {
-		elems[i] = f.k.Bindings[b].Elem
+		elems[i], _, _ = f.k.TileMem(b)
 	}
 	name := f.mo.contractFn(elems, op.Imm&kir.ContractUnsigned != 0, zero)
 	if epi != 0 {

@@ -69,6 +69,9 @@ func (em *emitter) simple(op *kir.Op) error {
 			return status.Errorf(status.Unimplemented, "vmvx has no fused Contract epilogue (flags %#x); codegen sweeps it for this target", op.Imm)
 		}
 		for i, b := range op.Bindings {
+			if _, shared, _ := em.k.TileMem(b); shared >= 0 {
+				return status.Errorf(status.Unimplemented, "vmvx has no Contract on workgroup scratch (operand %d is shared allocation %d); codegen keeps such chains in separate dispatches for this target", i, shared)
+			}
 			in.Bindings[i] = uint32(b)
 		}
 	}
