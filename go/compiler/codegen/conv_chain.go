@@ -166,29 +166,18 @@ func (g *gen) lowerConvChain(cc *convChain, results []*ir.Value) error {
 	s, sh := cc.s, cc.sh
 	A, B := cc.root1.Op.Operands[0], cc.root1.Op.Operands[1]
 	Wt, Out := cc.root2.Op.Operands[1], results[0]
-	bind := func(v *ir.Value, a kir.Access) (int, error) {
-		b, err := g.bind(v, a)
+	var bs [4]int
+	for i, x := range []struct {
+		v *ir.Value
+		a kir.Access
+	}{{A, kir.Read}, {B, kir.Read}, {Wt, kir.Read}, {Out, kir.Write}} {
+		b, err := g.bind(x.v, x.a)
 		if err != nil {
-			return -1, ir.OpErrorf(cc.root1.Op, "%v", err)
+			return ir.OpErrorf(cc.root1.Op, "%v", err)
 		}
-		return b, nil
+		bs[i] = b
 	}
-	ab, err := bind(A, kir.Read)
-	if err != nil {
-		return err
-	}
-	bb, err := bind(B, kir.Read)
-	if err != nil {
-		return err
-	}
-	wb, err := bind(Wt, kir.Read)
-	if err != nil {
-		return err
-	}
-	ob, err := bind(Out, kir.Write)
-	if err != nil {
-		return err
-	}
+	ab, bb, wb, ob := bs[0], bs[1], bs[2], bs[3]
 	g.k.Grid[0] = kir.GridDim{Static: cc.C, Tile: cc.cb}
 	g.k.Grid[1] = kir.GridDim{Static: cc.OH, Tile: cc.rs}
 	top := g.b
