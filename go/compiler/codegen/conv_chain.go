@@ -14,8 +14,8 @@ import (
 // computes both: each workgroup takes a block of channels and a strip of
 // output rows, computes the expansion of the input rows the strip's
 // windows read into workgroup scratch (a Contract), then convolves the
-// scratch (a DWConv). The expanded tensor (4.8 MB at MobileNetV2's
-// 112×112 layer) is never written to memory, and one dispatch goes. The
+// scratch (a DWConv). The expanded tensor (1.8 MB at MobileNetV2's
+// 56×56 layers) is never written to memory, and one dispatch goes. The
 // rows two strips' windows share are computed by both.
 type convChain struct {
 	root1, epi1 linalg.Generic // the 1×1 convolution and its epilogue
