@@ -127,9 +127,12 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	if stop <= phaseIndex("global-optimization") {
 		return printIR()
 	}
+	// The backend (nil without a valid one, an error only once there are
+	// dispatches to compile) decides which dispatches flow merges.
+	be, beErr := selectBackend(opts.Backends)
 	var fo flow.Options
-	if b, err := selectBackend(opts.Backends); err == nil && b.Strategy.ConvChainChannels > 0 {
-		st := b.Strategy
+	if be != nil && be.Strategy.ConvChainChannels > 0 {
+		st := be.Strategy
 		fo.Chain = func(p, r, c *ir.Operation) bool { return codegen.ChainLowerable(p, r, c, st) }
 	}
 	if err := flow.RunWith(m, fo); err != nil {
@@ -139,13 +142,8 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		return printIR()
 	}
 	regions := dispatchRegions(m)
-	var be *Backend
-	if len(regions) > 0 {
-		if be, err = selectBackend(opts.Backends); err != nil {
-			return nil, err
-		}
-	} else if len(opts.Backends) > 0 {
-		be, _ = selectBackend(opts.Backends)
+	if len(regions) > 0 && beErr != nil {
+		return nil, beErr
 	}
 	refs := map[*ir.Operation]vm.DispatchRef{}
 	var kernels []*kir.Kernel

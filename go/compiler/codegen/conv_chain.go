@@ -19,7 +19,6 @@ import (
 // rows two strips' windows share are computed by both.
 type convChain struct {
 	root1, epi1 linalg.Generic // the 1×1 convolution and its epilogue
-	reshape     *ir.Operation
 	root2, epi2 linalg.Generic // the depthwise convolution and its epilogue
 	sh          contractShape
 	ch          epiChain // epi1's chain
@@ -54,7 +53,7 @@ func matchConvChain(gens []linalg.Generic, reshape *ir.Operation, st Strategy) (
 	if st.ConvChainChannels <= 0 || len(gens) != 4 || reshape == nil || reshape.Name != "tensor.reshape" {
 		return nil, false
 	}
-	cc := &convChain{root1: gens[0], epi1: gens[1], reshape: reshape, root2: gens[2], epi2: gens[3]}
+	cc := &convChain{root1: gens[0], epi1: gens[1], root2: gens[2], epi2: gens[3]}
 	sh, ok := matchContract(cc.root1)
 	if !ok || sh.Batch >= 0 || !flow.EpilogueInPlace(cc.root1.Op, cc.epi1.Op) {
 		return nil, false
@@ -103,11 +102,10 @@ func matchConvChain(gens []linalg.Generic, reshape *ir.Operation, st Strategy) (
 		return nil, false
 	}
 	cc.s, cc.OH, cc.OW, cc.kh, cc.kw = s, sizes[s.y], sizes[s.x], sizes[s.i], sizes[s.j]
-	KH := cc.kh
 	// Strips: as many output rows as fit the scratch, evened out; the
 	// rows computed twice must stay few.
 	cc.cb = min(st.ConvChainChannels, C)
-	in := func(rs int64) int64 { return min(s.H, (rs-1)*s.SH+(KH-1)*s.DH+1) }
+	in := func(rs int64) int64 { return min(s.H, (rs-1)*s.SH+(cc.kh-1)*s.DH+1) }
 	most := int64(0)
 	for rs := int64(1); rs <= cc.OH && cc.cb*in(rs)*s.W*4 <= st.ConvChainScratch; rs++ {
 		most = rs

@@ -4,7 +4,6 @@ import (
 	"github.com/gree-ml/gree/go/compiler/flow"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
 // Lower turns one dispatch region into a kernel named name.
@@ -14,7 +13,8 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 		return lowerExt(region, op, name, st)
 	}
 	ret := body.Terminator()
-	if gens, others := flow.RegionGenerics(region); len(gens) == 4 && len(others) == 1 {
+	gens, others := flow.RegionGenerics(region)
+	if len(gens) == 4 && len(others) == 1 {
 		if cc, ok := matchConvChain(gens, others[0], st); ok && others[0].Operands[0] == gens[1].Op.Results[0] &&
 			len(ret.Operands) == 1 && ret.Operands[0] == gens[3].Op.Results[0] {
 			g := newGen(region, name, st)
@@ -25,13 +25,8 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 			return g.d, nil
 		}
 	}
-	var gens []linalg.Generic
-	for _, op := range body.Ops {
-		if g, ok := linalg.AsGeneric(op); ok {
-			gens = append(gens, g)
-		} else if op != ret {
-			return nil, ir.OpErrorf(op, "cannot be part of a dispatch")
-		}
+	if len(others) > 0 {
+		return nil, ir.OpErrorf(others[0], "cannot be part of a dispatch")
 	}
 	if len(gens) == 0 || len(gens) > 2 {
 		return nil, ir.OpErrorf(region, "holds %d linalg.generic ops; codegen supports a root with at most one epilogue", len(gens))
