@@ -57,7 +57,10 @@ func gree_buffer_view_create(d C.gree_device_t, shape *C.int64_t, rank C.size_t,
 	if size > 0 {
 		copy(buf, unsafe.Slice((*byte)(data), int(size)))
 	}
-	bv := &hal.BufferView{Shape: dims, Type: t, Data: buf}
+	bv, err := hal.HostBufferViewOf(dims, t, buf)
+	if err != nil {
+		return toStatus(err)
+	}
 	*out = newView(bv)
 	return nil
 }
@@ -131,7 +134,7 @@ func gree_buffer_view_read(v C.gree_buffer_view_t, dst unsafe.Pointer, size C.si
 		return invalidArg("destination of %d bytes is too small for %d", size, n)
 	}
 	if n > 0 {
-		copy(unsafe.Slice((*byte)(dst), n), bv.Data[:n])
+		copy(unsafe.Slice((*byte)(dst), n), bv.Bytes())
 	}
 	return nil
 }

@@ -18,6 +18,8 @@ const DefaultDevice = "local-task"
 type Session struct {
 	Device  hal.Device
 	Context *vm.Context
+	// Bridge is the VM's device: the context's buffers and its queue.
+	Bridge *halmodule.Device
 	// Check is the check module when the session was made with one.
 	Check *check.Module
 	owns  bool
@@ -42,13 +44,14 @@ func NewSession(uri string) (*Session, error) {
 // NewSessionOn makes a session on an existing device (not closed by
 // Session.Close).
 func NewSessionOn(dev hal.Device) *Session {
-	return &Session{Device: dev, Context: vm.NewContext(halmodule.New(dev))}
+	b := halmodule.New(dev)
+	return &Session{Device: dev, Context: vm.NewContext(b), Bridge: b}
 }
 
 // WithCheck registers the check module (for check-test programs).
 func (s *Session) WithCheck() *check.Module {
 	if s.Check == nil {
-		s.Check = check.New()
+		s.Check = check.New(s.Bridge.HostView)
 		s.Context.RegisterNative(s.Check)
 	}
 	return s.Check

@@ -1,13 +1,19 @@
 package hal
 
-// BufferView is a shaped, typed view of a buffer's bytes. On the local
-// devices Data is the buffer itself; GPU drivers transfer to and from it.
-// Data is dense, row-major, little-endian, with ElementType.ByteSize bytes
-// per element.
+import (
+	"fmt"
+
+	"github.com/gree-ml/gree/go/internal/hugepage"
+	"github.com/gree-ml/gree/go/status"
+)
+
+// BufferView is a shaped, typed view of a buffer (IREE's hal.buffer_view):
+// dense, row-major, little-endian, with ElementType.ByteSize bytes per
+// element, starting at the buffer's first byte.
 type BufferView struct {
-	Shape []int64
-	Type  ElementType
-	Data  []byte
+	Shape  []int64
+	Type   ElementType
+	Buffer *Buffer
 }
 
 // ElementCount returns the product of the dimensions (1 for rank 0).
@@ -22,9 +28,116 @@ func (bv *BufferView) ElementCount() int64 {
 // ByteLength returns the number of bytes the view covers.
 func (bv *BufferView) ByteLength() int64 { return bv.ElementCount() * int64(bv.Type.ByteSize()) }
 
-// NewBufferView allocates a zeroed view of the given shape and type.
-func NewBufferView(shape []int64, t ElementType) *BufferView {
-	bv := &BufferView{Shape: append([]int64(nil), shape...), Type: t}
-	bv.Data = make([]byte, bv.ByteLength())
-	return bv
+// Bytes returns the view's bytes when its buffer is host memory the host
+// may read directly (the local devices' buffers), else nil; a buffer
+// shorter than the view gives what it has. Code that must work on every
+// device reads through a Device (ReadBuffer).
+func (bv *BufferView) Bytes() []byte {
+	if bv.Buffer == nil {
+		return nil
+	}
+	b := bv.Buffer.HostBytes()
+	if n := bv.ByteLength(); int64(len(b)) > n {
+		return b[:n:n]
+	}
+	return b
+}
+
+// String describes the view as IREE's Python repr does.
+func (bv *BufferView) String() string {
+	s := "("
+	for i, d := range bv.Shape {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(d)
+	}
+	return s + fmt.Sprintf("), element_type=0x%08x, %s", uint32(bv.Type), bv.Buffer)
+}
+
+// NewBufferView makes a view of shape and element type over b, checking
+// that b holds the view's bytes.
+func NewBufferView(b *Buffer, shape []int64, t ElementType) (*BufferView, error) {
+	if err := b.Check(); err != nil {
+		return nil, err
+	}
+	n, err := DenseByteSize(shape, t)
+	if err != nil {
+		return nil, err
+	}
+	if n > b.ByteLength() {
+		return nil, status.Errorf(status.OutOfRange, "a %s view of shape %v needs %d bytes; the buffer has %d", t, shape, n, b.ByteLength())
+	}
+	return &BufferView{Shape: append([]int64(nil), shape...), Type: t, Buffer: b}, nil
+}
+
+// maxBufferBytes bounds one allocation's size (1 TiB).
+const maxBufferBytes = 1 << 40
+
+// DenseByteSize returns the bytes a dense tensor of shape and element type
+// takes, checking the dimensions and overflow.
+func DenseByteSize(shape []int64, t ElementType) (int64, error) {
+	n := int64(t.ByteSize())
+	if n == 0 && t != ElementNone {
+		return 0, status.Errorf(status.InvalidArgument, "element type 0x%08x has no size", uint32(t))
+	}
+	for _, d := range shape {
+		if d < 0 || (d > 0 && n > maxBufferBytes/d) {
+			return 0, status.Errorf(status.InvalidArgument, "invalid shape %v of %s: negative or over %d bytes", shape, t, int64(maxBufferBytes))
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+// hostStorage is host memory from the Go heap (see hugepage.Alloc). Free
+// drops it for the garbage collector and reports to the allocator's
+// statistics, if any.
+type hostStorage struct {
+	b     []byte
+	freed func(n int64)
+}
+
+func (s *hostStorage) Bytes() []byte { return s.b }
+func (s *hostStorage) Free() {
+	if s.freed != nil {
+		s.freed(int64(cap(s.b)))
+	}
+	s.b = nil
+}
+
+// HostBufferParams are the parameters of host buffers made outside a
+// device (tools reading inputs before a device exists, tests).
+var HostBufferParams = BufferParams{
+	Type:  MemoryTypeHostLocal | MemoryTypeDeviceVisible,
+	Usage: BufferUsageDefault | BufferUsageMapping | BufferUsageMappingPersistent,
+}
+
+// WrapHostBytes makes a host buffer over data without copying it: the
+// buffer views the caller's memory, which the caller keeps unchanged while
+// devices use it. Every local device can use it.
+func WrapHostBytes(data []byte) *Buffer {
+	return NewBuffer(&hostStorage{b: data}, int64(len(data)), HostBufferParams, nil)
+}
+
+// NewHostBufferView returns a zeroed host buffer view of shape and type.
+func NewHostBufferView(shape []int64, t ElementType) (*BufferView, error) {
+	n, err := DenseByteSize(shape, t)
+	if err != nil {
+		return nil, err
+	}
+	return &BufferView{Shape: append([]int64(nil), shape...), Type: t, Buffer: WrapHostBytes(hugepage.Alloc(int(n)))}, nil
+}
+
+// HostBufferViewOf returns a view over data (not copied) of shape and
+// type; data must hold exactly the view's bytes.
+func HostBufferViewOf(shape []int64, t ElementType, data []byte) (*BufferView, error) {
+	n, err := DenseByteSize(shape, t)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) != n {
+		return nil, status.Errorf(status.InvalidArgument, "%d bytes of data for shape %v of %s, which needs %d", len(data), shape, t, n)
+	}
+	return &BufferView{Shape: append([]int64(nil), shape...), Type: t, Buffer: WrapHostBytes(data)}, nil
 }

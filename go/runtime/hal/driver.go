@@ -34,17 +34,6 @@ type Driver interface {
 	Close() error
 }
 
-// Device is a created HAL device. Execution interfaces (allocator, queues,
-// executables) are added to it by the runtime as targets arrive.
-type Device interface {
-	// ID is the device identifier: the driver name, e.g. "local-task".
-	ID() string
-	// Info is the DeviceInfo the device was created from.
-	Info() DeviceInfo
-	// Close releases the device.
-	Close() error
-}
-
 // Factory registers a driver.
 type Factory struct {
 	// Name is the driver name used in URIs and --device flags.

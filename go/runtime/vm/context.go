@@ -64,10 +64,13 @@ type NativeFunc struct {
 }
 
 // Device performs the buffer and dispatch operations of host programs;
-// runtime/modules/hal implements it over a HAL device. The slices the
-// interpreter passes (dims, idx, push, bindings, refs, keep) are its
-// scratch, valid only until the method returns: a device copies what it
-// keeps.
+// runtime/modules/halmodule implements it over a HAL device. Dispatches
+// (and the copies and fills behind Alloc and Clone) may run after the
+// method returns, in the order they were made: Load and Store wait for
+// them, and the interpreter calls Sync before it hands buffers to a native
+// module or returns them to its caller. The slices the interpreter passes
+// (dims, idx, push, bindings, refs, keep) are its scratch, valid only
+// until the method returns: a device copies what it keeps.
 type Device interface {
 	// PrepareExecutable loads an executable of the module.
 	PrepareExecutable(e *module.Executable) (any, error)
@@ -90,6 +93,9 @@ type Device interface {
 	Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error
 	// Trace prints buffer views under a heading (a debugging aid).
 	Trace(heading string, refs []any)
+	// Sync waits for every operation made so far; it returns the first
+	// failure among them.
+	Sync() error
 	// Release returns the storage of refs the device allocated to its
 	// cache for reuse, except storage any of keep uses. The caller
 	// promises not to use refs afterwards.
@@ -313,7 +319,14 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 				st.reset(nil)
 				c.stacks.Put(st)
 			}()
-			return inst.call(e.Function, args, st)
+			res, err := inst.call(e.Function, args, st)
+			if err == nil && c.dev != nil {
+				err = c.dev.Sync()
+			}
+			if err != nil {
+				return nil, err
+			}
+			return res, nil
 		}
 	}
 	return nil, status.Errorf(status.NotFound, "module '%s' has no exported function '%s'", mod, fn)

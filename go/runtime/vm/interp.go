@@ -254,6 +254,11 @@ func (inst *instance) callImport(i int, args []Value, st *stack) ([]Value, error
 	im := inst.m.Def.Imports[i]
 	switch {
 	case r.native != nil:
+		if dev := inst.ctx.dev; dev != nil {
+			if err := dev.Sync(); err != nil {
+				return nil, err
+			}
+		}
 		return r.native.Call(args)
 	case r.inst != nil:
 		return r.inst.call(r.fn, args, st)

@@ -10,6 +10,7 @@ import (
 // context (CUDA and HIP both work this way): it knows its driver name, its
 // DeviceInfo and total memory, and releases the context once on Close.
 type ContextDevice struct {
+	hal.Unexecuting
 	driver      string
 	info        hal.DeviceInfo
 	totalMemory uint64
@@ -22,7 +23,7 @@ var _ hal.Device = (*ContextDevice)(nil)
 
 // NewContextDevice wraps a retained context; release gives it back.
 func NewContextDevice(driver string, info hal.DeviceInfo, totalMemory uint64, release func() error) *ContextDevice {
-	return &ContextDevice{driver: driver, info: info, totalMemory: totalMemory, release: release}
+	return &ContextDevice{Unexecuting: hal.Unexecuting{Driver: driver}, driver: driver, info: info, totalMemory: totalMemory, release: release}
 }
 
 // ID returns the driver name, IREE's device identifier.

@@ -59,12 +59,17 @@ func (d *Driver) CreateDeviceByPath(path string, params map[string]string) (hal.
 // Close releases nothing: the driver holds no resources.
 func (d *Driver) Close() error { return nil }
 
-// Device is the host CPU.
+// Device is the host CPU: a heap allocator, the CPU executable loaders,
+// and a queue that runs work on the caller when it is ready, or on a
+// goroutine of its own once its semaphores are reached.
 type Device struct {
-	driver  string
-	workers int
-	cleanup runtime.Cleanup
-	pools   *poolRef
+	driver    string
+	workers   int
+	cleanup   runtime.Cleanup
+	pools     *poolRef
+	allocator *hal.HeapAllocator
+	q         *queue
+	prof      profiling
 }
 
 // poolRef holds a device's worker pool, started by its first dispatch
@@ -87,7 +92,7 @@ func (r *poolRef) stop() {
 }
 
 func newDevice(driver string, workers int) *Device {
-	d := &Device{driver: driver, workers: workers, pools: &poolRef{}}
+	d := &Device{driver: driver, workers: workers, pools: &poolRef{}, allocator: hal.NewHeapAllocator(), q: newQueue()}
 	// A device nobody closes stops its helpers when it becomes unreachable.
 	d.cleanup = runtime.AddCleanup(d, func(r *poolRef) { r.stop() }, d.pools)
 	return d
@@ -131,8 +136,13 @@ func (d *Device) ID() string { return d.driver }
 // Info returns the device's DeviceInfo.
 func (d *Device) Info() hal.DeviceInfo { return defaultDevice }
 
-// Close stops the device's workers; no dispatch may be in progress.
+// Allocator returns the device's heap allocator.
+func (d *Device) Allocator() hal.Allocator { return d.allocator }
+
+// Close fails the queue work still waiting for semaphores (CANCELLED),
+// waits for the work running, and stops the device's workers.
 func (d *Device) Close() error {
+	d.q.close()
 	d.cleanup.Stop()
 	d.pools.stop()
 	return nil

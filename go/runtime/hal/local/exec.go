@@ -15,15 +15,17 @@ import (
 // VMVXFormat is the executable format of the vmvx target.
 const VMVXFormat = "vmvx-bytecode"
 
-var _ hal.Dispatcher = (*Device)(nil)
-
+// executable is a loaded vmvx executable.
 type executable struct {
-	exe   *vmvx.Executable
-	pool  sync.Pool // *vmvx.State, one per worker
-	close sync.Once
+	exe  *vmvx.Executable
+	pool sync.Pool // *vmvx.State, one per worker
 }
 
-func (e *executable) Close() error { return nil }
+var _ hal.Executable = (*executable)(nil)
+
+func (e *executable) Close() error           { return nil }
+func (e *executable) NumEntries() int        { return e.exe.NumEntries() }
+func (e *executable) EntryName(i int) string { return e.exe.EntryName(i) }
 
 // Formats returns the executable formats the CPU devices load.
 func (d *Device) Formats() []string { return []string{VMVXFormat, llvmcpuschema.Format} }
@@ -49,9 +51,10 @@ func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 	return e, nil
 }
 
-// Dispatch runs every workgroup of the grid: inline on local-sync, spread
-// over the device's workers on local-task. Results are identical either
-// way: workgroups write disjoint parts of the outputs.
+// Dispatch runs every workgroup of the grid now: inline on local-sync,
+// spread over the device's workers on local-task. Results are identical
+// either way: workgroups write disjoint parts of the outputs. Queue
+// execution calls it for each recorded dispatch; tests call it directly.
 func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []int64, bindings [][]byte) error {
 	if p := profile.Load(); p != nil {
 		t0 := time.Now()
@@ -62,15 +65,10 @@ func (d *Device) Dispatch(he hal.Executable, entry int, grid [3]int64, push []in
 	return d.dispatch(he, entry, grid, push, bindings)
 }
 
-// entryName names an entry point for the dispatch profile.
+// entryName names an entry point for the dispatch profile and errors.
 func entryName(he hal.Executable, entry int) string {
-	switch e := he.(type) {
-	case *nativeExecutable:
-		if entry >= 0 && entry < e.x.NumEntries() {
-			return e.x.Entry(entry).Name
-		}
-	case *executable:
-		return e.exe.EntryName(entry)
+	if entry >= 0 && entry < he.NumEntries() {
+		return he.EntryName(entry)
 	}
 	return fmt.Sprintf("entry %d", entry)
 }

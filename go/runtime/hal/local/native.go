@@ -19,7 +19,14 @@ func newNativeExecutable(x *llvmcpu.Executable) *nativeExecutable {
 	return &nativeExecutable{x: x, modes: make([]modeChooser, x.NumEntries())}
 }
 
-func (e *nativeExecutable) Close() error { return e.x.Close() }
+func (e *nativeExecutable) Close() error    { return e.x.Close() }
+func (e *nativeExecutable) NumEntries() int { return e.x.NumEntries() }
+func (e *nativeExecutable) EntryName(i int) string {
+	if i < 0 || i >= e.x.NumEntries() {
+		return ""
+	}
+	return e.x.Entry(i).Name
+}
 
 // dispatchNative runs the grid's workgroups through native code: one call
 // for the whole grid on local-sync, and on local-task where running alone

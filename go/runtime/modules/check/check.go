@@ -17,12 +17,18 @@ import (
 type Module struct {
 	mu       sync.Mutex
 	failures []string
+	// host returns a view the host can read (a copy of a device buffer's
+	// contents where the host cannot map it); nil: views are host memory.
+	host func(*hal.BufferView) (*hal.BufferView, error)
 }
 
 var _ vm.NativeModule = (*Module)(nil)
 
-// New returns a check module with no failures.
-func New() *Module { return &Module{} }
+// New returns a check module with no failures. host, when not nil, gives
+// the host-readable view of a buffer view (see Module.host).
+func New(host func(*hal.BufferView) (*hal.BufferView, error)) *Module {
+	return &Module{host: host}
+}
 
 // Name returns "check".
 func (m *Module) Name() string { return "check" }
@@ -60,7 +66,7 @@ func (m *Module) Lookup(name string) (vm.NativeFunc, bool) {
 		}}, true
 	case "expect_all_true":
 		return vm.NativeFunc{Args: []module.Kind{r}, Call: func(a []vm.Value) ([]vm.Value, error) {
-			b, err := view(a[0])
+			b, err := m.view(a[0])
 			if err != nil {
 				return nil, err
 			}
@@ -69,11 +75,11 @@ func (m *Module) Lookup(name string) (vm.NativeFunc, bool) {
 		}}, true
 	case "expect_eq":
 		return vm.NativeFunc{Args: []module.Kind{r, r}, Call: func(a []vm.Value) ([]vm.Value, error) {
-			l, err := view(a[0])
+			l, err := m.view(a[0])
 			if err != nil {
 				return nil, err
 			}
-			rr, err := view(a[1])
+			rr, err := m.view(a[1])
 			if err != nil {
 				return nil, err
 			}
@@ -82,11 +88,11 @@ func (m *Module) Lookup(name string) (vm.NativeFunc, bool) {
 		}}, true
 	case "expect_almost_eq":
 		return vm.NativeFunc{Args: []module.Kind{r, r, f, f}, Call: func(a []vm.Value) ([]vm.Value, error) {
-			l, err := view(a[0])
+			l, err := m.view(a[0])
 			if err != nil {
 				return nil, err
 			}
-			rr, err := view(a[1])
+			rr, err := m.view(a[1])
 			if err != nil {
 				return nil, err
 			}
@@ -97,10 +103,13 @@ func (m *Module) Lookup(name string) (vm.NativeFunc, bool) {
 	return vm.NativeFunc{}, false
 }
 
-func view(v vm.Value) (*hal.BufferView, error) {
+func (m *Module) view(v vm.Value) (*hal.BufferView, error) {
 	b, ok := v.Ref.(*hal.BufferView)
 	if !ok || b == nil {
 		return nil, fmt.Errorf("check: expected a buffer view, got %s", v)
+	}
+	if m.host != nil {
+		return m.host(b)
 	}
 	return b, nil
 }
@@ -108,10 +117,10 @@ func view(v vm.Value) (*hal.BufferView, error) {
 func text(b *hal.BufferView) string { return vio.FormatBufferView(b, 1024) }
 
 func (m *Module) allTrue(b *hal.BufferView) {
-	n := b.Type.ByteSize()
-	for i := 0; i+n <= len(b.Data); i += n {
+	n, data := b.Type.ByteSize(), b.Bytes()
+	for i := 0; i+n <= len(data); i += n {
 		zero := true
-		for _, x := range b.Data[i : i+n] {
+		for _, x := range data[i : i+n] {
 			if x != 0 {
 				zero = false
 			}
@@ -142,7 +151,7 @@ func (m *Module) eq(l, r *hal.BufferView) {
 		why = "Element types do not match."
 	case !sameShape(l.Shape, r.Shape):
 		why = "Shapes do not match."
-	case string(l.Data[:l.ByteLength()]) != string(r.Data[:r.ByteLength()]):
+	case string(l.Bytes()) != string(r.Bytes()):
 		why = "Contents does not match."
 	default:
 		return
@@ -154,7 +163,7 @@ func (m *Module) eq(l, r *hal.BufferView) {
 func floats(b *hal.BufferView) ([]float64, bool) {
 	n := int(b.ElementCount())
 	out := make([]float64, n)
-	d := b.Data
+	d := b.Bytes()
 	switch b.Type {
 	case hal.ElementFloat32:
 		for i := range out {

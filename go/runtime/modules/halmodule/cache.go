@@ -3,34 +3,35 @@ package halmodule
 import (
 	"os"
 	"sync"
-	"unsafe"
-	"weak"
 
-	"github.com/gree-ml/gree/go/internal/hugepage"
 	"github.com/gree-ml/gree/go/runtime/hal"
 )
 
-// cache keeps buffers handed back with Release for reuse by later
-// allocations, so those skip both the allocator's zeroing pass and fresh
-// page faults. An allocation of n bytes takes, of the released buffers
-// whose capacity is n to fitRatio·n, the one released last: its lines are
-// the likeliest to be in cache still, so a kernel writing its output
-// there does not fetch them from memory first (MobileNetV2 on llvm-cpu,
-// two threads: 3% faster in all than reusing only buffers of the same
-// size, the 1×1 convolutions at 112×112 10-20%; its activations take
-// 10.6 MB instead of 17.8). Only storage the device allocated itself is
-// ever cached.
+// cache keeps the allocations of buffers a host program discarded (or a
+// caller released) for later allocations, so those skip both the
+// allocator's zeroing and fresh page faults. An allocation of n bytes
+// takes, of the released allocations whose size is n to fitRatio·n, the
+// one released last: its lines are the likeliest to be in cache still, so
+// a kernel writing its output there does not fetch them from memory first
+// (MobileNetV2 on llvm-cpu, two threads: 3% faster in all than reusing
+// only buffers of the same size, the 1×1 convolutions at 112×112 10-20%;
+// its activations take 10.6 MB instead of 17.8). Only allocations the
+// cache made itself are ever recycled.
+//
+// Reuse is safe in queue order: a buffer is recycled while commands that
+// read it may still be pending, and whatever the next allocation does to
+// its bytes (a zero fill, a kernel's writes) is recorded after them on the
+// same queue; host writes (Store) wait for pending work first.
 type cache struct {
-	mu sync.Mutex
-	// owned records storage this device allocated, by address, without
-	// keeping it alive: a weak pointer tells whether the storage at that
-	// address is still the one allocated here.
-	owned map[uintptr]ownedBuf
-	free  map[int][]freeBuf // capacity → released buffers, oldest first
-	seq   uint64            // releases so far
-	bytes int
+	mu    sync.Mutex
+	alloc func(n int64) (*hal.Buffer, error)
+	// fill records a fill of b with a byte pattern in queue order.
+	fill  func(b *hal.Buffer, pattern byte)
+	free  map[int64][]freeBuf // allocation size → released entries, oldest first
+	seq   uint64              // releases so far
+	bytes int64
 	// minBytes is the smallest size cached.
-	minBytes int
+	minBytes int64
 	// poison fills released buffers and uninitialized allocations with
 	// 0xff bytes (NaN for floats): a debugging mode in which a buffer
 	// recycled while something still reads it, or an uninitialized
@@ -41,13 +42,23 @@ type cache struct {
 	// Slot homes (see invocations): during a lone invocation that
 	// recycles by homes, slot is the index its next allocation gets (-1
 	// otherwise), and the allocation of slot k takes homed[k], the
-	// buffer the same allocation of earlier invocations used, instead of
-	// the most recent fit.
+	// allocation the same allocation of earlier invocations used, instead
+	// of the most recent fit.
 	active int
 	began  uint64 // invocations begun
 	slot   int
-	homed  map[int][]byte // slot → its released home buffer
+	homed  map[int]*entry // slot → its released home
 	policy policyChooser
+}
+
+// entry is one allocation the cache made: the root buffer over all of it
+// (the cache's reference) and, while it is handed out, the buffer given.
+type entry struct {
+	c    *cache
+	root *hal.Buffer
+	size int64
+	home int         // the slot whose home this allocation is, or -1
+	out  *hal.Buffer // handed out, or nil when released
 }
 
 // DebugEnv names the environment variable that, set to 1, makes every
@@ -62,110 +73,91 @@ const (
 	cacheMaxBytes   = 1 << 30
 )
 
-// fitRatio bounds the capacity of a buffer reused for n bytes to
-// fitRatio·n: the capacity beyond n is not touched, but a large buffer
+// fitRatio bounds the size of an allocation reused for n bytes to
+// fitRatio·n: the bytes beyond n are not touched, but a large allocation
 // spent on a small tensor is missing when its own size comes back.
 const fitRatio = 4
 
-// ownedBuf records storage the cache handed out: size bytes were asked
-// for, of storage of capacity cap.
-type ownedBuf struct {
-	ptr  weak.Pointer[byte]
-	size int
-	cap  int
-	home int // the slot whose home this storage is, or -1
-}
-
-// freeBuf is released storage and when it was released.
+// freeBuf is a released entry and when it was released.
 type freeBuf struct {
-	b   []byte
+	e   *entry
 	seq uint64
 }
 
-func newCache() *cache {
-	c := &cache{owned: map[uintptr]ownedBuf{}, free: map[int][]freeBuf{}, minBytes: cacheMinBytes, slot: -1, homed: map[int][]byte{}}
+// newCache returns a cache that allocates with alloc (zeroed memory) and
+// records fills with fill.
+func newCache(alloc func(n int64) (*hal.Buffer, error), fill func(b *hal.Buffer, pattern byte)) *cache {
+	c := &cache{alloc: alloc, fill: fill, free: map[int64][]freeBuf{}, minBytes: cacheMinBytes, slot: -1, homed: map[int]*entry{}}
 	if os.Getenv(DebugEnv) == "1" {
 		c.minBytes, c.poison = 1, true
 	}
 	return c
 }
 
-// fill sets every byte of b to 0xff.
-func fill(b []byte) {
-	for i := range b {
-		b[i] = 0xff
-	}
-}
-
-// purge drops records of storage the garbage collector has reclaimed.
-func (c *cache) purge() {
-	for k, o := range c.owned {
-		if o.ptr.Value() == nil {
-			delete(c.owned, k)
-		}
-	}
-}
-
-// alloc returns n bytes, zeroed unless uninitialized.
-func (c *cache) alloc(n int, uninitialized bool) []byte {
+// get returns a buffer of n bytes, zeroed unless uninitialized.
+func (c *cache) get(n int64, uninitialized bool) (*hal.Buffer, error) {
 	if n < c.minBytes {
-		b := make([]byte, n)
-		if uninitialized && c.poison {
-			fill(b)
+		b, err := c.alloc(n)
+		if err == nil && uninitialized && c.poison {
+			c.fill(b, 0xff)
 		}
-		return b
+		return b, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var b []byte
-	capacity, home, recycled := n, -1, true
+	home := -1
 	if c.slot >= 0 {
 		home = c.slot
 		c.slot++
 	}
-	hb, homed := c.homed[home]
+	e, homed := c.homed[home]
 	if homed {
 		delete(c.homed, home)
-		c.bytes -= cap(hb)
-		if cap(hb) < n || cap(hb) > fitRatio*n {
-			// The slot's allocation changed size: its home goes to
-			// the free lists, and this allocation's storage becomes
-			// the slot's home.
-			c.addFree(hb)
-			homed = false
+		c.bytes -= e.size
+		if e.size < n || e.size > fitRatio*n {
+			// The slot's allocation changed size: its home goes to the
+			// free lists, and this allocation becomes the slot's home.
+			c.addFree(e)
+			e, homed = nil, false
 		}
 	}
-	if homed {
-		b, capacity = hb[:n:n], cap(hb)
-	} else if k := c.fit(n); k > 0 {
-		// No home (none yet, or held): a released buffer that is
-		// nobody's home, or a new one.
-		l := c.free[k]
-		b = l[len(l)-1].b[:n:n]
-		c.free[k] = l[:len(l)-1]
-		c.bytes -= k
-		capacity = k
-	} else {
-		b, recycled = hugepage.Alloc(n), false
+	recycled := true
+	if !homed {
+		if k := c.fit(n); k > 0 {
+			// No home (none yet, or held): a released allocation that
+			// is nobody's home.
+			l := c.free[k]
+			e = l[len(l)-1].e
+			c.free[k] = l[:len(l)-1]
+			c.bytes -= k
+		} else {
+			root, err := c.alloc(n)
+			if err != nil {
+				return nil, err
+			}
+			e, recycled = &entry{c: c, root: root, size: n}, false
+		}
 	}
-	if recycled && !uninitialized {
-		clear(b)
+	e.home = home
+	b, err := e.root.Subspan(0, n)
+	if err != nil {
+		return nil, err
 	}
-	if uninitialized && c.poison {
-		fill(b)
+	b.SetTag(e)
+	e.out = b
+	switch {
+	case uninitialized && c.poison:
+		c.fill(b, 0xff)
+	case recycled && !uninitialized:
+		c.fill(b, 0)
 	}
-	p := unsafe.SliceData(b)
-	if len(c.owned) >= 1024 {
-		c.purge()
-	}
-	c.owned[uintptr(unsafe.Pointer(p))] = ownedBuf{weak.Make(p), n, capacity, home}
-	return b
+	return b, nil
 }
 
-// fit returns the capacity of the free list whose last buffer alloc(n)
-// takes (the last released of capacity n to fitRatio·n), or 0 if none.
-func (c *cache) fit(n int) int {
-	k, last := 0, uint64(0)
+// fit returns the size of the free list whose last entry get(n) takes
+// (the last released of size n to fitRatio·n), or 0 if none.
+func (c *cache) fit(n int64) int64 {
+	k, last := int64(0), uint64(0)
 	for size, l := range c.free {
 		if len(l) > 0 && size >= n && size <= fitRatio*n && l[len(l)-1].seq >= last {
 			k, last = size, l[len(l)-1].seq
@@ -174,51 +166,44 @@ func (c *cache) fit(n int) int {
 	return k
 }
 
-// recyclable reports whether release could cache ref's storage: a buffer
-// view of a whole buffer this cache allocated, of a size it keeps.
-func (c *cache) recyclable(ref any) bool {
+// entryOf returns the entry of a buffer this cache handed out and has not
+// had back, or nil.
+func (c *cache) entryOf(ref any) *entry {
 	bv, ok := ref.(*hal.BufferView)
-	if !ok || len(bv.Data) < c.minBytes {
-		return false
+	if !ok || bv.Buffer == nil {
+		return nil
 	}
-	p := unsafe.SliceData(bv.Data)
+	e, ok := bv.Buffer.Tag().(*entry)
+	if !ok || e.c != c || e.out != bv.Buffer {
+		return nil
+	}
+	return e
+}
+
+// recyclable reports whether release could recycle ref's allocation.
+func (c *cache) recyclable(ref any) bool {
 	c.mu.Lock()
-	o, mine := c.owned[uintptr(unsafe.Pointer(p))]
-	c.mu.Unlock()
-	return mine && o.size == len(bv.Data) && o.ptr.Value() == p
+	defer c.mu.Unlock()
+	return c.entryOf(ref) != nil
 }
 
-// candidate is released storage that may go back to the free lists.
-type candidate struct {
-	p    *byte
-	n    int
-	home int
-	held bool
-}
-
-// release caches the storage of refs, except storage any view in keep
-// overlaps (a reshape shares its source's storage; a narrower view of it
-// would start inside it).
+// release recycles the allocations of refs, except those any view in keep
+// uses (a reshape shares its source's buffer).
 func (c *cache) release(refs, keep []any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var cands []candidate
+	var cands []*entry
 	for _, r := range refs {
-		bv, ok := r.(*hal.BufferView)
-		if !ok || len(bv.Data) == 0 {
-			continue
-		}
-		p := unsafe.SliceData(bv.Data)
-		o, mine := c.owned[uintptr(unsafe.Pointer(p))]
-		if !mine || o.ptr.Value() != p || len(bv.Data) != o.size {
+		e := c.entryOf(r)
+		if e == nil {
 			continue
 		}
 		dup := false
 		for _, x := range cands {
-			dup = dup || x.p == p
+			dup = dup || x == e
 		}
 		if !dup {
-			cands = append(cands, candidate{p: p, n: o.cap, home: o.home})
+			cands = append(cands, e)
 		}
 	}
 	if len(cands) == 0 {
@@ -226,44 +211,45 @@ func (c *cache) release(refs, keep []any) {
 	}
 	for _, k := range keep {
 		bv, ok := k.(*hal.BufferView)
-		if !ok || len(bv.Data) == 0 {
+		if !ok || bv.Buffer == nil {
 			continue
 		}
-		q := uintptr(unsafe.Pointer(unsafe.SliceData(bv.Data)))
-		for i := range cands {
-			start := uintptr(unsafe.Pointer(cands[i].p))
-			if q >= start && q < start+uintptr(cands[i].n) {
-				cands[i].held = true
+		for i, e := range cands {
+			if e != nil && e.root.SameAllocation(bv.Buffer) {
+				cands[i] = nil
 			}
 		}
 	}
-	for _, x := range cands {
-		if x.held {
+	for _, e := range cands {
+		if e == nil {
 			continue
 		}
-		delete(c.owned, uintptr(unsafe.Pointer(x.p)))
 		if c.poison {
-			fill(unsafe.Slice(x.p, x.n))
+			c.fill(e.out, 0xff)
 		}
-		if c.bytes+x.n > cacheMaxBytes {
+		e.out.Release()
+		e.out = nil
+		if c.bytes+e.size > cacheMaxBytes {
+			e.root.Release()
 			continue
 		}
-		if _, taken := c.homed[x.home]; x.home >= 0 && !taken {
-			c.homed[x.home] = unsafe.Slice(x.p, x.n)
-			c.bytes += x.n
+		if _, taken := c.homed[e.home]; e.home >= 0 && !taken {
+			c.homed[e.home] = e
+			c.bytes += e.size
 			continue
 		}
-		c.addFree(unsafe.Slice(x.p, x.n))
+		c.addFree(e)
 	}
 }
 
-// addFree puts released storage b (its whole capacity) on its free list,
-// unless that list is full.
-func (c *cache) addFree(b []byte) {
-	if len(c.free[len(b)]) >= cacheMaxPerSize {
+// addFree puts a released entry on its free list, unless that list is
+// full (the allocation is then released).
+func (c *cache) addFree(e *entry) {
+	if len(c.free[e.size]) >= cacheMaxPerSize {
+		e.root.Release()
 		return
 	}
 	c.seq++
-	c.free[len(b)] = append(c.free[len(b)], freeBuf{b, c.seq})
-	c.bytes += len(b)
+	c.free[e.size] = append(c.free[e.size], freeBuf{e, c.seq})
+	c.bytes += e.size
 }

@@ -1,19 +1,46 @@
 package halmodule
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 )
 
+// testCache returns a cache over host memory whose fills apply at once
+// (there is no queue in these tests).
+func testCache() *cache {
+	a := hal.NewHeapAllocator()
+	return newCache(func(n int64) (*hal.Buffer, error) {
+		return a.Allocate(bufferParams, n)
+	}, func(b *hal.Buffer, p byte) {
+		data := b.HostBytes()
+		for i := range data {
+			data[i] = p
+		}
+	})
+}
+
+// get allocates n bytes and returns the buffer and its bytes.
+func get(t testing.TB, c *cache, n int64, uninitialized bool) (*hal.Buffer, []byte) {
+	t.Helper()
+	b, err := c.get(n, uninitialized)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, b.HostBytes()
+}
+
+func viewOf(b *hal.Buffer) *hal.BufferView {
+	return &hal.BufferView{Shape: []int64{b.ByteLength()}, Type: hal.ElementInt8, Buffer: b}
+}
+
 func TestCacheReusesOnlyReleasedDeviceBuffers(t *testing.T) {
-	c := newCache()
+	c := testCache()
 	const n = 1 << 20
-	a := c.alloc(n, false)
+	ab, a := get(t, c, n, false)
 	a[0] = 7
-	view := &hal.BufferView{Shape: []int64{n}, Type: hal.ElementInt8, Data: a}
-	foreign := &hal.BufferView{Shape: []int64{n}, Type: hal.ElementInt8, Data: make([]byte, n)}
+	view := viewOf(ab)
+	foreign := viewOf(hal.WrapHostBytes(make([]byte, n)))
 	c.release([]any{foreign}, nil) // not allocated here: never cached
 	if len(c.free[n]) != 0 {
 		t.Fatal("cached a buffer the device did not allocate")
@@ -26,63 +53,74 @@ func TestCacheReusesOnlyReleasedDeviceBuffers(t *testing.T) {
 	if len(c.free[n]) != 1 {
 		t.Fatalf("released buffer cached %d times", len(c.free[n]))
 	}
-	b := c.alloc(n, true)
+	if !ab.Released() {
+		t.Fatal("the released view's buffer is still usable")
+	}
+	c.release([]any{view}, nil) // a second release of the same view
+	if len(c.free[n]) != 1 {
+		t.Fatal("a view released twice was cached twice")
+	}
+	bb, b := get(t, c, n, true)
 	if &b[0] != &a[0] || b[0] != 7 {
 		t.Fatal("uninitialized allocation did not reuse the cached buffer")
 	}
-	c.release([]any{&hal.BufferView{Data: b}}, nil)
-	z := c.alloc(n, false)
+	c.release([]any{viewOf(bb)}, nil)
+	_, z := get(t, c, n, false)
 	if &z[0] != &a[0] || z[0] != 0 {
 		t.Fatal("zeroed allocation must clear a reused buffer")
 	}
 }
 
-func TestCacheForgetsCollectedBuffers(t *testing.T) {
-	c := newCache()
-	for i := 0; i < 2000; i++ {
-		c.alloc(1<<16, false)
-	}
-	runtime.GC()
-	c.alloc(1<<16, false)
-	if len(c.owned) > 1100 {
-		t.Fatalf("%d records of collected buffers kept", len(c.owned))
-	}
-}
-
 func TestCacheReusesTheLastReleasedBufferThatFits(t *testing.T) {
-	c := newCache()
+	c := testCache()
 	const n = 1 << 16
-	view := func(b []byte) *hal.BufferView {
-		return &hal.BufferView{Shape: []int64{int64(len(b))}, Type: hal.ElementInt8, Data: b}
-	}
-	big := c.alloc(8*n, false)   // over fitRatio·n: never used for n
-	small := c.alloc(2*n, false) // released first
-	mid := c.alloc(3*n, false)   // released last
-	c.release([]any{view(big), view(small)}, nil)
-	c.release([]any{view(mid)}, nil)
+	bigB, big := get(t, c, 8*n, false)    // over fitRatio·n: never used for n
+	smallB, small := get(t, c, 2*n, false) // released first
+	midB, mid := get(t, c, 3*n, false)     // released last
+	c.release([]any{viewOf(bigB), viewOf(smallB)}, nil)
+	c.release([]any{viewOf(midB)}, nil)
 	mid[5] = 9
-	a := c.alloc(n, false)
-	if &a[0] != &mid[0] || len(a) != n || cap(a) != n {
-		t.Fatalf("alloc(%d) took %p (len %d cap %d), want the last released buffer %p cut to %d", n, &a[0], len(a), cap(a), &mid[0], n)
+	ab, a := get(t, c, n, false)
+	if &a[0] != &mid[0] || len(a) != n || ab.ByteLength() != n {
+		t.Fatalf("get(%d) took %p (len %d), want the last released buffer %p cut to %d", n, &a[0], len(a), &mid[0], n)
 	}
 	if a[5] != 0 {
 		t.Fatal("zeroed allocation must clear a reused buffer")
 	}
-	b := c.alloc(n, true)
+	bb, b := get(t, c, n, true)
 	if &b[0] != &small[0] {
-		t.Fatalf("second alloc(%d) took %p, want the other buffer that fits, %p", n, &b[0], &small[0])
+		t.Fatalf("second get(%d) took %p, want the other buffer that fits, %p", n, &b[0], &small[0])
 	}
-	if d := c.alloc(n, true); &d[0] == &big[0] {
-		t.Fatalf("alloc(%d) took a buffer of %d bytes", n, len(big))
+	if _, d := get(t, c, n, true); &d[0] == &big[0] {
+		t.Fatalf("get(%d) took a buffer of %d bytes", n, len(big))
 	}
-	// A reused buffer goes back whole, with its capacity.
-	c.release([]any{view(a)}, nil)
-	if l := c.free[3*n]; len(l) != 1 || len(l[0].b) != 3*n || &l[0].b[0] != &mid[0] {
-		t.Fatalf("released %d-byte view of a %d-byte buffer: free list %v", n, 3*n, c.free[3*n])
+	// A reused allocation goes back whole.
+	c.release([]any{viewOf(ab)}, nil)
+	if l := c.free[3*n]; len(l) != 1 || l[0].e.size != 3*n || &l[0].e.root.HostBytes()[0] != &mid[0] {
+		t.Fatalf("released %d-byte view of a %d-byte allocation: free list %v", n, 3*n, c.free[3*n])
 	}
-	// A view kept elsewhere inside the released storage holds all of it.
-	c.release([]any{view(b)}, []any{view(small[n+8 : n+16])})
+	// A kept view of the same allocation holds all of it.
+	c.release([]any{viewOf(bb)}, []any{viewOf(bb)})
 	if len(c.free[2*n]) != 0 {
-		t.Fatal("cached a buffer part of which a kept view reads")
+		t.Fatal("cached an allocation a kept view reads")
+	}
+}
+
+func TestCacheEvictsPastItsLimits(t *testing.T) {
+	c := testCache()
+	const n = 1 << 16
+	var views []any
+	var bufs []*hal.Buffer
+	for i := 0; i < cacheMaxPerSize+3; i++ {
+		b, _ := get(t, c, n, false)
+		views = append(views, viewOf(b))
+		bufs = append(bufs, b)
+	}
+	c.release(views, nil)
+	if len(c.free[n]) != cacheMaxPerSize {
+		t.Fatalf("%d entries cached, want at most %d", len(c.free[n]), cacheMaxPerSize)
+	}
+	if c.bytes != cacheMaxPerSize*n {
+		t.Fatalf("cache counts %d bytes, want %d", c.bytes, cacheMaxPerSize*n)
 	}
 }

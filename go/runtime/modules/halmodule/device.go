@@ -15,22 +15,35 @@ import (
 	"github.com/gree-ml/gree/go/status"
 )
 
-// maxElements bounds a single allocation (2^40 elements).
-const maxElements = 1 << 40
-
-// Device implements vm.Device on a HAL device.
+// Device implements vm.Device on a HAL device. A host program's tensors
+// are buffer views over the device's buffers; its dispatches, fills and
+// copies are recorded into a command buffer that is submitted to the
+// device's queue when the host needs a result (a scalar load or store, a
+// call into a native module, the function's return), and each submission
+// waits for the one before it on the bridge's timeline semaphore.
 type Device struct {
 	dev   hal.Device
-	disp  hal.Dispatcher
 	cache *cache
+
+	mu       sync.Mutex
+	cb       *hal.CommandBuffer // pending commands, nil when none
+	timeline hal.Semaphore
+	value    uint64 // the timeline value the last submission signals
 }
 
 var _ vm.Device = (*Device)(nil)
 
+// bufferParams are the parameters of the buffers host programs allocate:
+// device-local memory for transfers and dispatches (mappable where the
+// device's memory is host memory).
+var bufferParams = hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault}
+
 // New returns the bridge for dev.
 func New(dev hal.Device) *Device {
-	d := &Device{dev: dev, cache: newCache()}
-	d.disp, _ = dev.(hal.Dispatcher)
+	d := &Device{dev: dev}
+	d.cache = newCache(func(n int64) (*hal.Buffer, error) {
+		return dev.Allocator().Allocate(bufferParams, n)
+	}, d.recordFill)
 	return d
 }
 
@@ -40,7 +53,7 @@ func New(dev hal.Device) *Device {
 // cache.invocations).
 func (d *Device) Warm() (done func()) {
 	end := d.cache.invocations()
-	if w, ok := d.disp.(hal.Warmer); ok {
+	if w, ok := d.dev.(hal.Warmer); ok {
 		cool := w.Warm()
 		return func() { cool(); end() }
 	}
@@ -58,32 +71,130 @@ func bv(ref any) (*hal.BufferView, error) {
 	return b, nil
 }
 
-// PrepareExecutable loads a module executable on the device.
-func (d *Device) PrepareExecutable(e *module.Executable) (any, error) {
-	if d.disp == nil {
-		return nil, status.Errorf(status.Unimplemented, "the %s device cannot run executables yet (gree runs '%s' modules on local-sync and local-task)", d.dev.ID(), e.Format)
+// record runs rec on the pending command buffer, beginning one if none is
+// pending.
+func (d *Device) record(rec func(cb *hal.CommandBuffer) error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cb == nil {
+		cb, err := hal.NewCommandBuffer(hal.CommandBufferOneShot|hal.CommandBufferAllowInlineExecution, hal.CommandCategoryAny, 0)
+		if err != nil {
+			return err
+		}
+		if err := cb.Begin(); err != nil {
+			return err
+		}
+		d.cb = cb
 	}
-	return d.disp.PrepareExecutable(e.Format, e.Data)
+	return rec(d.cb)
 }
 
-// Constant returns a buffer view over a module constant (shared, never
-// written: host programs clone before storing).
+// recordFill records a fill of b with pattern (the cache's zeroing and
+// poisoning); a failure to record surfaces at the next submission.
+func (d *Device) recordFill(b *hal.Buffer, pattern byte) {
+	d.record(func(cb *hal.CommandBuffer) error { return cb.Fill(hal.WholeBuffer(b), []byte{pattern}) })
+}
+
+// Submit submits the pending commands, if any, signaling signal too, and
+// returns the timeline value that marks their completion.
+func (d *Device) Submit(signal hal.SemaphoreList) (uint64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.timeline == nil {
+		sem, err := d.dev.CreateSemaphore(0)
+		if err != nil {
+			return 0, err
+		}
+		d.timeline, d.value = sem, 0
+	}
+	if d.cb == nil && len(signal) == 0 {
+		return d.value, nil
+	}
+	cb := d.cb
+	d.cb = nil
+	if cb != nil {
+		defer cb.Release()
+		if err := cb.End(); err != nil {
+			return 0, err
+		}
+	}
+	wait := hal.SemaphoreList{{Semaphore: d.timeline, Value: d.value}}
+	next := append(hal.SemaphoreList{{Semaphore: d.timeline, Value: d.value + 1}}, signal...)
+	if err := d.dev.QueueExecute(wait, next, cb, nil); err != nil {
+		return 0, err
+	}
+	d.value++
+	return d.value, nil
+}
+
+// Sync submits the pending commands and waits for them. A failure of the
+// device's work is returned once; the bridge then starts a new timeline.
+func (d *Device) Sync() error {
+	v, err := d.Submit(nil)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	sem := d.timeline
+	d.mu.Unlock()
+	if err := sem.Wait(v, hal.NoDeadline); err != nil {
+		d.mu.Lock()
+		if d.timeline == sem {
+			d.timeline = nil
+		}
+		d.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// PrepareExecutable loads a module executable on the device.
+func (d *Device) PrepareExecutable(e *module.Executable) (any, error) {
+	return d.dev.PrepareExecutable(e.Format, e.Data)
+}
+
+// constantParams are the parameters of module constants: read-only
+// device memory, imported from the module's bytes where the device can use
+// host memory.
+var constantParams = hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault | hal.BufferUsageSharingImmutable, Access: hal.MemoryAccessRead}
+
+// Constant returns a buffer view of a module constant (shared, never
+// written: host programs clone before storing), imported without a copy
+// where the device can use host memory, else uploaded once here.
 func (d *Device) Constant(c *module.Constant) (any, error) {
-	return newView(c.Shape, hal.ElementType(c.ElementType), c.Data), nil
+	t := hal.ElementType(c.ElementType)
+	a := d.dev.Allocator()
+	n := int64(len(c.Data))
+	var b *hal.Buffer
+	if compat, _ := a.QueryCompatibility(constantParams, n); compat&hal.BufferCompatibilityImportable != 0 {
+		var err error
+		if b, err = a.Import(constantParams, c.Data, nil); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if b, err = a.Allocate(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault}, n); err != nil {
+			return nil, err
+		}
+		if err := hal.WriteBuffer(d.dev, b, 0, c.Data); err != nil {
+			return nil, err
+		}
+	}
+	return newView(c.Shape, t, b), nil
 }
 
 // Alloc returns a buffer view, zeroed unless uninitialized is set.
 func (d *Device) Alloc(elementType uint32, dims []int64, uninitialized bool) (any, error) {
-	n := int64(1)
-	for _, x := range dims {
-		if x < 0 || (x > 0 && n > maxElements/x) {
-			return nil, status.Errorf(status.InvalidArgument, "cannot allocate a tensor of shape %v", dims)
-		}
-		n *= x
-	}
 	t := hal.ElementType(elementType)
-	data := d.cache.alloc(int(n)*t.ByteSize(), uninitialized)
-	return newView(dims, t, data), nil
+	n, err := hal.DenseByteSize(dims, t)
+	if err != nil {
+		return nil, err
+	}
+	b, err := d.cache.get(n, uninitialized)
+	if err != nil {
+		return nil, err
+	}
+	return newView(dims, t, b), nil
 }
 
 // Dim returns dimension i.
@@ -107,7 +218,7 @@ func (d *Device) Shape(ref any) (uint32, []int64, error) {
 	return uint32(b.Type), b.Shape, nil
 }
 
-// Reshape views the same data with other dimensions.
+// Reshape views the same buffer with other dimensions.
 func (d *Device) Reshape(ref any, dims []int64) (any, error) {
 	b, err := bv(ref)
 	if err != nil {
@@ -123,18 +234,29 @@ func (d *Device) Reshape(ref any, dims []int64) (any, error) {
 	if n != b.ElementCount() {
 		return nil, status.Errorf(status.InvalidArgument, "cannot reshape %v (%d elements) to %v (%d elements)", b.Shape, b.ElementCount(), dims, n)
 	}
-	return newView(dims, b.Type, b.Data), nil
+	return newView(dims, b.Type, b.Buffer), nil
 }
 
-// Clone copies a buffer view into storage from the cache.
+// Clone copies a buffer view into a buffer from the cache (a queue copy).
 func (d *Device) Clone(ref any) (any, error) {
 	b, err := bv(ref)
 	if err != nil {
 		return nil, err
 	}
-	data := d.cache.alloc(len(b.Data), true)
-	copy(data, b.Data)
-	return newView(b.Shape, b.Type, data), nil
+	n := b.ByteLength()
+	nb, err := d.cache.get(n, true)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		err = d.record(func(cb *hal.CommandBuffer) error {
+			return cb.Copy(hal.BufferRef{Buffer: b.Buffer, Length: n}, hal.BufferRef{Buffer: nb, Length: n})
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return newView(b.Shape, b.Type, nb), nil
 }
 
 // offset returns the byte offset of an element, checking bounds.
@@ -152,7 +274,22 @@ func offset(b *hal.BufferView, idx []int64) (int64, error) {
 	return off * int64(b.Type.ByteSize()), nil
 }
 
-// Load reads one element.
+// elementBytes returns the byte size of a scalar of type t.
+func elementBytes(t uint8) (int, error) {
+	switch t {
+	case module.TypeI1, module.TypeI8:
+		return 1, nil
+	case module.TypeI16, module.TypeF16, module.TypeBF16:
+		return 2, nil
+	case module.TypeI32, module.TypeF32:
+		return 4, nil
+	case module.TypeI64, module.TypeF64:
+		return 8, nil
+	}
+	return 0, status.Errorf(status.InvalidArgument, "elements of type %d cannot be loaded or stored", t)
+}
+
+// Load reads one element once the work writing it is done.
 func (d *Device) Load(ref any, t uint8, idx []int64) (vm.Value, error) {
 	b, err := bv(ref)
 	if err != nil {
@@ -162,29 +299,37 @@ func (d *Device) Load(ref any, t uint8, idx []int64) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
-	p := b.Data[off:]
+	size, err := elementBytes(t)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	if err := d.Sync(); err != nil {
+		return vm.Value{}, err
+	}
+	var p [8]byte
+	if err := hal.ReadBufferInto(d.dev, b.Buffer, off, p[:size]); err != nil {
+		return vm.Value{}, err
+	}
 	switch t {
 	case module.TypeI1, module.TypeI8:
 		return vm.I32(int32(int8(p[0]))), nil
 	case module.TypeI16:
-		return vm.I32(int32(int16(binary.LittleEndian.Uint16(p)))), nil
+		return vm.I32(int32(int16(binary.LittleEndian.Uint16(p[:])))), nil
 	case module.TypeI32:
-		return vm.I32(int32(binary.LittleEndian.Uint32(p))), nil
+		return vm.I32(int32(binary.LittleEndian.Uint32(p[:]))), nil
 	case module.TypeI64:
-		return vm.I64(int64(binary.LittleEndian.Uint64(p))), nil
+		return vm.I64(int64(binary.LittleEndian.Uint64(p[:]))), nil
 	case module.TypeF16:
-		return vm.Value{Kind: vm.KindF32, F: float64(vm.F16ToF32(binary.LittleEndian.Uint16(p)))}, nil
+		return vm.Value{Kind: vm.KindF32, F: float64(vm.F16ToF32(binary.LittleEndian.Uint16(p[:])))}, nil
 	case module.TypeBF16:
-		return vm.Value{Kind: vm.KindF32, F: float64(vm.BF16ToF32(binary.LittleEndian.Uint16(p)))}, nil
+		return vm.Value{Kind: vm.KindF32, F: float64(vm.BF16ToF32(binary.LittleEndian.Uint16(p[:])))}, nil
 	case module.TypeF32:
-		return vm.F32(math.Float32frombits(binary.LittleEndian.Uint32(p))), nil
-	case module.TypeF64:
-		return vm.F64(math.Float64frombits(binary.LittleEndian.Uint64(p))), nil
+		return vm.F32(math.Float32frombits(binary.LittleEndian.Uint32(p[:]))), nil
 	}
-	return vm.Value{}, status.Errorf(status.InvalidArgument, "cannot load elements of type %d", t)
+	return vm.F64(math.Float64frombits(binary.LittleEndian.Uint64(p[:]))), nil
 }
 
-// Store writes one element.
+// Store writes one element once the work before it is done.
 func (d *Device) Store(ref any, t uint8, idx []int64, v vm.Value) error {
 	b, err := bv(ref)
 	if err != nil {
@@ -194,93 +339,121 @@ func (d *Device) Store(ref any, t uint8, idx []int64, v vm.Value) error {
 	if err != nil {
 		return err
 	}
-	p := b.Data[off:]
+	size, err := elementBytes(t)
+	if err != nil {
+		return err
+	}
+	var p [8]byte
 	switch t {
 	case module.TypeI1:
 		p[0] = byte(v.I & 1)
 	case module.TypeI8:
 		p[0] = byte(v.I)
 	case module.TypeI16:
-		binary.LittleEndian.PutUint16(p, uint16(v.I))
+		binary.LittleEndian.PutUint16(p[:], uint16(v.I))
 	case module.TypeI32:
-		binary.LittleEndian.PutUint32(p, uint32(v.I))
+		binary.LittleEndian.PutUint32(p[:], uint32(v.I))
 	case module.TypeI64:
-		binary.LittleEndian.PutUint64(p, uint64(v.I))
+		binary.LittleEndian.PutUint64(p[:], uint64(v.I))
 	case module.TypeF16:
-		binary.LittleEndian.PutUint16(p, vm.F32ToF16(float32(v.F)))
+		binary.LittleEndian.PutUint16(p[:], vm.F32ToF16(float32(v.F)))
 	case module.TypeBF16:
-		binary.LittleEndian.PutUint16(p, vm.F32ToBF16(float32(v.F)))
+		binary.LittleEndian.PutUint16(p[:], vm.F32ToBF16(float32(v.F)))
 	case module.TypeF32:
-		binary.LittleEndian.PutUint32(p, math.Float32bits(float32(v.F)))
+		binary.LittleEndian.PutUint32(p[:], math.Float32bits(float32(v.F)))
 	case module.TypeF64:
-		binary.LittleEndian.PutUint64(p, math.Float64bits(v.F))
-	default:
-		return status.Errorf(status.InvalidArgument, "cannot store elements of type %d", t)
+		binary.LittleEndian.PutUint64(p[:], math.Float64bits(v.F))
 	}
-	return nil
+	if err := d.Sync(); err != nil {
+		return err
+	}
+	return hal.WriteBuffer(d.dev, b.Buffer, off, p[:size])
 }
 
-// Dispatch runs a kernel; the bindings are buffer views.
+// Dispatch records a kernel dispatch; the bindings are buffer views.
 func (d *Device) Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error {
 	he, ok := exe.(hal.Executable)
-	if !ok || d.disp == nil {
+	if !ok {
 		return status.Errorf(status.Internal, "dispatch of an executable the device did not prepare")
 	}
-	sp, _ := bufsPool.Get().(*[][]byte)
+	sp, _ := refsPool.Get().(*[]hal.BufferRef)
 	if sp == nil {
-		sp = new([][]byte)
+		sp = new([]hal.BufferRef)
 	}
-	bufs := (*sp)[:0]
+	refs := (*sp)[:0]
 	defer func() {
-		clear(bufs) // the pooled slice keeps no buffer alive
-		*sp = bufs
-		bufsPool.Put(sp)
+		clear(refs) // the pooled slice keeps no buffer alive
+		*sp = refs
+		refsPool.Put(sp)
 	}()
 	for i, r := range bindings {
 		b, err := bv(r)
 		if err != nil {
 			return fmt.Errorf("binding %d: %w", i, err)
 		}
-		bufs = append(bufs, b.Data)
+		refs = append(refs, hal.BufferRef{Buffer: b.Buffer, Length: b.ByteLength()})
 	}
-	return d.disp.Dispatch(he, entry, grid, push, bufs)
+	return d.record(func(cb *hal.CommandBuffer) error { return cb.Dispatch(he, entry, grid, push, refs) })
 }
 
-// bufsPool recycles Dispatch's slices of binding storage (a dispatcher
-// keeps none after it returns).
-var bufsPool sync.Pool
+// refsPool recycles Dispatch's slices of binding references (the command
+// buffer copies them).
+var refsPool sync.Pool
 
-// newView returns a view of data with a copy of shape; up to rank 4 the
-// view and its shape are one allocation.
-func newView(shape []int64, t hal.ElementType, data []byte) *hal.BufferView {
+// newView returns a view of b with a copy of shape; up to rank 4 the view
+// and its shape are one allocation.
+func newView(shape []int64, t hal.ElementType, b *hal.Buffer) *hal.BufferView {
 	if len(shape) == 0 || len(shape) > 4 {
-		return &hal.BufferView{Shape: append([]int64(nil), shape...), Type: t, Data: data}
+		return &hal.BufferView{Shape: append([]int64(nil), shape...), Type: t, Buffer: b}
 	}
 	v := &struct {
 		hal.BufferView
 		dims [4]int64
 	}{}
 	n := copy(v.dims[:], shape)
-	v.BufferView = hal.BufferView{Shape: v.dims[:n:n], Type: t, Data: data}
+	v.BufferView = hal.BufferView{Shape: v.dims[:n:n], Type: t, Buffer: b}
 	return &v.BufferView
 }
 
 // Trace writes the buffer views to standard error under the heading, as
-// IREE's dispatch tracing does.
+// IREE's dispatch tracing does, once the work writing them is done.
 func (d *Device) Trace(heading string, refs []any) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "=== %s ===\n", heading)
+	if err := d.Sync(); err != nil {
+		fmt.Fprintf(&b, "(the work before the trace failed: %v)\n", err)
+	}
 	for _, r := range refs {
-		if v, ok := r.(*hal.BufferView); ok {
-			b.WriteString(vio.FormatBufferView(v, 1024))
+		v, ok := r.(*hal.BufferView)
+		if !ok {
+			continue
+		}
+		if hv, err := d.HostView(v); err != nil {
+			fmt.Fprintf(&b, "(unreadable: %v)\n", err)
+		} else {
+			b.WriteString(vio.FormatBufferView(hv, 1024))
 			b.WriteString("\n")
 		}
 	}
 	os.Stderr.WriteString(b.String())
 }
 
-// Release caches the storage of buffer views the caller is done with.
+// HostView returns v itself when the host can read its buffer, else a copy
+// of it in host memory (read through the device's queue).
+func (d *Device) HostView(v *hal.BufferView) (*hal.BufferView, error) {
+	if v.Bytes() != nil {
+		return v, nil
+	}
+	data, err := hal.ReadBuffer(d.dev, v.Buffer, 0, v.ByteLength())
+	if err != nil {
+		return nil, err
+	}
+	return hal.HostBufferViewOf(v.Shape, v.Type, data)
+}
+
+// Release recycles the allocations of buffer views the caller is done
+// with.
 func (d *Device) Release(refs, keep []any) { d.cache.release(refs, keep) }
 
-// Recyclable reports whether Release could cache ref's storage.
+// Recyclable reports whether Release could recycle ref's allocation.
 func (d *Device) Recyclable(ref any) bool { return d.cache.recyclable(ref) }

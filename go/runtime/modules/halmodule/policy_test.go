@@ -3,9 +3,6 @@ package halmodule
 import (
 	"testing"
 	"time"
-	"unsafe"
-
-	"github.com/gree-ml/gree/go/runtime/hal"
 )
 
 // chooserRun feeds p n invocations whose durations depend on the way
@@ -68,6 +65,10 @@ func TestPolicyChooserIgnoresOddSlowInvocations(t *testing.T) {
 	}
 }
 
+// held maps the first byte of each allocation invocation held to its
+// buffer, for the tests to release later.
+var held = map[*byte]any{}
+
 // invocation runs one invocation on c with the given way: it allocates
 // sizes, then releases all but the indices in hold, and returns the
 // storage of each allocation.
@@ -89,14 +90,20 @@ func invocation(c *cache, homes bool, sizes []int, hold map[int]bool) [][]byte {
 	var out [][]byte
 	var refs []any
 	for i, n := range sizes {
-		b := c.alloc(n, false)
+		buf, err := c.get(int64(n), false)
+		if err != nil {
+			panic(err)
+		}
+		b := buf.HostBytes()
 		if b[0] != 0 || b[n-1] != 0 {
 			panic("a zeroed allocation was not zeroed")
 		}
 		b[0], b[n-1] = 9, 9 // the tensor's contents
 		out = append(out, b)
 		if !hold[i] {
-			refs = append(refs, &hal.BufferView{Data: b})
+			refs = append(refs, viewOf(buf))
+		} else {
+			held[&b[0]] = viewOf(buf)
 		}
 	}
 	c.release(refs, nil)
@@ -104,7 +111,7 @@ func invocation(c *cache, homes bool, sizes []int, hold map[int]bool) [][]byte {
 }
 
 func TestHomesGiveEachAllocationItsStorage(t *testing.T) {
-	c := newCache() // not poisoning: invocation checks that homes come zeroed
+	c := testCache() // not poisoning: invocation checks that homes come zeroed
 	sizes := []int{1 << 16, 1 << 17, 1 << 16, 1 << 18}
 	first := invocation(c, true, sizes, nil)
 	for rep := 0; rep < 3; rep++ {
@@ -123,18 +130,18 @@ func TestHomesGiveEachAllocationItsStorage(t *testing.T) {
 }
 
 func TestHomesNeverHandOutHeldStorage(t *testing.T) {
-	c := newCache()
+	c := testCache()
 	c.poison = true
 	sizes := []int{1 << 16, 1 << 16}
 	first := invocation(c, true, sizes, nil)
 	// The caller keeps allocation 1 (a result).
-	held := invocation(c, true, sizes, map[int]bool{1: true})
-	held[1][7] = 42 // poisoned storage must come back zeroed (invocation checks)
+	kept := invocation(c, true, sizes, map[int]bool{1: true})
+	kept[1][7] = 42 // poisoned storage must come back zeroed (invocation checks)
 	next := invocation(c, true, sizes, nil)
-	if &next[1][0] == &held[1][0] {
+	if &next[1][0] == &kept[1][0] {
 		t.Fatal("a held result was handed out again")
 	}
-	if held[1][7] != 42 {
+	if kept[1][7] != 42 {
 		t.Fatal("a held result was overwritten")
 	}
 	if &next[0][0] != &first[0][0] {
@@ -142,22 +149,25 @@ func TestHomesNeverHandOutHeldStorage(t *testing.T) {
 	}
 	// Once released, the held buffer is recycled (it is nobody's home
 	// now, or allocation 1's again).
-	c.release([]any{&hal.BufferView{Data: held[1]}}, nil)
-	if held[1][7] != 0xff {
+	c.release([]any{held[&kept[1][0]]}, nil)
+	if kept[1][7] != 0xff {
 		t.Fatal("released storage not poisoned")
 	}
 }
 
 func TestOverlappingInvocationsTakeNoSlots(t *testing.T) {
-	c := newCache()
+	c := testCache()
 	end1 := c.invocations()
 	end2 := c.invocations()
 	if c.slot != -1 {
 		t.Fatalf("two invocations in progress: slot %d", c.slot)
 	}
-	b := c.alloc(1<<16, false)
-	if o := c.owned[ptrOf(b)]; o.home != -1 {
-		t.Fatalf("allocation during overlapping invocations got home %d", o.home)
+	b, err := c.get(1<<16, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := b.Tag().(*entry); e.home != -1 {
+		t.Fatalf("allocation during overlapping invocations got home %d", e.home)
 	}
 	end2()
 	end1()
@@ -166,20 +176,18 @@ func TestOverlappingInvocationsTakeNoSlots(t *testing.T) {
 	}
 }
 
-func ptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
-
 func TestHomesFollowAChangeOfSize(t *testing.T) {
-	c := newCache()
+	c := testCache()
 	invocation(c, true, []int{1 << 16}, nil)
 	old := c.homed[0]
 	big := invocation(c, true, []int{1 << 20}, nil) // a larger input, say
-	if &big[0][0] == &old[0] {
+	if &big[0][0] == &old.root.HostBytes()[0] {
 		t.Fatal("a 64 KiB home served a 1 MiB allocation")
 	}
-	if h := c.homed[0]; h == nil || &h[0] != &big[0][0] {
+	if h := c.homed[0]; h == nil || &h.root.HostBytes()[0] != &big[0][0] {
 		t.Fatal("the new size's storage did not become the slot's home")
 	}
-	if l := c.free[1<<16]; len(l) != 1 || &l[0].b[0] != &old[0] {
+	if l := c.free[1<<16]; len(l) != 1 || l[0].e != old {
 		t.Fatal("the old home did not go back to the free lists")
 	}
 	if again := invocation(c, true, []int{1 << 20}, nil); &again[0][0] != &big[0][0] {
@@ -188,14 +196,17 @@ func TestHomesFollowAChangeOfSize(t *testing.T) {
 }
 
 func TestFewInvocationsNeverTakeHomes(t *testing.T) {
-	c := newCache()
+	c := testCache()
 	for i := 0; i < policyWarmup; i++ {
 		end := c.invocations()
 		if c.slot >= 0 {
 			t.Fatalf("invocation %d of a program called %d times took homes", i+1, policyWarmup)
 		}
-		b := c.alloc(1<<16, false)
-		c.release([]any{&hal.BufferView{Data: b}}, nil)
+		b, err := c.get(1<<16, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.release([]any{viewOf(b)}, nil)
 		end()
 	}
 	if len(c.homed) != 0 {

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/hal/local"
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/schemas/module"
 )
@@ -87,7 +88,7 @@ func run(t *testing.T, m *module.Module, fns ...*fn) *vm.Context {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := vm.NewContext(New(nil))
+	c := vm.NewContext(New(testDevice(t)))
 	if err := c.Register(mod); err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +104,9 @@ func invoke(t *testing.T, c *vm.Context, name string, args ...vm.Value) []vm.Val
 	return res
 }
 
-func storage(v vm.Value) *byte { return unsafe.SliceData(v.Ref.(*hal.BufferView).Data) }
+func storage(v vm.Value) *byte { return unsafe.SliceData(v.Ref.(*hal.BufferView).Bytes()) }
 
-func element(v vm.Value) int8 { return int8(v.Ref.(*hal.BufferView).Data[5]) }
+func element(v vm.Value) int8 { return int8(v.Ref.(*hal.BufferView).Bytes()[5]) }
 
 var (
 	ref = module.KindRef
@@ -187,10 +188,15 @@ func TestResultsAndArgumentsSurviveLaterCalls(t *testing.T) {
 	if storage(r3) == storage(r1) || element(r1) != 42 || element(r3) != 7 {
 		t.Fatalf("a call recycled the caller's argument: values %d %d", element(r1), element(r3))
 	}
-	// The caller's own release is what frees a result.
+	// The caller's own release is what frees a result; the released
+	// view can no longer be read.
+	s1 := storage(r1)
 	c.Release([]vm.Value{r1}, nil)
+	if r1.Ref.(*hal.BufferView).Bytes() != nil {
+		t.Fatal("a released result can still be read")
+	}
 	r4 := invoke(t, c, "make")[0]
-	if storage(r4) != storage(r1) {
+	if storage(r4) != s1 {
 		t.Fatal("a released result was not reused")
 	}
 }
@@ -261,19 +267,19 @@ func TestDiscardNeverRecyclesConstants(t *testing.T) {
 }
 
 func TestPoisonMode(t *testing.T) {
-	c := newCache()
+	c := testCache()
 	c.minBytes, c.poison = 1, true
-	u := c.alloc(100, true)
+	_, u := get(t, c, 100, true)
 	if u[0] != 0xff || u[99] != 0xff {
 		t.Fatal("uninitialized allocation not poisoned")
 	}
-	a := c.alloc(100, false)
+	ab, a := get(t, c, 100, false)
 	a[3] = 1
-	c.release([]any{&hal.BufferView{Data: a}}, nil)
+	c.release([]any{viewOf(ab)}, nil)
 	if a[3] != 0xff {
 		t.Fatal("released buffer not poisoned")
 	}
-	if z := c.alloc(100, false); &z[0] != &a[0] || z[3] != 0 {
+	if _, z := get(t, c, 100, false); &z[0] != &a[0] || z[3] != 0 {
 		t.Fatal("zeroed allocation did not reuse and clear the released buffer")
 	}
 }
@@ -299,3 +305,14 @@ func TestDiscardedClonesAreReused(t *testing.T) {
 		t.Fatalf("got %d, want 42*9: the source and the clone's storage reused separately", res[0].I)
 	}
 }
+
+// testDevice returns a local-sync device, closed at the end of the test.
+func testDevice(t *testing.T) hal.Device {
+	d, err := local.NewDriver("local-sync", 1).CreateDevice(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+

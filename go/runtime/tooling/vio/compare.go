@@ -271,10 +271,11 @@ func sameShape(a, b []int64) bool {
 // paddedData returns the view's data, zero-extended to its byte length.
 func paddedData(bv *hal.BufferView) []byte {
 	n := bv.ByteLength()
-	if int64(len(bv.Data)) >= n {
-		return bv.Data
+	data := bv.Bytes()
+	if int64(len(data)) >= n {
+		return data
 	}
 	d := make([]byte, n)
-	copy(d, bv.Data)
+	copy(d, data)
 	return d
 }

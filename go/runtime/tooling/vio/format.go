@@ -35,10 +35,9 @@ func FormatBufferView(bv *hal.BufferView, maxElements int) string {
 	var b strings.Builder
 	b.WriteString(FormatShapeAndType(bv.Shape, bv.Type))
 	b.WriteByte('=')
-	data := bv.Data
+	data := bv.Bytes()
 	if n := bv.ByteLength(); int64(len(data)) < n && n >= 0 {
-		data = make([]byte, n)
-		copy(data, bv.Data)
+		data = append(make([]byte, 0, n), data...)[:n]
 	}
 	budget := int64(maxElements)
 	if maxElements < 0 {

@@ -11,20 +11,20 @@ import (
 
 // f32View builds a float32 view.
 func f32View(shape []int64, vals ...float32) *hal.BufferView {
-	bv := &hal.BufferView{Shape: shape, Type: hal.ElementFloat32}
+	var data []byte
 	for _, v := range vals {
-		bv.Data = binary.LittleEndian.AppendUint32(bv.Data, math.Float32bits(v))
+		data = binary.LittleEndian.AppendUint32(data, math.Float32bits(v))
 	}
-	return bv
+	return &hal.BufferView{Shape: shape, Type: hal.ElementFloat32, Buffer: hal.WrapHostBytes(data)}
 }
 
 // i32View builds an int32 view of the given type (i32, si32 or ui32).
 func i32View(t hal.ElementType, shape []int64, vals ...int32) *hal.BufferView {
-	bv := &hal.BufferView{Shape: shape, Type: t}
+	var data []byte
 	for _, v := range vals {
-		bv.Data = binary.LittleEndian.AppendUint32(bv.Data, uint32(v))
+		data = binary.LittleEndian.AppendUint32(data, uint32(v))
 	}
-	return bv
+	return &hal.BufferView{Shape: shape, Type: t, Buffer: hal.WrapHostBytes(data)}
 }
 
 // mustParse parses a buffer view spec or fails the test.
@@ -58,16 +58,16 @@ func TestFormatBufferView(t *testing.T) {
 		{f32View([]int64{3}, float32(math.Inf(1)), float32(math.NaN()), 5), "3xf32=INF NAN 5"},
 		{i32View(hal.ElementUInt32, []int64{1}, -1), "1xui32=4294967295"},
 		{i32View(hal.ElementSInt32, []int64{2}, 11, 12), "2xsi32=11 12"},
-		{&hal.BufferView{Shape: []int64{3}, Type: hal.ElementInt8, Data: []byte{0xfa, 0xfa, 0xff}}, "3xi8=-6 -6 -1"},
-		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementUInt8, Data: []byte{0xfa, 0xff}}, "2xui8=250 255"},
-		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementBool8, Data: []byte{1, 0}}, "2xi1=01 00"},
-		{&hal.BufferView{Shape: []int64{1}, Type: hal.ElementOpaque16, Data: []byte{0xab, 0x01}}, "1x*16=AB01"},
-		{&hal.BufferView{Shape: []int64{1}, Type: hal.ElementInt4, Data: []byte{0x0f}}, "1xi4=0F"},
-		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementInt16, Data: []byte{0xff, 0xff, 0x34, 0x12}}, "2xi16=-1 4660"},
-		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementFloat16, Data: []byte{0x00, 0x3e, 0x00, 0xfc}}, "2xf16=1.5 -INF"},
-		{&hal.BufferView{Shape: []int64{1}, Type: hal.ElementBFloat16, Data: []byte{0x49, 0x40}}, "1xbf16=3.14062"},
-		{&hal.BufferView{Shape: []int64{3}, Type: hal.ElementF8E4M3FN, Data: []byte{0x38, 0x7e, 0x7f}}, "3xf8E4M3FN=1 448 NAN"},
-		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementF8E8M0FNU, Data: []byte{127, 0xff}}, "2xf8E8M0FNU=1 NAN"},
+		{&hal.BufferView{Shape: []int64{3}, Type: hal.ElementInt8, Buffer: hal.WrapHostBytes([]byte{0xfa, 0xfa, 0xff})}, "3xi8=-6 -6 -1"},
+		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementUInt8, Buffer: hal.WrapHostBytes([]byte{0xfa, 0xff})}, "2xui8=250 255"},
+		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementBool8, Buffer: hal.WrapHostBytes([]byte{1, 0})}, "2xi1=01 00"},
+		{&hal.BufferView{Shape: []int64{1}, Type: hal.ElementOpaque16, Buffer: hal.WrapHostBytes([]byte{0xab, 0x01})}, "1x*16=AB01"},
+		{&hal.BufferView{Shape: []int64{1}, Type: hal.ElementInt4, Buffer: hal.WrapHostBytes([]byte{0x0f})}, "1xi4=0F"},
+		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementInt16, Buffer: hal.WrapHostBytes([]byte{0xff, 0xff, 0x34, 0x12})}, "2xi16=-1 4660"},
+		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementFloat16, Buffer: hal.WrapHostBytes([]byte{0x00, 0x3e, 0x00, 0xfc})}, "2xf16=1.5 -INF"},
+		{&hal.BufferView{Shape: []int64{1}, Type: hal.ElementBFloat16, Buffer: hal.WrapHostBytes([]byte{0x49, 0x40})}, "1xbf16=3.14062"},
+		{&hal.BufferView{Shape: []int64{3}, Type: hal.ElementF8E4M3FN, Buffer: hal.WrapHostBytes([]byte{0x38, 0x7e, 0x7f})}, "3xf8E4M3FN=1 448 NAN"},
+		{&hal.BufferView{Shape: []int64{2}, Type: hal.ElementF8E8M0FNU, Buffer: hal.WrapHostBytes([]byte{127, 0xff})}, "2xf8E8M0FNU=1 NAN"},
 		{&hal.BufferView{Shape: []int64{0}, Type: hal.ElementFloat32}, "0xf32="},
 		{&hal.BufferView{Shape: []int64{2, 0}, Type: hal.ElementFloat32}, "2x0xf32=[][]"},
 	}
@@ -103,7 +103,7 @@ func TestFormatBufferViewElision(t *testing.T) {
 }
 
 func TestFormatBufferViewShortDataReadsZeros(t *testing.T) {
-	bv := &hal.BufferView{Shape: []int64{3}, Type: hal.ElementInt32, Data: []byte{1, 0, 0, 0}}
+	bv := &hal.BufferView{Shape: []int64{3}, Type: hal.ElementInt32, Buffer: hal.WrapHostBytes([]byte{1, 0, 0, 0})}
 	if got := FormatBufferView(bv, 1024); got != "3xi32=1 0 0" {
 		t.Errorf("got %q", got)
 	}

@@ -66,8 +66,8 @@ func ReadNPY(r io.Reader) (*hal.BufferView, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.ReadFull(r, bv.Data); err != nil {
-		return nil, status.Errorf(status.OutOfRange, "failed to read npy contents of %d bytes", len(bv.Data))
+	if _, err := io.ReadFull(r, bv.Bytes()); err != nil {
+		return nil, status.Errorf(status.OutOfRange, "failed to read npy contents of %d bytes", bv.ByteLength())
 	}
 	return bv, nil
 }
@@ -257,9 +257,9 @@ func WriteNPY(w io.Writer, bv *hal.BufferView) error {
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		return status.Errorf(status.DataLoss, "failed to write header: %w", err)
 	}
-	data := bv.Data
-	if n := bv.ByteLength(); int64(len(data)) > n {
-		data = data[:n]
+	data := bv.Bytes()
+	if data == nil {
+		return status.New(status.InvalidArgument, "the buffer view is not in host memory")
 	}
 	if _, err := w.Write(data); err != nil {
 		return status.Errorf(status.DataLoss, "failed to write buffer contents: %w", err)

@@ -42,7 +42,7 @@ func TestNPYRoundTrip(t *testing.T) {
 		if err := WriteNPY(&buf, bv); err != nil {
 			t.Fatalf("WriteNPY(%s): %v", FormatShapeAndType(bv.Shape, bv.Type), err)
 		}
-		if hdr := buf.Len() - start - len(bv.Data); hdr%64 != 0 {
+		if hdr := buf.Len() - start - len(bv.Bytes()); hdr%64 != 0 {
 			t.Errorf("header of %d bytes is not 64-byte aligned", hdr)
 		}
 	}
@@ -237,7 +237,7 @@ np.save('f16.npy', np.load('f32.npy').astype(np.float16))
 		t.Fatal(err)
 	}
 	for i, v := range vals {
-		want := binary.LittleEndian.Uint16(views[0].Data[2*i:])
+		want := binary.LittleEndian.Uint16(views[0].Bytes()[2*i:])
 		got := fmtF16.encode(v)
 		if math.IsNaN(float64(v)) {
 			if !math.IsNaN(fmtF16.decode(got)) {

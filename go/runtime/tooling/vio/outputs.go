@@ -163,9 +163,9 @@ func writeValue(w io.Writer, v vm.Value, npy bool) error {
 	if npy {
 		return WriteNPY(w, bv)
 	}
-	data := bv.Data
-	if n := bv.ByteLength(); int64(len(data)) > n {
-		data = data[:n]
+	data := bv.Bytes()
+	if data == nil {
+		return status.New(status.InvalidArgument, "the buffer view is not in host memory")
 	}
 	if _, err := w.Write(data); err != nil {
 		return status.Errorf(status.DataLoss, "failed to write buffer contents: %w", err)
@@ -178,24 +178,23 @@ func writeValue(w io.Writer, v vm.Value, npy bool) error {
 func viewOfValue(v vm.Value) (*hal.BufferView, error) {
 	le := binary.LittleEndian
 	if isNull(v) {
-		return hal.NewBufferView([]int64{0}, hal.ElementInt8), nil
+		return hal.NewHostBufferView([]int64{0}, hal.ElementInt8)
 	}
 	switch v.Kind {
 	case vm.KindI32:
-		return &hal.BufferView{Type: hal.ElementInt32, Data: le.AppendUint32(nil, uint32(v.I))}, nil
+		return hal.HostBufferViewOf(nil, hal.ElementInt32, le.AppendUint32(nil, uint32(v.I)))
 	case vm.KindI64:
-		return &hal.BufferView{Type: hal.ElementInt64, Data: le.AppendUint64(nil, uint64(v.I))}, nil
+		return hal.HostBufferViewOf(nil, hal.ElementInt64, le.AppendUint64(nil, uint64(v.I)))
 	case vm.KindF32:
-		return &hal.BufferView{Type: hal.ElementFloat32,
-			Data: le.AppendUint32(nil, math.Float32bits(float32(v.F)))}, nil
+		return hal.HostBufferViewOf(nil, hal.ElementFloat32, le.AppendUint32(nil, math.Float32bits(float32(v.F))))
 	case vm.KindF64:
-		return &hal.BufferView{Type: hal.ElementFloat64, Data: le.AppendUint64(nil, math.Float64bits(v.F))}, nil
+		return hal.HostBufferViewOf(nil, hal.ElementFloat64, le.AppendUint64(nil, math.Float64bits(v.F)))
 	}
 	switch r := v.Ref.(type) {
 	case *hal.BufferView:
 		return r, nil
 	case []byte:
-		return &hal.BufferView{Shape: []int64{int64(len(r))}, Type: hal.ElementInt8, Data: r}, nil
+		return hal.HostBufferViewOf([]int64{int64(len(r))}, hal.ElementInt8, r)
 	}
 	return nil, status.New(status.InvalidArgument,
 		"unsupported output source type; expected: !hal.buffer, !hal.buffer_view, !vm.buffer")

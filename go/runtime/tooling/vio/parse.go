@@ -51,7 +51,7 @@ func (l *streamList) parseTensor(s string) (*hal.BufferView, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := st.readFull(bv.Data); err != nil {
+		if err := st.readFull(bv.Bytes()); err != nil {
 			return nil, err
 		}
 		return bv, nil
@@ -64,7 +64,7 @@ func (l *streamList) parseTensor(s string) (*hal.BufferView, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := parseElements(data, t, bv.Data); err != nil {
+	if err := parseElements(data, t, bv.Bytes()); err != nil {
 		return nil, err
 	}
 	return bv, nil
@@ -80,7 +80,7 @@ func newView(shape []int64, t hal.ElementType) (*hal.BufferView, error) {
 		}
 		n *= d
 	}
-	return hal.NewBufferView(shape, t), nil
+	return hal.NewHostBufferView(shape, t)
 }
 
 // parseShapeAndType splits "SHAPExTYPE=data" into its parts.

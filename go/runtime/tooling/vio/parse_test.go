@@ -70,13 +70,13 @@ func TestParseBufferViewRoundTrip(t *testing.T) {
 
 func TestParseBufferViewSplatSize(t *testing.T) {
 	bv := mustParse(t, "1x3x224x224xf32=0")
-	if len(bv.Data) != 3*224*224*4 || bv.ElementCount() != 150528 {
-		t.Fatalf("splat: %d bytes, %d elements", len(bv.Data), bv.ElementCount())
+	if len(bv.Bytes()) != 3*224*224*4 || bv.ElementCount() != 150528 {
+		t.Fatalf("splat: %d bytes, %d elements", len(bv.Bytes()), bv.ElementCount())
 	}
 	bv = mustParse(t, "1x3x224x224xf32=1.5")
-	for i := 0; i < len(bv.Data); i += 4 {
-		if !bytes.Equal(bv.Data[i:i+4], []byte{0, 0, 0xc0, 0x3f}) {
-			t.Fatalf("element %d = % x", i/4, bv.Data[i:i+4])
+	for i := 0; i < len(bv.Bytes()); i += 4 {
+		if !bytes.Equal(bv.Bytes()[i:i+4], []byte{0, 0, 0xc0, 0x3f}) {
+			t.Fatalf("element %d = % x", i/4, bv.Bytes()[i:i+4])
 		}
 	}
 }
@@ -84,12 +84,12 @@ func TestParseBufferViewSplatSize(t *testing.T) {
 func TestParseBufferViewFloat16Bits(t *testing.T) {
 	bv := mustParse(t, "3xf16=1.5 -2 0.1")
 	want := []byte{0x00, 0x3e, 0x00, 0xc0, 0x66, 0x2e}
-	if !bytes.Equal(bv.Data, want) {
-		t.Errorf("f16 bits % x, want % x", bv.Data, want)
+	if !bytes.Equal(bv.Bytes(), want) {
+		t.Errorf("f16 bits % x, want % x", bv.Bytes(), want)
 	}
 	bv = mustParse(t, "1xbf16=1")
-	if !bytes.Equal(bv.Data, []byte{0x80, 0x3f}) {
-		t.Errorf("bf16 bits % x", bv.Data)
+	if !bytes.Equal(bv.Bytes(), []byte{0x80, 0x3f}) {
+		t.Errorf("bf16 bits % x", bv.Bytes())
 	}
 }
 

@@ -571,7 +571,7 @@ func (d *driver) createDevice(pd *physicalDevice, family uint32) (*device, error
 	if err := check(d.vk.CreateDevice(pd.handle, info, nil, &handle), "vkCreateDevice"); err != nil {
 		return nil, fmt.Errorf("creating vulkan://%s (%s): %w", pd.info.Path, pd.info.Name, err)
 	}
-	dev := &device{driver: d, info: pd.info, handle: handle, queueFamily: family, bufferDeviceAddress: bda}
+	dev := &device{Unexecuting: hal.Unexecuting{Driver: Name}, driver: d, info: pd.info, handle: handle, queueFamily: family, bufferDeviceAddress: bda}
 	lookup := func(name string) uintptr { return d.vk.GetDeviceProcAddr(handle, name) }
 	if err := bindProcs(&dev.vk, lookup, "vkGetDeviceProcAddr"); err != nil {
 		var destroy struct {
@@ -592,6 +592,7 @@ func (d *driver) createDevice(pd *physicalDevice, family uint32) (*device, error
 
 // device is a created Vulkan device: a VkDevice with one compute queue.
 type device struct {
+	hal.Unexecuting
 	driver              *driver
 	info                hal.DeviceInfo
 	handle              uintptr
