@@ -323,8 +323,8 @@ type ProfilingMode uint32
 
 // Profiling modes, as IREE names them on the command line and in Python.
 const (
-	ProfileQueueOperations ProfilingMode = 1 << 0
-	ProfileDispatchCounters ProfilingMode = 1 << 1
+	ProfileQueueOperations    ProfilingMode = 1 << 0
+	ProfileDispatchCounters   ProfilingMode = 1 << 1
 	ProfileExecutableCounters ProfilingMode = 1 << 2
 )
 

@@ -49,4 +49,3 @@ func (a unexecutingAllocator) Import(BufferParams, []byte, func()) (*Buffer, err
 }
 func (a unexecutingAllocator) Statistics() AllocatorStatistics { return AllocatorStatistics{} }
 func (a unexecutingAllocator) Trim() error                     { return nil }
-

@@ -74,7 +74,7 @@ func TestCacheReusesOnlyReleasedDeviceBuffers(t *testing.T) {
 func TestCacheReusesTheLastReleasedBufferThatFits(t *testing.T) {
 	c := testCache()
 	const n = 1 << 16
-	bigB, big := get(t, c, 8*n, false)    // over fitRatio·n: never used for n
+	bigB, big := get(t, c, 8*n, false)     // over fitRatio·n: never used for n
 	smallB, small := get(t, c, 2*n, false) // released first
 	midB, mid := get(t, c, 3*n, false)     // released last
 	c.release([]any{viewOf(bigB), viewOf(smallB)}, nil)

@@ -315,4 +315,3 @@ func testDevice(t *testing.T) hal.Device {
 	t.Cleanup(func() { d.Close() })
 	return d
 }
-
