@@ -41,6 +41,7 @@ func Run(t *testing.T, f hal.Factory) {
 	t.Run("CreateByID", func(t *testing.T) { testCreateByID(t, d, devices) })
 	t.Run("CreateByPath", func(t *testing.T) { testCreateByPath(t, d, devices) })
 	t.Run("BadIDs", func(t *testing.T) { testBadIDs(t, d, devices) })
+	t.Run("Execution", func(t *testing.T) { runExecution(t, d) })
 }
 
 func testEnumeration(t *testing.T, d hal.Driver, devices []hal.DeviceInfo) {

@@ -7,51 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gree-ml/gree/go/schemas/vmvx"
+	"github.com/gree-ml/gree/go/runtime/hal/cts"
 	"github.com/gree-ml/gree/go/status"
 )
 
-// scaleExe is a vmvx kernel on a 3-D grid: workgroup (x, y, z) of grid
-// (gx, gy, gz) reads 16 floats at linear index x + gx*(y + gy*z) and
-// writes them times 3 plus the index.
-func scaleExe() []byte {
-	i64 := vmvx.RegType{Elem: vmvx.I64, Lanes: 1}
-	f32 := vmvx.RegType{Elem: vmvx.F32, Lanes: 1}
-	v := vmvx.RegType{Elem: vmvx.F32, Lanes: 16}
-	x := &vmvx.Executable{Entries: []vmvx.Entry{{
-		Name:          "scale",
-		WorkgroupSize: [3]uint32{1, 1, 1},
-		Bindings:      []vmvx.Binding{{Elem: vmvx.F32, Access: vmvx.Read}, {Elem: vmvx.F32, Access: vmvx.Write}},
-		// r0..r2 ids, r3..r4 counts, r5 linear, r6 offset, r7 16,
-		// r8 loaded, r9 3.0, r10 product, r11 index as f32, r12 splat, r13 sum
-		Regs: []vmvx.RegType{i64, i64, i64, i64, i64, i64, i64, i64, v, v, v, f32, v, v},
-		Code: []vmvx.Instr{
-			{Op: vmvx.WorkgroupID, Dst: 0, Imm: 0},
-			{Op: vmvx.WorkgroupID, Dst: 1, Imm: 1},
-			{Op: vmvx.WorkgroupID, Dst: 2, Imm: 2},
-			{Op: vmvx.WorkgroupCount, Dst: 3, Imm: 0},
-			{Op: vmvx.WorkgroupCount, Dst: 4, Imm: 1},
-			{Op: vmvx.Mul, Dst: 5, Args: []uint32{2, 4}},
-			{Op: vmvx.Add, Dst: 5, Args: []uint32{5, 1}},
-			{Op: vmvx.Mul, Dst: 5, Args: []uint32{5, 3}},
-			{Op: vmvx.Add, Dst: 5, Args: []uint32{5, 0}},
-			{Op: vmvx.ConstInt, Dst: 7, Imm: 16},
-			{Op: vmvx.Mul, Dst: 6, Args: []uint32{5, 7}},
-			{Op: vmvx.Load, Dst: 8, Args: []uint32{6}},
-			{Op: vmvx.ConstFloat, Dst: 9, Imm: vmvx.FloatImm(3)},
-			{Op: vmvx.Mul, Dst: 10, Args: []uint32{8, 9}},
-			{Op: vmvx.SIToFP, Dst: 11, Args: []uint32{5}},
-			{Op: vmvx.Broadcast, Dst: 12, Args: []uint32{11}},
-			{Op: vmvx.Add, Dst: 13, Args: []uint32{10, 12}},
-			{Op: vmvx.Store, Args: []uint32{6, 13}, Bindings: [3]uint32{1}},
-		},
-	}}}
-	data, err := vmvx.Encode(x)
-	if err != nil {
-		panic(err)
-	}
-	return data
-}
+// scaleExe is the conformance suite's vmvx kernel (see cts.ScaleVMVX).
+func scaleExe() []byte { return cts.ScaleVMVX() }
 
 func floats(b []byte) []float32 {
 	f := make([]float32, len(b)/4)
