@@ -6,23 +6,40 @@ package main
 import "C"
 
 import (
-	"runtime/cgo"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/status"
 )
 
-// newDevice wraps dev in a C handle the caller owns.
+// deviceEntry is what a gree_device_t names: the device and the C copies
+// of its strings.
+type deviceEntry struct {
+	dev  hal.Device
+	id   *C.char
+	info C.gree_device_info_t
+}
+
+// newDevice wraps dev in a handle the caller owns.
 func newDevice(dev hal.Device, out *C.gree_device_t) {
-	h := (*C.struct_gree_device_s)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_gree_device_s{}))))
-	h.handle = C.uintptr_t(cgo.NewHandle(dev))
-	h.id = C.CString(dev.ID())
 	info := dev.Info()
-	h.info.device_id = C.int64_t(info.ID)
-	h.info.path = C.CString(info.Path)
-	h.info.name = C.CString(info.Name)
-	*out = h
+	e := &deviceEntry{dev: dev, id: C.CString(dev.ID())}
+	e.info.device_id = C.int64_t(info.ID)
+	e.info.path = C.CString(info.Path)
+	e.info.name = C.CString(info.Name)
+	*out = (C.gree_device_t)(newHandle(kindDevice, e, e.id, e.info.path, e.info.name))
+}
+
+func deviceEntryOf(d C.gree_device_t) (*deviceEntry, error) {
+	return objOf[*deviceEntry](unsafe.Pointer(d), kindDevice)
+}
+
+func deviceOf(d C.gree_device_t) (hal.Device, error) {
+	e, err := deviceEntryOf(d)
+	if err != nil {
+		return nil, err
+	}
+	return e.dev, nil
 }
 
 func createDevice(d C.gree_driver_t, out *C.gree_device_t, create func(hal.Driver) (hal.Device, error)) C.gree_status_t {
@@ -79,16 +96,31 @@ func gree_driver_create_default_device(d C.gree_driver_t, out *C.gree_device_t) 
 //export gree_device_release
 func gree_device_release(d C.gree_device_t) {
 	defer guardVoid()
-	if d == nil {
-		return
+	if e, ok := dropHandle(unsafe.Pointer(d), kindDevice).(*deviceEntry); ok {
+		e.dev.Close()
 	}
-	h := cgo.Handle(d.handle)
-	if dev, ok := h.Value().(hal.Device); ok {
-		dev.Close()
+}
+
+//export gree_device_id
+func gree_device_id(d C.gree_device_t) *C.char {
+	defer guardVoid()
+	e, err := deviceEntryOf(d)
+	if err != nil {
+		return emptyCString
 	}
-	h.Delete()
-	C.free(unsafe.Pointer(d.id))
-	C.free(unsafe.Pointer(d.info.path))
-	C.free(unsafe.Pointer(d.info.name))
-	C.free(unsafe.Pointer(d))
+	return e.id
+}
+
+//export gree_device_info
+func gree_device_info(d C.gree_device_t, out *C.gree_device_info_t) (st C.gree_status_t) {
+	defer guard(&st)
+	if out == nil {
+		return invalidArg("out_info must not be NULL")
+	}
+	e, err := deviceEntryOf(d)
+	if err != nil {
+		return toStatus(err)
+	}
+	*out = e.info
+	return nil
 }

@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"bytes"
-	"runtime/cgo"
 	"sync"
 	"unsafe"
 
@@ -74,15 +73,19 @@ func gree_driver_registry_get(index C.size_t, outName, outFullName **C.char) (st
 	return nil
 }
 
+// driverEntry is what a gree_driver_t names: the driver and its name as
+// a C string.
+type driverEntry struct {
+	d    hal.Driver
+	name *C.char
+}
+
 func driverOf(d C.gree_driver_t) (hal.Driver, error) {
-	if d == nil {
-		return nil, status.New(status.InvalidArgument, "driver must not be NULL")
+	e, err := objOf[*driverEntry](unsafe.Pointer(d), kindDriver)
+	if err != nil {
+		return nil, err
 	}
-	drv, ok := cgo.Handle(d.handle).Value().(hal.Driver)
-	if !ok {
-		return nil, status.New(status.InvalidArgument, "driver handle is not a driver (released already?)")
-	}
-	return drv, nil
+	return e.d, nil
 }
 
 //export gree_driver_create
@@ -96,27 +99,31 @@ func gree_driver_create(uri *C.char, outDriver *C.gree_driver_t) (st C.gree_stat
 	if err != nil {
 		return toStatus(err)
 	}
-	h := (*C.struct_gree_driver_s)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_gree_driver_s{}))))
-	h.handle = C.uintptr_t(cgo.NewHandle(d))
-	h.name = C.CString(d.Name())
-	*outDriver = h
+	name := C.CString(d.Name())
+	*outDriver = (C.gree_driver_t)(newHandle(kindDriver, &driverEntry{d, name}, name))
 	return nil
 }
 
 //export gree_driver_release
 func gree_driver_release(d C.gree_driver_t) {
 	defer guardVoid()
-	if d == nil {
-		return
+	if e, ok := dropHandle(unsafe.Pointer(d), kindDriver).(*driverEntry); ok {
+		e.d.Close()
 	}
-	h := cgo.Handle(d.handle)
-	if drv, ok := h.Value().(hal.Driver); ok {
-		drv.Close()
-	}
-	h.Delete()
-	C.free(unsafe.Pointer(d.name))
-	C.free(unsafe.Pointer(d))
 }
+
+//export gree_driver_name
+func gree_driver_name(d C.gree_driver_t) *C.char {
+	defer guardVoid()
+	e, err := objOf[*driverEntry](unsafe.Pointer(d), kindDriver)
+	if err != nil {
+		return emptyCString
+	}
+	return e.name
+}
+
+// emptyCString is "" for accessors whose handle is bad.
+var emptyCString = C.CString("")
 
 //export gree_driver_query_available_devices
 func gree_driver_query_available_devices(d C.gree_driver_t, outList *C.gree_device_info_list_t) (st C.gree_status_t) {

@@ -1,5 +1,4 @@
-/* Private to libgree: the layout of the handles behind include/gree.h's
- * opaque types, and helpers the Go side calls. */
+/* Private to libgree: helpers the Go side calls. */
 #ifndef GREE_CAPI_INTERNAL_H_
 #define GREE_CAPI_INTERNAL_H_
 
@@ -13,33 +12,16 @@ struct gree_status_s {
   char* message;
 };
 
-/* A driver: a cgo.Handle to the Go hal.Driver plus its name. */
-struct gree_driver_s {
-  uintptr_t handle;
-  char* name;
-};
+/* Handles are addresses in a range gree reserves (see handles.go); these
+ * convert them to and from the integers Go keeps them as. */
+static inline void* gree__handle(uintptr_t h) { return (void*)h; }
+static inline uintptr_t gree__handle_id(const void* p) { return (uintptr_t)p; }
 
-/* A device: a cgo.Handle to the Go hal.Device plus copies of its strings. */
-struct gree_device_s {
-  uintptr_t handle;
-  char* id;
-  gree_device_info_t info;
-};
-
-/* Modules, contexts, buffer views and value lists: a cgo.Handle to the Go
- * object (the Go side keeps the C strings a module hands out). */
-struct gree_module_s {
-  uintptr_t handle;
-};
-struct gree_context_s {
-  uintptr_t handle;
-};
-struct gree_buffer_view_s {
-  uintptr_t handle;
-};
-struct gree_value_list_s {
-  uintptr_t handle;
-};
+/* Calls an import's release callback (Go cannot call C function
+ * pointers). */
+static inline void gree__call_release(gree_release_fn_t fn, void* user) {
+  if (fn) fn(user);
+}
 
 /* A device list: C memory only. */
 struct gree_device_info_list_s {

@@ -93,24 +93,25 @@ void gree_device_info_list_release(gree_device_info_list_t list) {
   free(list);
 }
 
-const char* gree_driver_name(gree_driver_t driver) {
-  return driver ? driver->name : "";
-}
-
-const char* gree_device_id(gree_device_t device) {
-  return device ? device->id : "";
-}
-
-gree_status_t gree_device_info(gree_device_t device,
-                               gree_device_info_t* out_info) {
-  if (!device || !out_info) {
-    return gree__status_new(GREE_STATUS_INVALID_ARGUMENT,
-                            "INVALID_ARGUMENT; device and out_info must not be NULL");
-  }
-  *out_info = device->info;
-  return NULL;
-}
-
 const char* gree__argv_at(const char* const* argv, size_t i) {
   return argv[i];
+}
+
+/* DLPack export: the deleter releases the exported buffer's handle and
+ * frees the struct and its shape (one allocation). */
+#include "dlpack.h"
+
+static void gree__dl_deleter(gree__dl_managed* self) {
+  gree_buffer_release((gree_buffer_t)self->manager_ctx);
+  free(self);
+}
+
+gree__dl_managed* gree__dl_new(int32_t ndim) {
+  size_t n = ndim > 0 ? (size_t)ndim : 1;
+  gree__dl_managed* m = calloc(1, sizeof(gree__dl_managed) + n * sizeof(int64_t));
+  if (!m) return NULL;
+  m->dl_tensor.ndim = ndim;
+  m->dl_tensor.shape = (int64_t*)(m + 1);
+  m->deleter = gree__dl_deleter;
+  return m;
 }

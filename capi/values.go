@@ -6,7 +6,6 @@ package main
 import "C"
 
 import (
-	"runtime/cgo"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
@@ -15,8 +14,12 @@ import (
 	"github.com/gree-ml/gree/go/status"
 )
 
-// maxViewBytes bounds a buffer view made from C memory.
-const maxViewBytes = 1 << 40
+// Ownership: a buffer view handle holds one reference to its buffer, and a
+// value list handle one to every buffer (of a buffer view, or bare) it
+// holds, nested lists included; releasing the handle drops them.
+
+// viewParams are the parameters of buffer views made from host data.
+var viewParams = hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault | hal.BufferUsageMapping}
 
 //export gree_buffer_view_create
 func gree_buffer_view_create(d C.gree_device_t, shape *C.int64_t, rank C.size_t, et C.uint32_t, data unsafe.Pointer, size C.size_t, out *C.gree_buffer_view_t) (st C.gree_status_t) {
@@ -25,61 +28,67 @@ func gree_buffer_view_create(d C.gree_device_t, shape *C.int64_t, rank C.size_t,
 		return invalidArg("shape, data and out_view must not be NULL")
 	}
 	*out = nil
-	if d == nil {
-		return invalidArg("device must not be NULL")
-	}
-	if _, err := handleOf[hal.Device](d.handle, "device"); err != nil {
+	dev, err := deviceOf(d)
+	if err != nil {
 		return toStatus(err)
 	}
+	dims, err := goShape(shape, rank)
+	if err != nil {
+		return toStatus(err)
+	}
+	t := hal.ElementType(et)
+	n, err := hal.DenseByteSize(dims, t)
+	if err != nil {
+		return toStatus(err)
+	}
+	if int64(size) != n {
+		return invalidArg("%d bytes of data for shape %v of %s, which needs %d", size, dims, t, n)
+	}
+	b, err := dev.Allocator().Allocate(viewParams, n)
+	if err != nil {
+		return toStatus(err)
+	}
+	if n > 0 {
+		if err := hal.WriteBuffer(dev, b, 0, unsafe.Slice((*byte)(data), int(size))); err != nil {
+			b.Release()
+			return toStatus(err)
+		}
+	}
+	*out = newView(&hal.BufferView{Shape: dims, Type: t, Buffer: b}, false)
+	return nil
+}
+
+// goShape copies a C shape, checking its rank.
+func goShape(shape *C.int64_t, rank C.size_t) ([]int64, error) {
 	if rank > 128 {
-		return invalidArg("rank %d exceeds 128", rank)
+		return nil, status.Errorf(status.InvalidArgument, "rank %d exceeds 128", rank)
 	}
 	dims := make([]int64, rank)
 	if rank > 0 {
 		copy(dims, unsafe.Slice((*int64)(unsafe.Pointer(shape)), int(rank)))
 	}
-	t := hal.ElementType(et)
-	if t.Bits() == 0 {
-		return invalidArg("element type 0x%08x has no size", uint32(et))
+	return dims, nil
+}
+
+// newView returns a handle for bv; retain adds the reference the handle
+// holds (false: the caller's reference passes to the handle).
+func newView(bv *hal.BufferView, retain bool) C.gree_buffer_view_t {
+	if retain && bv.Buffer != nil {
+		bv.Buffer.Retain()
 	}
-	n := int64(t.ByteSize())
-	for _, x := range dims {
-		if x < 0 || (x > 0 && n > maxViewBytes/x) {
-			return invalidArg("invalid shape %v", dims)
-		}
-		n *= x
-	}
-	if int64(size) != n {
-		return invalidArg("%d bytes of data for shape %v of %s, which needs %d", size, dims, t, n)
-	}
-	// Copy without C.GoBytes, whose length is a C int (2 GiB).
-	buf := make([]byte, int(size))
-	if size > 0 {
-		copy(buf, unsafe.Slice((*byte)(data), int(size)))
-	}
-	bv, err := hal.HostBufferViewOf(dims, t, buf)
-	if err != nil {
-		return toStatus(err)
-	}
-	*out = newView(bv)
-	return nil
+	return (C.gree_buffer_view_t)(newHandle(kindBufferView, bv))
 }
 
 func viewOf(v C.gree_buffer_view_t) (*hal.BufferView, error) {
-	if v == nil {
-		return nil, status.New(status.InvalidArgument, "buffer view must not be NULL")
-	}
-	return handleOf[*hal.BufferView](v.handle, "buffer view")
+	return objOf[*hal.BufferView](unsafe.Pointer(v), kindBufferView)
 }
 
 //export gree_buffer_view_release
 func gree_buffer_view_release(v C.gree_buffer_view_t) {
 	defer guardVoid()
-	if v == nil {
-		return
+	if bv, ok := dropHandle(unsafe.Pointer(v), kindBufferView).(*hal.BufferView); ok && bv.Buffer != nil {
+		bv.Buffer.Release()
 	}
-	cgo.Handle(v.handle).Delete()
-	C.free(unsafe.Pointer(v))
 }
 
 //export gree_buffer_view_rank
@@ -134,7 +143,7 @@ func gree_buffer_view_read(v C.gree_buffer_view_t, dst unsafe.Pointer, size C.si
 		return invalidArg("destination of %d bytes is too small for %d", size, n)
 	}
 	if n > 0 {
-		copy(unsafe.Slice((*byte)(dst), n), bv.Bytes())
+		return toStatus(hal.ReadBufferInto(nil, bv.Buffer, 0, unsafe.Slice((*byte)(dst), n)))
 	}
 	return nil
 }
@@ -145,19 +154,62 @@ func gree_buffer_view_format(v C.gree_buffer_view_t, maxElements C.int64_t, out 
 	if out == nil {
 		return invalidArg("out_text must not be NULL")
 	}
+	*out = nil
 	bv, err := viewOf(v)
 	if err != nil {
 		return toStatus(err)
+	}
+	if err := bv.Buffer.Check(); err != nil {
+		return toStatus(err)
+	}
+	if bv.Bytes() == nil && bv.ByteLength() > 0 {
+		data, err := hal.ReadBuffer(nil, bv.Buffer, 0, bv.ByteLength())
+		if err != nil {
+			return toStatus(err)
+		}
+		if bv, err = hal.HostBufferViewOf(bv.Shape, bv.Type, data); err != nil {
+			return toStatus(err)
+		}
 	}
 	*out = C.CString(vio.FormatBufferView(bv, int(maxElements)))
 	return nil
 }
 
-func listOf(l C.gree_value_list_t) (*vm.List, error) {
-	if l == nil {
-		return nil, status.New(status.InvalidArgument, "value list must not be NULL")
+// retainValue adds a reference to every buffer v holds (nested lists
+// included); releaseValue drops them.
+func retainValue(v vm.Value) { walkBuffers(v, (*hal.Buffer).Retain) }
+
+func releaseValue(v vm.Value) { walkBuffers(v, (*hal.Buffer).Release) }
+
+func walkBuffers(v vm.Value, f func(*hal.Buffer) error) {
+	switch r := v.Ref.(type) {
+	case *hal.BufferView:
+		if r != nil && r.Buffer != nil {
+			f(r.Buffer)
+		}
+	case *hal.Buffer:
+		if r != nil {
+			f(r)
+		}
+	case *vm.List:
+		if r != nil {
+			for _, it := range r.Items {
+				walkBuffers(it, f)
+			}
+		}
 	}
-	return handleOf[*vm.List](l.handle, "value list")
+}
+
+// newList returns a handle that owns l, retaining every buffer it holds.
+func newList(l *vm.List) C.gree_value_list_t {
+	for _, v := range l.Items {
+		retainValue(v)
+	}
+	return (C.gree_value_list_t)(newHandle(kindValueList, l))
+}
+
+func listOf(l C.gree_value_list_t) (*vm.List, error) {
+	return objOf[*vm.List](unsafe.Pointer(l), kindValueList)
 }
 
 //export gree_value_list_create
@@ -173,11 +225,11 @@ func gree_value_list_create(out *C.gree_value_list_t) (st C.gree_status_t) {
 //export gree_value_list_release
 func gree_value_list_release(l C.gree_value_list_t) {
 	defer guardVoid()
-	if l == nil {
-		return
+	if list, ok := dropHandle(unsafe.Pointer(l), kindValueList).(*vm.List); ok {
+		for _, v := range list.Items {
+			releaseValue(v)
+		}
 	}
-	cgo.Handle(l.handle).Delete()
-	C.free(unsafe.Pointer(l))
 }
 
 //export gree_value_list_size
@@ -190,11 +242,13 @@ func gree_value_list_size(l C.gree_value_list_t) C.size_t {
 	return C.size_t(len(list.Items))
 }
 
+// push appends v to the list, which takes a reference to its buffers.
 func push(l C.gree_value_list_t, v vm.Value) C.gree_status_t {
 	list, err := listOf(l)
 	if err != nil {
 		return toStatus(err)
 	}
+	retainValue(v)
 	list.Items = append(list.Items, v)
 	return nil
 }
@@ -236,7 +290,30 @@ func gree_value_list_push_buffer_view(l C.gree_value_list_t, v C.gree_buffer_vie
 	if err != nil {
 		return toStatus(err)
 	}
+	if err := bv.Buffer.Check(); err != nil {
+		return toStatus(err)
+	}
 	return push(l, vm.RefValue(bv))
+}
+
+//export gree_value_list_push_buffer
+func gree_value_list_push_buffer(l C.gree_value_list_t, b C.gree_buffer_t) (st C.gree_status_t) {
+	defer guard(&st)
+	buf, err := bufferOf(b)
+	if err != nil {
+		return toStatus(err)
+	}
+	return push(l, vm.RefValue(buf))
+}
+
+//export gree_value_list_push_fence
+func gree_value_list_push_fence(l C.gree_value_list_t, f C.gree_fence_t) (st C.gree_status_t) {
+	defer guard(&st)
+	fence, err := fenceOf(f)
+	if err != nil {
+		return toStatus(err)
+	}
+	return push(l, vm.RefValue(fence))
 }
 
 //export gree_value_list_push_list
@@ -249,15 +326,24 @@ func gree_value_list_push_list(l C.gree_value_list_t, sub C.gree_value_list_t) (
 	return push(l, vm.RefValue(&vm.List{Items: append([]vm.Value(nil), s.Items...)}))
 }
 
+// entryAt returns item index of a list.
+func entryAt(l C.gree_value_list_t, index C.size_t) (vm.Value, error) {
+	list, err := listOf(l)
+	if err != nil {
+		return vm.Value{}, err
+	}
+	if int(index) >= len(list.Items) {
+		return vm.Value{}, status.Errorf(status.OutOfRange, "index %d out of range; the list has %d values", index, len(list.Items))
+	}
+	return list.Items[index], nil
+}
+
 //export gree_value_list_get
 func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_value_type_t, outI *C.int64_t, outF *C.double, outView *C.gree_buffer_view_t, outList *C.gree_value_list_t) (st C.gree_status_t) {
 	defer guard(&st)
-	list, err := listOf(l)
+	v, err := entryAt(l, index)
 	if err != nil {
 		return toStatus(err)
-	}
-	if int(index) >= len(list.Items) {
-		return toStatus(status.Errorf(status.OutOfRange, "index %d out of range; the list has %d values", index, len(list.Items)))
 	}
 	// Out pointers that do not apply are cleared, so a caller never sees a
 	// stale handle.
@@ -273,7 +359,6 @@ func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_
 	if outList != nil {
 		*outList = nil
 	}
-	v := list.Items[index]
 	var t C.gree_value_type_t
 	switch {
 	case v.Kind == vm.KindRef && v.Ref == nil, v.Kind == vm.KindNull:
@@ -301,7 +386,7 @@ func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_
 			if r == nil {
 				t = C.GREE_VALUE_NULL
 			} else if outView != nil {
-				*outView = newView(r)
+				*outView = newView(r, true)
 			}
 		case *vm.List:
 			t = C.GREE_VALUE_LIST
@@ -310,6 +395,10 @@ func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_
 			} else if outList != nil {
 				*outList = newList(&vm.List{Items: append([]vm.Value(nil), r.Items...)})
 			}
+		case *hal.Buffer:
+			t = C.GREE_VALUE_BUFFER
+		case *hal.Fence:
+			t = C.GREE_VALUE_FENCE
 		default:
 			return toStatus(status.Errorf(status.Unimplemented, "value %d has a reference type (%T) the C API cannot return", index, r))
 		}
@@ -317,5 +406,46 @@ func gree_value_list_get(l C.gree_value_list_t, index C.size_t, outType *C.gree_
 	if outType != nil {
 		*outType = t
 	}
+	return nil
+}
+
+//export gree_value_list_get_buffer
+func gree_value_list_get_buffer(l C.gree_value_list_t, index C.size_t, out *C.gree_buffer_t) (st C.gree_status_t) {
+	defer guard(&st)
+	if out == nil {
+		return invalidArg("out_buffer must not be NULL")
+	}
+	*out = nil
+	v, err := entryAt(l, index)
+	if err != nil {
+		return toStatus(err)
+	}
+	b, ok := v.Ref.(*hal.Buffer)
+	if !ok || b == nil {
+		return invalidArg("value %d is not a buffer (%s)", index, v)
+	}
+	if err := b.Retain(); err != nil {
+		return toStatus(err)
+	}
+	*out = newBufferHandle(b)
+	return nil
+}
+
+//export gree_value_list_get_fence
+func gree_value_list_get_fence(l C.gree_value_list_t, index C.size_t, out *C.gree_fence_t) (st C.gree_status_t) {
+	defer guard(&st)
+	if out == nil {
+		return invalidArg("out_fence must not be NULL")
+	}
+	*out = nil
+	v, err := entryAt(l, index)
+	if err != nil {
+		return toStatus(err)
+	}
+	f, ok := v.Ref.(*hal.Fence)
+	if !ok || f == nil {
+		return invalidArg("value %d is not a fence (%s)", index, v)
+	}
+	*out = (C.gree_fence_t)(newHandle(kindFence, f))
 	return nil
 }

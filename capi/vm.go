@@ -7,14 +7,12 @@ import "C"
 
 import (
 	"math"
-	"runtime/cgo"
 	"strings"
 	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime"
-	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -31,21 +29,11 @@ type module struct {
 	names, cconv, decl []*C.char
 }
 
-func handleOf[T any](h C.uintptr_t, what string) (T, error) {
-	var zero T
-	if h == 0 {
-		return zero, status.Errorf(status.InvalidArgument, "%s must not be NULL", what)
-	}
-	v, ok := cgo.Handle(h).Value().(T)
-	if !ok {
-		return zero, status.Errorf(status.InvalidArgument, "%s handle is not a %s (released already?)", what, what)
-	}
-	return v, nil
-}
-
-func newHandle(v any) C.uintptr_t { return C.uintptr_t(cgo.NewHandle(v)) }
-
 func alloc[T any]() *T { return (*T)(C.calloc(1, C.size_t(unsafe.Sizeof(*new(T))))) }
+
+func moduleOf(m C.gree_module_t) (*module, error) {
+	return objOf[*module](unsafe.Pointer(m), kindModule)
+}
 
 //export gree_module_load
 func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st C.gree_status_t) {
@@ -67,6 +55,7 @@ func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st 
 		return toStatus(err)
 	}
 	mod := &module{m: m, name: C.CString(m.Name())}
+	strs := []*C.char{mod.name}
 	for _, n := range m.ExportNames() {
 		f, _ := m.Lookup(n)
 		decl := ""
@@ -79,39 +68,25 @@ func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st 
 		mod.cconv = append(mod.cconv, C.CString(ireeCConv(f.CConv())))
 		mod.decl = append(mod.decl, C.CString(decl))
 	}
-	h := alloc[C.struct_gree_module_s]()
-	h.handle = newHandle(mod)
-	*out = h
+	for _, l := range [][]*C.char{mod.names, mod.cconv, mod.decl} {
+		strs = append(strs, l...)
+	}
+	*out = (C.gree_module_t)(newHandle(kindModule, mod, strs...))
 	return nil
 }
 
 //export gree_module_release
 func gree_module_release(m C.gree_module_t) {
 	defer guardVoid()
-	if m == nil {
-		return
-	}
-	if mod, err := handleOf[*module](m.handle, "module"); err == nil {
-		C.free(unsafe.Pointer(mod.name))
-		for _, list := range [][]*C.char{mod.names, mod.cconv, mod.decl} {
-			for _, p := range list {
-				C.free(unsafe.Pointer(p))
-			}
-		}
-	}
-	cgo.Handle(m.handle).Delete()
-	C.free(unsafe.Pointer(m))
+	dropHandle(unsafe.Pointer(m), kindModule)
 }
 
 //export gree_module_name
 func gree_module_name(m C.gree_module_t) *C.char {
 	defer guardVoid()
-	if m == nil {
-		return nil
-	}
-	mod, err := handleOf[*module](m.handle, "module")
+	mod, err := moduleOf(m)
 	if err != nil {
-		return nil
+		return emptyCString
 	}
 	return mod.name
 }
@@ -119,10 +94,7 @@ func gree_module_name(m C.gree_module_t) *C.char {
 //export gree_module_function_count
 func gree_module_function_count(m C.gree_module_t) C.size_t {
 	defer guardVoid()
-	if m == nil {
-		return 0
-	}
-	mod, err := handleOf[*module](m.handle, "module")
+	mod, err := moduleOf(m)
 	if err != nil {
 		return 0
 	}
@@ -132,10 +104,7 @@ func gree_module_function_count(m C.gree_module_t) C.size_t {
 //export gree_module_function_info
 func gree_module_function_info(m C.gree_module_t, index C.size_t, outName, outCConv, outDecl **C.char) (st C.gree_status_t) {
 	defer guard(&st)
-	if m == nil {
-		return invalidArg("module must not be NULL")
-	}
-	mod, err := handleOf[*module](m.handle, "module")
+	mod, err := moduleOf(m)
 	if err != nil {
 		return toStatus(err)
 	}
@@ -157,28 +126,22 @@ func gree_module_function_info(m C.gree_module_t, index C.size_t, outName, outCC
 //export gree_context_create
 func gree_context_create(d C.gree_device_t, out *C.gree_context_t) (st C.gree_status_t) {
 	defer guard(&st)
-	if d == nil || out == nil {
-		return invalidArg("device and out_context must not be NULL")
+	if out == nil {
+		return invalidArg("out_context must not be NULL")
 	}
 	*out = nil
-	dev, err := handleOf[hal.Device](d.handle, "device")
+	dev, err := deviceOf(d)
 	if err != nil {
 		return toStatus(err)
 	}
-	h := alloc[C.struct_gree_context_s]()
-	h.handle = newHandle(&context{s: runtime.NewSessionOn(dev)})
-	*out = h
+	*out = (C.gree_context_t)(newHandle(kindContext, &context{s: runtime.NewSessionOn(dev)}))
 	return nil
 }
 
 //export gree_context_release
 func gree_context_release(c C.gree_context_t) {
 	defer guardVoid()
-	if c == nil {
-		return
-	}
-	cgo.Handle(c.handle).Delete()
-	C.free(unsafe.Pointer(c))
+	dropHandle(unsafe.Pointer(c), kindContext)
 }
 
 // context is what a gree_context_t holds: a session and the lock that
@@ -202,10 +165,7 @@ const offThreadAfter = time.Millisecond
 // lockContext returns the context's session with its lock held; the caller
 // unlocks.
 func lockContext(c C.gree_context_t) (*context, error) {
-	if c == nil {
-		return nil, status.New(status.InvalidArgument, "context must not be NULL")
-	}
-	ctx, err := handleOf[*context](c.handle, "context")
+	ctx, err := objOf[*context](unsafe.Pointer(c), kindContext)
 	if err != nil {
 		return nil, err
 	}
@@ -216,10 +176,7 @@ func lockContext(c C.gree_context_t) (*context, error) {
 //export gree_context_add_module
 func gree_context_add_module(c C.gree_context_t, m C.gree_module_t) (st C.gree_status_t) {
 	defer guard(&st)
-	if m == nil {
-		return invalidArg("module must not be NULL")
-	}
-	mod, err := handleOf[*module](m.handle, "module")
+	mod, err := moduleOf(m)
 	if err != nil {
 		return toStatus(err)
 	}
@@ -299,18 +256,6 @@ func gree_context_invoke(c C.gree_context_t, modName, fn *C.char, args C.gree_va
 	}
 	*out = newList(&vm.List{Items: res})
 	return nil
-}
-
-func newList(l *vm.List) C.gree_value_list_t {
-	h := alloc[C.struct_gree_value_list_s]()
-	h.handle = newHandle(l)
-	return h
-}
-
-func newView(bv *hal.BufferView) C.gree_buffer_view_t {
-	h := alloc[C.struct_gree_buffer_view_s]()
-	h.handle = newHandle(bv)
-	return h
 }
 
 // ireeCConv spells a calling convention as IREE does, with "v" for an

@@ -96,8 +96,108 @@ typedef enum gree_value_type_e {
   GREE_VALUE_F32 = 3,
   GREE_VALUE_F64 = 4,
   GREE_VALUE_BUFFER_VIEW = 5,
-  GREE_VALUE_LIST = 6
+  GREE_VALUE_LIST = 6,
+  GREE_VALUE_BUFFER = 7,
+  GREE_VALUE_FENCE = 8
 } gree_value_type_t;
+
+/* A range of device memory (IREE's hal.buffer), reference counted: each
+ * handle holds one reference. */
+typedef struct gree_buffer_s* gree_buffer_t;
+
+/* A timeline semaphore (IREE's hal.semaphore). */
+typedef struct gree_semaphore_s* gree_semaphore_t;
+
+/* A set of semaphore timepoints, at most one per semaphore (hal.fence). */
+typedef struct gree_fence_s* gree_fence_t;
+
+/* Recorded commands for a device queue (hal.command_buffer). */
+typedef struct gree_command_buffer_s* gree_command_buffer_t;
+
+/* A module executable loaded on a device (hal.executable). */
+typedef struct gree_executable_s* gree_executable_t;
+
+/* What queue reads and writes move data from and to (hal.file). */
+typedef struct gree_file_s* gree_file_t;
+
+/* Memory types, access and usage: IREE's bits (iree_hal_memory_type_t,
+ * iree_hal_memory_access_t, iree_hal_buffer_usage_t), same values. */
+enum {
+  GREE_MEMORY_TYPE_OPTIMAL = 1u << 0,
+  GREE_MEMORY_TYPE_HOST_VISIBLE = 1u << 1,
+  GREE_MEMORY_TYPE_HOST_COHERENT = 1u << 2,
+  GREE_MEMORY_TYPE_HOST_CACHED = 1u << 3,
+  GREE_MEMORY_TYPE_HOST_LOCAL = (1u << 1) | (1u << 2) | (1u << 6),
+  GREE_MEMORY_TYPE_DEVICE_VISIBLE = 1u << 4,
+  GREE_MEMORY_TYPE_DEVICE_LOCAL = (1u << 4) | (1u << 5),
+  GREE_MEMORY_ACCESS_READ = 1u << 0,
+  GREE_MEMORY_ACCESS_WRITE = 1u << 1,
+  GREE_MEMORY_ACCESS_DISCARD = 1u << 2,
+  GREE_MEMORY_ACCESS_ALL = 7u,
+  GREE_BUFFER_USAGE_TRANSFER_SOURCE = 1u << 0,
+  GREE_BUFFER_USAGE_TRANSFER_TARGET = 1u << 1,
+  GREE_BUFFER_USAGE_TRANSFER = 3u,
+  GREE_BUFFER_USAGE_DISPATCH_STORAGE = (1u << 10) | (1u << 11),
+  GREE_BUFFER_USAGE_MAPPING_SCOPED = 1u << 24,
+  GREE_BUFFER_USAGE_MAPPING_PERSISTENT = 1u << 25,
+  GREE_BUFFER_USAGE_MAPPING = (1u << 24) | (1u << 27),
+  GREE_BUFFER_USAGE_DEFAULT = 3u | (1u << 10) | (1u << 11),
+  GREE_BUFFER_COMPATIBILITY_ALLOCATABLE = 1u << 0,
+  GREE_BUFFER_COMPATIBILITY_IMPORTABLE = 1u << 1,
+  GREE_BUFFER_COMPATIBILITY_EXPORTABLE = 1u << 2,
+  GREE_BUFFER_COMPATIBILITY_QUEUE_TRANSFER = 1u << 10,
+  GREE_BUFFER_COMPATIBILITY_QUEUE_DISPATCH = 1u << 11,
+  GREE_COMMAND_BUFFER_MODE_ONE_SHOT = 1u << 0,
+  GREE_COMMAND_BUFFER_MODE_ALLOW_INLINE_EXECUTION = 1u << 4,
+  GREE_COMMAND_BUFFER_MODE_UNRETAINED = 1u << 6,
+  GREE_COMMAND_CATEGORY_TRANSFER = 1u << 0,
+  GREE_COMMAND_CATEGORY_DISPATCH = 1u << 1,
+  GREE_COMMAND_CATEGORY_ANY = 3u
+};
+
+/* The parameters of an allocation. access 0 means all. */
+typedef struct gree_buffer_params_t {
+  uint32_t type;
+  uint32_t access;
+  uint32_t usage;
+} gree_buffer_params_t;
+
+/* A buffer's metadata. */
+typedef struct gree_buffer_info_t {
+  uint64_t byte_offset;      /* into its allocation */
+  uint64_t byte_length;
+  uint64_t allocation_size;
+  uint32_t memory_type;
+  uint32_t allowed_access;
+  uint32_t allowed_usage;
+} gree_buffer_info_t;
+
+/* An allocator's byte counts (IREE's iree_hal_allocator_statistics_t). */
+typedef struct gree_allocator_statistics_t {
+  int64_t host_bytes_peak, host_bytes_allocated, host_bytes_freed;
+  int64_t device_bytes_peak, device_bytes_allocated, device_bytes_freed;
+} gree_allocator_statistics_t;
+
+/* A range of a buffer, or of binding-table slot `slot` when buffer is NULL
+ * (resolved when a reusable command buffer is executed). length < 0 means
+ * to the end. */
+typedef struct gree_buffer_ref_t {
+  gree_buffer_t buffer;
+  uint32_t slot;
+  uint64_t offset;
+  int64_t length;
+} gree_buffer_ref_t;
+
+/* Timepoints a queue operation waits on or signals: count semaphores and
+ * the value each must reach. Borrowed for the call. */
+typedef struct gree_semaphore_list_t {
+  size_t count;
+  const gree_semaphore_t* semaphores;
+  const uint64_t* values;
+} gree_semaphore_list_t;
+
+/* Called once when the memory of an imported host allocation is freed. */
+typedef void (*gree_release_fn_t)(void* user_data);
 
 #ifndef GREE_TYPES_ONLY
 
@@ -217,6 +317,332 @@ gree_status_t gree_device_info(gree_device_t device,
 /* Releases device (NULL is a no-op). */
 void gree_device_release(gree_device_t device);
 
+/* ---- Allocators and buffers ---------------------------------------------
+ * A device's allocator makes its buffers. Memory the host can see
+ * (HOST_VISIBLE, allocated with a MAPPING usage) can be mapped; device-local
+ * memory cannot (PERMISSION_DENIED) and is read or written with
+ * gree_device_transfer_*. Using a buffer after its last handle is released,
+ * or after a queue dealloca, is FAILED_PRECONDITION. */
+
+/* What the device's allocator can do with buffers of params and size
+ * (GREE_BUFFER_COMPATIBILITY_* bits); *out_params (may be NULL) receives the
+ * parameters an allocation would actually get. 0 for a bad device. */
+uint32_t gree_allocator_query_compatibility(gree_device_t device,
+                                            gree_buffer_params_t params,
+                                            uint64_t size,
+                                            gree_buffer_params_t* out_params);
+
+/* Allocates size zeroed bytes on device.
+ * out_buffer: owned by the caller; release with gree_buffer_release. */
+gree_status_t gree_allocator_allocate_buffer(gree_device_t device,
+                                             gree_buffer_params_t params,
+                                             uint64_t size,
+                                             gree_buffer_t* out_buffer);
+
+/* Wraps host memory [data, data+size) as a buffer without copying it. The
+ * caller keeps it alive and unmoved until release_fn(user_data) is called
+ * (once, when the buffer's memory is freed; release_fn may be NULL).
+ * UNIMPLEMENTED or INVALID_ARGUMENT where the device cannot use host memory.
+ * out_buffer: owned by the caller; release with gree_buffer_release. */
+gree_status_t gree_allocator_import_host_buffer(
+    gree_device_t device, gree_buffer_params_t params, void* data,
+    size_t size, gree_release_fn_t release_fn, void* user_data,
+    gree_buffer_t* out_buffer);
+
+/* The device allocator's byte counts. */
+gree_status_t gree_allocator_statistics(gree_device_t device,
+                                        gree_allocator_statistics_t* out);
+
+/* The statistics as IREE formats them (HOST_LOCAL / DEVICE_LOCAL lines).
+ * out_text: owned by the caller; free with gree_free. */
+gree_status_t gree_allocator_format_statistics(gree_device_t device,
+                                               char** out_text);
+
+/* Gives cached memory back to the system. */
+gree_status_t gree_allocator_trim(gree_device_t device);
+
+/* Releases buffer's handle (NULL or a released handle is a no-op). The
+ * memory is freed when no handle, buffer view or queued work uses it. */
+void gree_buffer_release(gree_buffer_t buffer);
+
+/* A new handle to the same buffer (another reference).
+ * out_buffer: owned by the caller; release with gree_buffer_release. */
+gree_status_t gree_buffer_retain(gree_buffer_t buffer, gree_buffer_t* out_buffer);
+
+/* The buffer's metadata. */
+gree_status_t gree_buffer_info(gree_buffer_t buffer, gree_buffer_info_t* out);
+
+/* The buffer as IREE's Python repr spells it: "48 bytes (at offset 0 into
+ * 48), memory_type=..., allowed_access=..., allowed_usage=...".
+ * out_text: owned by the caller; free with gree_free. */
+gree_status_t gree_buffer_format(gree_buffer_t buffer, char** out_text);
+
+/* A new buffer over [offset, offset+length) of buffer (which it retains).
+ * out_buffer: owned by the caller; release with gree_buffer_release. */
+gree_status_t gree_buffer_subspan(gree_buffer_t buffer, uint64_t offset,
+                                  uint64_t length, gree_buffer_t* out_buffer);
+
+/* Maps [offset, offset+length) of a host-visible buffer allocated with a
+ * MAPPING usage for access (GREE_MEMORY_ACCESS_*): *out_ptr points at its
+ * bytes while the buffer lives (gree's host memory is coherent; unmapping
+ * is not needed). Device-local memory is PERMISSION_DENIED. */
+gree_status_t gree_buffer_map(gree_buffer_t buffer, uint32_t access,
+                              uint64_t offset, uint64_t length,
+                              void** out_ptr);
+
+/* Copies size bytes between host memory and buffer at offset, through a
+ * mapping where the host can map the buffer, else through a staging buffer
+ * and device's queue (waiting for the copy). device may be NULL for
+ * mappable buffers. */
+gree_status_t gree_device_transfer_h2d(gree_device_t device, const void* src,
+                                       gree_buffer_t buffer, uint64_t offset,
+                                       size_t size);
+gree_status_t gree_device_transfer_d2h(gree_device_t device,
+                                       gree_buffer_t buffer, uint64_t offset,
+                                       void* dst, size_t size);
+
+/* Creates a buffer view of shape and element type over buffer (retained by
+ * the view); the buffer must hold the view's bytes.
+ * out_view: owned by the caller; release with gree_buffer_view_release. */
+gree_status_t gree_buffer_view_create_from_buffer(gree_buffer_t buffer,
+                                                  const int64_t* shape,
+                                                  size_t rank,
+                                                  uint32_t element_type,
+                                                  gree_buffer_view_t* out_view);
+
+/* The buffer behind view.
+ * out_buffer: owned by the caller; release with gree_buffer_release. */
+gree_status_t gree_buffer_view_buffer(gree_buffer_view_t view,
+                                      gree_buffer_t* out_buffer);
+
+/* ---- Semaphores and fences ----------------------------------------------
+ * Timeouts are in nanoseconds: negative waits forever, 0 only polls. A wait
+ * that times out is DEADLINE_EXCEEDED; a wait on a failed semaphore returns
+ * the failure (its code and message). */
+
+/* Creates a semaphore at initial_value.
+ * out_semaphore: owned by the caller; release with gree_semaphore_release. */
+gree_status_t gree_device_create_semaphore(gree_device_t device,
+                                           uint64_t initial_value,
+                                           gree_semaphore_t* out_semaphore);
+
+/* Releases semaphore's handle (NULL is a no-op). */
+void gree_semaphore_release(gree_semaphore_t semaphore);
+
+/* The semaphore's value; the failure status when it has failed. */
+gree_status_t gree_semaphore_query(gree_semaphore_t semaphore,
+                                   uint64_t* out_value);
+
+/* Raises the value to value (it must increase: else OUT_OF_RANGE). */
+gree_status_t gree_semaphore_signal(gree_semaphore_t semaphore,
+                                    uint64_t value);
+
+/* Puts the semaphore in the failed state with code and message. */
+gree_status_t gree_semaphore_fail(gree_semaphore_t semaphore,
+                                  gree_status_code_t code,
+                                  const char* message);
+
+/* Waits until the value reaches value. */
+gree_status_t gree_semaphore_wait(gree_semaphore_t semaphore, uint64_t value,
+                                  int64_t timeout_ns);
+
+/* Creates an empty fence for up to capacity semaphores, a fence of one
+ * timepoint, or the union of count fences (the greatest value per
+ * semaphore).
+ * out_fence: owned by the caller; release with gree_fence_release. */
+gree_status_t gree_fence_create(size_t capacity, gree_fence_t* out_fence);
+gree_status_t gree_fence_create_at(gree_semaphore_t semaphore, uint64_t value,
+                                   gree_fence_t* out_fence);
+gree_status_t gree_fence_join(size_t count, const gree_fence_t* fences,
+                              gree_fence_t* out_fence);
+
+/* Releases fence's handle (NULL is a no-op). */
+void gree_fence_release(gree_fence_t fence);
+
+/* Adds a timepoint (a semaphore already in the fence keeps the greater
+ * value; a full fence is RESOURCE_EXHAUSTED), or every timepoint of from. */
+gree_status_t gree_fence_insert(gree_fence_t fence, gree_semaphore_t semaphore,
+                                uint64_t value);
+gree_status_t gree_fence_extend(gree_fence_t fence, gree_fence_t from);
+
+/* The number of timepoints (0 for a bad fence). */
+size_t gree_fence_timepoint_count(gree_fence_t fence);
+
+/* Signals every timepoint from the host; fails every semaphore. */
+gree_status_t gree_fence_signal(gree_fence_t fence);
+gree_status_t gree_fence_fail(gree_fence_t fence, gree_status_code_t code,
+                              const char* message);
+
+/* *out_reached is 1 when every timepoint is reached, else 0; a failed
+ * semaphore's failure is returned. */
+gree_status_t gree_fence_query(gree_fence_t fence, int32_t* out_reached);
+
+/* Waits for every timepoint. */
+gree_status_t gree_fence_wait(gree_fence_t fence, int64_t timeout_ns);
+
+/* ---- Executables and command buffers ------------------------------------ */
+
+/* The number of executables a module carries. */
+size_t gree_module_executable_count(gree_module_t module);
+
+/* Loads executable index of module on device.
+ * out_executable: owned by the caller; release with gree_executable_release. */
+gree_status_t gree_executable_create(gree_device_t device, gree_module_t module,
+                                     size_t index,
+                                     gree_executable_t* out_executable);
+
+/* Releases executable's handle (NULL is a no-op). */
+void gree_executable_release(gree_executable_t executable);
+
+/* The number of entry points, and the name of entry point i (borrowed:
+ * valid while executable lives; "" past the end). */
+size_t gree_executable_entry_count(gree_executable_t executable);
+const char* gree_executable_entry_name(gree_executable_t executable,
+                                       size_t i);
+
+/* Creates a command buffer for device (mode and categories:
+ * GREE_COMMAND_BUFFER_MODE_* and GREE_COMMAND_CATEGORY_* bits; a mode
+ * without ONE_SHOT is reusable). binding_capacity is the size of the
+ * binding table slot references index. Recording starts with begin.
+ * out_command_buffer: owned by the caller; release with
+ * gree_command_buffer_release. Queued work keeps what it needs alive. */
+gree_status_t gree_command_buffer_create(gree_device_t device, uint32_t mode,
+                                         uint32_t categories,
+                                         size_t binding_capacity,
+                                         gree_command_buffer_t* out_command_buffer);
+
+/* Releases command_buffer's handle (NULL is a no-op). */
+void gree_command_buffer_release(gree_command_buffer_t command_buffer);
+
+/* Begin (once), end (once) and an execution barrier. Out-of-order calls are
+ * FAILED_PRECONDITION. */
+gree_status_t gree_command_buffer_begin(gree_command_buffer_t command_buffer);
+gree_status_t gree_command_buffer_end(gree_command_buffer_t command_buffer);
+gree_status_t gree_command_buffer_execution_barrier(
+    gree_command_buffer_t command_buffer);
+
+/* Fills target with a 1-, 2- or 4-byte pattern. */
+gree_status_t gree_command_buffer_fill(gree_command_buffer_t command_buffer,
+                                       gree_buffer_ref_t target,
+                                       const void* pattern,
+                                       size_t pattern_length);
+
+/* Copies size bytes of src (copied now) into target. */
+gree_status_t gree_command_buffer_update(gree_command_buffer_t command_buffer,
+                                         const void* src, size_t size,
+                                         gree_buffer_ref_t target);
+
+/* Copies source into target (lengths must match). */
+gree_status_t gree_command_buffer_copy(gree_command_buffer_t command_buffer,
+                                       gree_buffer_ref_t source,
+                                       gree_buffer_ref_t target);
+
+/* Dispatches entry point entry of executable over a grid of workgroups with
+ * push constants and bindings (in binding order). */
+gree_status_t gree_command_buffer_dispatch(
+    gree_command_buffer_t command_buffer, gree_executable_t executable,
+    size_t entry, int64_t workgroups_x, int64_t workgroups_y,
+    int64_t workgroups_z, const int64_t* constants, size_t constant_count,
+    const gree_buffer_ref_t* bindings, size_t binding_count);
+
+/* ---- Queues -------------------------------------------------------------
+ * Each operation waits for wait, runs, then signals signal. The call
+ * returns errors in the request; a failure of the work fails the signal
+ * semaphores (waiting on them returns it). */
+
+/* Executes command_buffer (NULL: a barrier) with a binding table. */
+gree_status_t gree_device_queue_execute(
+    gree_device_t device, gree_semaphore_list_t wait,
+    gree_semaphore_list_t signal, gree_command_buffer_t command_buffer,
+    const gree_buffer_ref_t* bindings, size_t binding_count);
+
+/* Allocates a buffer usable once signal is reached.
+ * out_buffer: owned by the caller; release with gree_buffer_release. */
+gree_status_t gree_device_queue_alloca(gree_device_t device,
+                                       gree_semaphore_list_t wait,
+                                       gree_semaphore_list_t signal,
+                                       gree_buffer_params_t params,
+                                       uint64_t size, gree_buffer_t* out_buffer);
+
+/* Frees buffer's memory once wait is reached (its handles stay valid to
+ * release; any other use fails). */
+gree_status_t gree_device_queue_dealloca(gree_device_t device,
+                                         gree_semaphore_list_t wait,
+                                         gree_semaphore_list_t signal,
+                                         gree_buffer_t buffer);
+
+/* Fill, update (src copied now), copy and barrier in queue order. */
+gree_status_t gree_device_queue_fill(gree_device_t device,
+                                     gree_semaphore_list_t wait,
+                                     gree_semaphore_list_t signal,
+                                     gree_buffer_ref_t target,
+                                     const void* pattern, size_t pattern_length);
+gree_status_t gree_device_queue_update(gree_device_t device,
+                                       gree_semaphore_list_t wait,
+                                       gree_semaphore_list_t signal,
+                                       const void* src, size_t size,
+                                       gree_buffer_ref_t target);
+gree_status_t gree_device_queue_copy(gree_device_t device,
+                                     gree_semaphore_list_t wait,
+                                     gree_semaphore_list_t signal,
+                                     gree_buffer_ref_t source,
+                                     gree_buffer_ref_t target);
+gree_status_t gree_device_queue_barrier(gree_device_t device,
+                                        gree_semaphore_list_t wait,
+                                        gree_semaphore_list_t signal);
+
+/* Wraps host memory as a file for queue reads and writes (not copied: the
+ * caller keeps it alive until the file and the work using it are done).
+ * out_file: owned by the caller; release with gree_file_release. */
+gree_status_t gree_file_wrap_memory(void* data, size_t size, int32_t readable,
+                                    int32_t writable, gree_file_t* out_file);
+
+/* Releases file's handle (NULL is a no-op). */
+void gree_file_release(gree_file_t file);
+
+/* Reads target's bytes from file at offset, or writes source's bytes to
+ * file at offset, in queue order. */
+gree_status_t gree_device_queue_read(gree_device_t device,
+                                     gree_semaphore_list_t wait,
+                                     gree_semaphore_list_t signal,
+                                     gree_file_t file, uint64_t offset,
+                                     gree_buffer_ref_t target);
+gree_status_t gree_device_queue_write(gree_device_t device,
+                                      gree_semaphore_list_t wait,
+                                      gree_semaphore_list_t signal,
+                                      gree_buffer_ref_t source,
+                                      gree_file_t file, uint64_t offset);
+
+/* ---- Profiling ----------------------------------------------------------
+ * mode is "queue", "dispatch" or "executable" (NULL: queue); file_path (may
+ * be NULL) receives the profile at flush and end. The local devices record
+ * dispatch statistics. An unknown mode is INVALID_ARGUMENT. */
+gree_status_t gree_device_begin_profiling(gree_device_t device,
+                                          const char* mode,
+                                          const char* file_path);
+gree_status_t gree_device_flush_profiling(gree_device_t device);
+gree_status_t gree_device_end_profiling(gree_device_t device);
+
+/* ---- DLPack -------------------------------------------------------------
+ * Zero-copy exchange with other frameworks (numpy, PyTorch). managed is a
+ * DLManagedTensor* (dlpack.h, version 0.x layout). */
+
+/* Imports a dense, row-major CPU tensor as a buffer view on device without
+ * copying; the tensor's deleter is called when the view's memory is freed.
+ * On failure the caller still owns managed.
+ * out_view: owned by the caller; release with gree_buffer_view_release. */
+gree_status_t gree_buffer_view_import_dlpack(gree_device_t device,
+                                             void* managed,
+                                             gree_buffer_view_t* out_view);
+
+/* Exports view as a DLManagedTensor* (device_type/device_id as DLPack
+ * names them: 1, 0 for the CPU) that keeps the view's buffer alive until
+ * its deleter is called. The view must be host memory. */
+gree_status_t gree_buffer_view_export_dlpack(gree_buffer_view_t view,
+                                             int32_t device_type,
+                                             int32_t device_id,
+                                             void** out_managed);
+
 /* ---- Modules ------------------------------------------------------------ */
 
 /* Loads and completely verifies a module file. The bytes are copied, so
@@ -321,8 +747,9 @@ void gree_value_list_release(gree_value_list_t list);
 /* The number of values in list. */
 size_t gree_value_list_size(gree_value_list_t list);
 
-/* Appends a value. push_buffer_view takes a new reference (the caller keeps
- * its own); push_list appends a copy of sublist's entries as a nested list. */
+/* Appends a value. The list holds a reference to each buffer, buffer view
+ * and fence it holds (the caller keeps its own handle); push_list appends a
+ * copy of sublist's entries as a nested list. */
 gree_status_t gree_value_list_push_null(gree_value_list_t list);
 gree_status_t gree_value_list_push_i32(gree_value_list_t list, int32_t v);
 gree_status_t gree_value_list_push_i64(gree_value_list_t list, int64_t v);
@@ -332,6 +759,17 @@ gree_status_t gree_value_list_push_buffer_view(gree_value_list_t list,
                                                gree_buffer_view_t view);
 gree_status_t gree_value_list_push_list(gree_value_list_t list,
                                         gree_value_list_t sublist);
+gree_status_t gree_value_list_push_buffer(gree_value_list_t list,
+                                          gree_buffer_t buffer);
+gree_status_t gree_value_list_push_fence(gree_value_list_t list,
+                                         gree_fence_t fence);
+
+/* Entry index as a buffer or a fence: a new handle the caller releases.
+ * INVALID_ARGUMENT when the entry is of another type. */
+gree_status_t gree_value_list_get_buffer(gree_value_list_t list, size_t index,
+                                         gree_buffer_t* out_buffer);
+gree_status_t gree_value_list_get_fence(gree_value_list_t list, size_t index,
+                                        gree_fence_t* out_fence);
 
 /* Entry index: its type; the integer in *out_i (i32/i64), the float in
  * *out_f (f32/f64), a new reference to a buffer view in *out_view (caller

@@ -281,6 +281,16 @@ func (b *Buffer) HostBytes() []byte {
 	return b.bytes(0, b.length)
 }
 
+// PinHost keeps host memory where it is until the allocation is freed, so
+// that its address may be handed to C code (Go's collector moves nothing
+// today, but the cgo rules ask for a pin). Storage that is not Go memory
+// ignores it.
+func (b *Buffer) PinHost() {
+	if p, ok := b.a.storage.(interface{ Pin() }); ok {
+		p.Pin()
+	}
+}
+
 // ReadData copies len(dst) bytes at offset into dst through a mapping.
 func (b *Buffer) ReadData(offset int64, dst []byte) error {
 	m, err := b.Map(offset, int64(len(dst)), MemoryAccessRead)

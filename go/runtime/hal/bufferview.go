@@ -2,6 +2,9 @@ package hal
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
 
 	"github.com/gree-ml/gree/go/internal/hugepage"
 	"github.com/gree-ml/gree/go/status"
@@ -94,12 +97,33 @@ func DenseByteSize(shape []int64, t ElementType) (int64, error) {
 // drops it for the garbage collector and reports to the allocator's
 // statistics, if any.
 type hostStorage struct {
-	b     []byte
-	freed func(n int64)
+	b      []byte
+	freed  func(n int64)
+	mu     sync.Mutex
+	pinned bool
+	pin    runtime.Pinner
 }
 
 func (s *hostStorage) Bytes() []byte { return s.b }
+
+// Pin keeps the memory where it is until it is freed, so that C code may
+// hold its address (a mapping or a DLPack export handed to C).
+func (s *hostStorage) Pin() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.pinned && len(s.b) > 0 {
+		s.pin.Pin(unsafe.SliceData(s.b))
+		s.pinned = true
+	}
+}
+
 func (s *hostStorage) Free() {
+	s.mu.Lock()
+	if s.pinned {
+		s.pin.Unpin()
+		s.pinned = false
+	}
+	s.mu.Unlock()
 	if s.freed != nil {
 		s.freed(int64(cap(s.b)))
 	}

@@ -245,11 +245,21 @@ func ReadBuffer(d Device, b *Buffer, offset, length int64) ([]byte, error) {
 	return out, nil
 }
 
-// ReadBufferInto is ReadBuffer into dst.
+// placementDevice returns d, or when nil the device whose memory b is.
+func placementDevice(d Device, b *Buffer) Device {
+	if d == nil {
+		d, _ = b.Placement().(Device)
+	}
+	return d
+}
+
+// ReadBufferInto is ReadBuffer into dst. d may be nil: the buffer's own
+// device (its placement) is used then.
 func ReadBufferInto(d Device, b *Buffer, offset int64, dst []byte) error {
 	if err := b.Check(); err != nil {
 		return err
 	}
+	d = placementDevice(d, b)
 	if m, err := b.Map(offset, int64(len(dst)), MemoryAccessRead); err == nil {
 		copy(dst, m)
 		return nil
@@ -263,11 +273,12 @@ func ReadBufferInto(d Device, b *Buffer, offset int64, dst []byte) error {
 
 // WriteBuffer copies src into b at offset: through a mapping when the host
 // can map b, else through a host staging buffer and a queue copy (waiting
-// for it).
+// for it). d may be nil: the buffer's own device is used then.
 func WriteBuffer(d Device, b *Buffer, offset int64, src []byte) error {
 	if err := b.Check(); err != nil {
 		return err
 	}
+	d = placementDevice(d, b)
 	if m, err := b.Map(offset, int64(len(src)), MemoryAccessWrite); err == nil {
 		copy(m, src)
 		return nil

@@ -106,6 +106,15 @@ type Device interface {
 	Recyclable(ref any) bool
 }
 
+// Holder is implemented by devices whose buffers are reference counted:
+// the VM holds a reference to each buffer a module global keeps, so that a
+// caller releasing its own reference to a buffer it passed in (a state
+// tensor a function stored) does not free it.
+type Holder interface {
+	Hold(ref any)
+	Drop(ref any)
+}
+
 // Warmer is implemented by devices that can keep their workers ready
 // while a function runs (hal.Warmer); Invoke brackets each call with it.
 type Warmer interface {

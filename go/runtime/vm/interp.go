@@ -129,7 +129,16 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 		case module.OpGlobalLoad:
 			regs[in.Dst[0]] = inst.globals[in.Index]
 		case module.OpGlobalStore:
-			inst.globals[in.Index] = regs[in.Src[0]]
+			old, v := inst.globals[in.Index], regs[in.Src[0]]
+			if h, ok := dev.(Holder); ok && v.Ref != old.Ref {
+				if v.Kind == KindRef {
+					h.Hold(v.Ref)
+				}
+				if old.Kind == KindRef {
+					h.Drop(old.Ref)
+				}
+			}
+			inst.globals[in.Index] = v
 		case module.OpConstant:
 			regs[in.Dst[0]] = RefValue(inst.consts[in.Index])
 		case module.OpAlloc:

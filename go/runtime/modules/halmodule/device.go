@@ -451,6 +451,22 @@ func (d *Device) HostView(v *hal.BufferView) (*hal.BufferView, error) {
 	return hal.HostBufferViewOf(v.Shape, v.Type, data)
 }
 
+var _ vm.Holder = (*Device)(nil)
+
+// Hold adds a reference to the buffer of a buffer view a global keeps.
+func (d *Device) Hold(ref any) {
+	if v, ok := ref.(*hal.BufferView); ok && v.Buffer != nil {
+		v.Buffer.Retain()
+	}
+}
+
+// Drop drops the reference Hold added.
+func (d *Device) Drop(ref any) {
+	if v, ok := ref.(*hal.BufferView); ok && v.Buffer != nil {
+		v.Buffer.Release()
+	}
+}
+
 // Release recycles the allocations of buffer views the caller is done
 // with.
 func (d *Device) Release(refs, keep []any) { d.cache.release(refs, keep) }
