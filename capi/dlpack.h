@@ -41,6 +41,6 @@ static inline void gree__dl_delete(void* m) {
 
 /* A managed tensor exporting a gree buffer: manager_ctx is a gree_buffer_t
  * handle the deleter releases. Defined in support.c. */
-gree__dl_managed* gree__dl_new(int32_t ndim);
+__attribute__((visibility("hidden"))) gree__dl_managed* gree__dl_new(int32_t ndim);
 
 #endif /* GREE_CAPI_DLPACK_H_ */

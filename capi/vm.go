@@ -86,7 +86,7 @@ func gree_module_name(m C.gree_module_t) *C.char {
 	defer guardVoid()
 	mod, err := moduleOf(m)
 	if err != nil {
-		return emptyCString
+		return nil
 	}
 	return mod.name
 }

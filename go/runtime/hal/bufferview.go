@@ -81,7 +81,7 @@ const maxBufferBytes = 1 << 40
 // takes, checking the dimensions and overflow.
 func DenseByteSize(shape []int64, t ElementType) (int64, error) {
 	n := int64(t.ByteSize())
-	if n == 0 && t != ElementNone {
+	if n == 0 {
 		return 0, status.Errorf(status.InvalidArgument, "element type 0x%08x has no size", uint32(t))
 	}
 	for _, d := range shape {
