@@ -213,6 +213,26 @@ func gree_fence_timepoint_count(f C.gree_fence_t) C.size_t {
 	return C.size_t(fence.Len())
 }
 
+//export gree_fence_timepoint
+func gree_fence_timepoint(f C.gree_fence_t, index C.size_t, outSem *C.gree_semaphore_t, outValue *C.uint64_t) (st C.gree_status_t) {
+	defer guard(&st)
+	if outSem == nil || outValue == nil {
+		return invalidArg("out_semaphore and out_value must not be NULL")
+	}
+	*outSem = nil
+	fence, err := fenceOf(f)
+	if err != nil {
+		return toStatus(err)
+	}
+	points := fence.Timepoints()
+	if int(index) >= len(points) {
+		return toStatus(status.Errorf(status.OutOfRange, "timepoint %d out of range; the fence has %d", index, len(points)))
+	}
+	*outSem = (C.gree_semaphore_t)(newHandle(kindSemaphore, points[index].Semaphore))
+	*outValue = C.uint64_t(points[index].Value)
+	return nil
+}
+
 //export gree_fence_signal
 func gree_fence_signal(f C.gree_fence_t) (st C.gree_status_t) {
 	defer guard(&st)

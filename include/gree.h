@@ -468,6 +468,12 @@ gree_status_t gree_fence_extend(gree_fence_t fence, gree_fence_t from);
 /* The number of timepoints (0 for a bad fence). */
 size_t gree_fence_timepoint_count(gree_fence_t fence);
 
+/* Timepoint index of fence: its semaphore (a new handle the caller
+ * releases) and value. OUT_OF_RANGE past the end. */
+gree_status_t gree_fence_timepoint(gree_fence_t fence, size_t index,
+                                   gree_semaphore_t* out_semaphore,
+                                   uint64_t* out_value);
+
 /* Signals every timepoint from the host; fails every semaphore. */
 gree_status_t gree_fence_signal(gree_fence_t fence);
 gree_status_t gree_fence_fail(gree_fence_t fence, gree_status_code_t code,

@@ -361,7 +361,7 @@ func ParseProfilingMode(s string) (ProfilingMode, error) {
 		case "executable", "executables":
 			m |= ProfileExecutableCounters
 		default:
-			return 0, status.Errorf(status.InvalidArgument, "unrecognized profiling mode '%s' (use queue, dispatch or executable)", part)
+			return 0, status.Errorf(status.InvalidArgument, "unrecognized profiling mode '%s': gree's devices record queue, dispatch or executable profiles (other modes need a profile sink, which gree does not have)", part)
 		}
 	}
 	return m, nil

@@ -2,9 +2,28 @@
 and devices, modules, contexts and function invocation."""
 
 from ._binding import HalDevice, HalDriver
-from ._hal import BufferUsage, HalBufferView, HalElementType, MappedMemory, MemoryAccess, MemoryType
-from ._vm import Linkage, VmContext, VmFunction, VmInstance, VmModule, VmVariantList, create_hal_module
-from .array_interop import DeviceArray, asdevicearray
+from ._hal import (
+    BufferCompatibility,
+    BufferUsage,
+    ExternalTimepointFlags,
+    ExternalTimepointType,
+    HalAllocator,
+    HalBuffer,
+    HalBufferView,
+    HalCommandBuffer,
+    HalElementType,
+    HalFence,
+    HalModuleDebugSink,
+    HalSemaphore,
+    MappedMemory,
+    MemoryAccess,
+    MemoryType,
+    SemaphoreCompatibility,
+    Shape,
+    VmRef,
+)
+from ._vm import Linkage, VmBuffer, VmContext, VmFunction, VmInstance, VmModule, VmVariantList, create_hal_module
+from .array_interop import DeviceArray, asdevicearray, from_dlpack
 from .function import ArgumentError, FunctionInvoker, ReturnError
 from . import flags
 from . import system_setup
@@ -26,10 +45,13 @@ from .system_setup import (
 )
 
 __all__ = [
-    "ArgumentError", "BufferUsage", "Config", "DeviceArray", "FunctionInvoker", "HalBufferView",
-    "HalDevice", "HalDriver", "HalElementType", "Linkage", "MappedMemory", "MemoryAccess", "MemoryType", "ReturnError", "SystemContext",
-    "TARGET_BACKEND_TO_DRIVER", "VmContext", "VmFunction", "VmInstance", "VmModule", "VmVariantList",
-    "asdevicearray", "create_hal_module", "flags", "get_device", "get_driver", "get_first_device",
+    "ArgumentError", "BufferCompatibility", "BufferUsage", "Config", "DeviceArray", "ExternalTimepointFlags",
+    "ExternalTimepointType", "FunctionInvoker", "HalAllocator", "HalBuffer", "HalBufferView", "HalCommandBuffer",
+    "HalDevice", "HalDriver", "HalElementType", "HalFence", "HalModuleDebugSink", "HalSemaphore", "Linkage",
+    "MappedMemory", "MemoryAccess", "MemoryType", "ReturnError", "SemaphoreCompatibility", "Shape", "SystemContext",
+    "TARGET_BACKEND_TO_DRIVER", "VmBuffer", "VmContext", "VmFunction", "VmInstance", "VmModule", "VmRef",
+    "VmVariantList", "asdevicearray", "create_hal_module", "flags", "from_dlpack", "get_device", "get_driver",
+    "get_first_device",
     "load_vm_flatbuffer", "load_vm_flatbuffer_file", "load_vm_module", "load_vm_modules",
     "normalize_value", "query_available_drivers", "system_setup",
 ]

@@ -4,6 +4,7 @@ import threading
 
 from .. import _capi
 from .._capi import ffi, lib, check
+from . import _hal
 
 
 class HalDevice:
@@ -11,11 +12,18 @@ class HalDevice:
 
     def __init__(self, handle):
         self._handle = ffi.gc(handle, lib.gree_device_release)
+        self._allocator = None
+
+    @property
+    def _h(self):
+        if self._handle is None:
+            raise RuntimeError("FAILED_PRECONDITION; the HalDevice was closed")
+        return self._handle
 
     @property
     def _info(self):
         info = ffi.new("gree_device_info_t*")
-        check(lib.gree_device_info(self._handle, info))
+        check(lib.gree_device_info(self._h, info))
         return info
 
     @property
@@ -30,6 +38,13 @@ class HalDevice:
     def name(self):
         return ffi.string(self._info.name).decode("utf-8")
 
+    @property
+    def allocator(self):
+        """The device's allocator."""
+        if self._allocator is None:
+            self._allocator = _hal.HalAllocator(self)
+        return self._allocator
+
     def close(self):
         """Releases the device now instead of at garbage collection."""
         if self._handle is not None:
@@ -41,6 +56,81 @@ class HalDevice:
 
     def __exit__(self, *exc):
         self.close()
+
+    # Profiling.
+
+    def begin_profiling(self, mode=None, file_path=None):
+        """Starts a device profile: mode "queue", "dispatch" or "executable";
+        file_path receives it at flush and end (the local devices write their
+        dispatch statistics)."""
+        m = mode.encode("utf-8") if mode is not None else ffi.NULL
+        f = file_path.encode("utf-8") if file_path is not None else ffi.NULL
+        check(lib.gree_device_begin_profiling(self._h, m, f), "starting device profiling")
+
+    def flush_profiling(self):
+        check(lib.gree_device_flush_profiling(self._h), "flushing device profiling")
+
+    def end_profiling(self):
+        check(lib.gree_device_end_profiling(self._h), "ending device profiling")
+
+    def begin_external_capture(self, provider, file_path=None, label=None):
+        raise NotImplementedError(f"UNIMPLEMENTED; the {self!r} device has no external capture provider ('{provider}')")
+
+    def end_external_capture(self):
+        raise NotImplementedError(f"UNIMPLEMENTED; the {self!r} device has no external capture in progress")
+
+    # Synchronization and queues.
+
+    def create_semaphore(self, initial_value):
+        out = ffi.new("gree_semaphore_t*")
+        check(lib.gree_device_create_semaphore(self._h, int(initial_value), out), "creating semaphore")
+        return _hal.HalSemaphore(_handle=out[0])
+
+    def queue_alloca(self, allocation_size, wait_semaphores, signal_semaphores):
+        """A device-local buffer usable once signal_semaphores are reached."""
+        w, kw = _hal._semaphore_list(wait_semaphores)
+        s, ks = _hal._semaphore_list(signal_semaphores)
+        out = ffi.new("gree_buffer_t*")
+        params = _hal._no_params(_hal.MemoryType.DEVICE_LOCAL, _hal.BufferUsage.DEFAULT)
+        check(lib.gree_device_queue_alloca(self._h, w, s, params, int(allocation_size), out),
+              "allocating memory on queue")
+        return _hal.HalBuffer(_handle=out[0])
+
+    def queue_dealloca(self, buffer, wait_semaphores, signal_semaphores):
+        w, kw = _hal._semaphore_list(wait_semaphores)
+        s, ks = _hal._semaphore_list(signal_semaphores)
+        check(lib.gree_device_queue_dealloca(self._h, w, s, buffer._h), "deallocating memory on queue")
+
+    def queue_execute(self, command_buffers, wait_semaphores, signal_semaphores):
+        w, kw = _hal._semaphore_list(wait_semaphores)
+        s, ks = _hal._semaphore_list(signal_semaphores)
+        cb = command_buffers._h if command_buffers is not None else ffi.NULL
+        check(lib.gree_device_queue_execute(self._h, w, s, cb, ffi.NULL, 0), "executing command buffers")
+
+    def queue_copy(self, source_buffer, target_buffer, wait_semaphores, signal_semaphores):
+        """Copies all of source_buffer to the start of target_buffer."""
+        n = source_buffer.byte_length()
+        if n > target_buffer.byte_length():
+            raise ValueError("Source and buffer length must be less than the target buffer length and it does not. "
+                             "Please check allocations")
+        w, kw = _hal._semaphore_list(wait_semaphores)
+        s, ks = _hal._semaphore_list(signal_semaphores)
+        check(lib.gree_device_queue_copy(self._h, w, s, _hal._ref(source_buffer, 0, n), _hal._ref(target_buffer, 0, n)),
+              "Copying buffer on queue")
+
+    # DLPack.
+
+    def create_dlpack_capsule(self, buffer_view, device_type_code, device_id):
+        """A "dltensor" capsule over buffer_view's memory (not copied)."""
+        from . import _dlpack
+
+        return _dlpack.export_capsule(buffer_view, int(device_type_code), int(device_id))
+
+    def from_dlpack_capsule(self, capsule):
+        """A buffer view over a DLPack tensor's memory (not copied)."""
+        from . import _dlpack
+
+        return _dlpack.import_capsule(self, capsule)
 
     def __repr__(self):
         if self._handle is None:

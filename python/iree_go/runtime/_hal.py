@@ -1,6 +1,9 @@
-"""Element types and buffer views (IREE's HalElementType, HalBufferView)."""
+"""HAL objects over libgree (IREE's iree.runtime HAL names): element types,
+memory enums, buffers, buffer views, mapped memory, semaphores, fences,
+command buffers and allocators."""
 
 import enum
+import time
 
 from .._capi import ffi, lib, check, take_string
 
@@ -94,7 +97,7 @@ class BufferUsage(enum.IntFlag):
     TRANSFER_SOURCE = 1
     TRANSFER_TARGET = 2
     TRANSFER = 3
-    DISPATCH_INDIRECT_PARAMS = 256
+    DISPATCH_INDIRECT_PARAMETERS = 256
     DISPATCH_UNIFORM_READ = 512
     DISPATCH_STORAGE_READ = 1024
     DISPATCH_STORAGE_WRITE = 2048
@@ -115,44 +118,248 @@ class BufferUsage(enum.IntFlag):
     DEFAULT = 3 | 3072
 
 
+class BufferCompatibility(enum.IntFlag):
+    """IREE's iree_hal_buffer_compatibility_t bits."""
+
+    NONE = 0
+    ALLOCATABLE = 1
+    IMPORTABLE = 2
+    EXPORTABLE = 4
+    QUEUE_TRANSFER = 1024
+    QUEUE_DISPATCH = 2048
+
+
+class SemaphoreCompatibility(enum.IntFlag):
+    """IREE's iree_hal_semaphore_compatibility_t bits."""
+
+    NONE = 0
+    HOST_WAIT = 1
+    DEVICE_WAIT = 2
+    HOST_SIGNAL = 4
+    DEVICE_SIGNAL = 8
+    HOST_ONLY = 1 | 4
+    DEVICE_ONLY = 2 | 8
+    ALL = 15
+
+
+class ExternalTimepointType(enum.IntEnum):
+    """IREE's iree_hal_external_timepoint_type_t (gree's semaphores export
+    none of them)."""
+
+    NONE = 0
+    ASYNC_PRIMITIVE = 1
+    CUDA_EVENT = 2
+    HIP_EVENT = 3
+
+
+class ExternalTimepointFlags(enum.IntFlag):
+    """IREE's iree_hal_external_timepoint_flags_t."""
+
+    NONE = 0
+
+
+def _no_params(memory_type, allowed_usage, access=0):
+    p = ffi.new("gree_buffer_params_t*")
+    p.type, p.usage, p.access = int(memory_type), int(allowed_usage), int(access)
+    return p[0]
+
+
+def _timeout_ns(timeout, deadline):
+    """A C timeout (ns; -1 forever, 0 poll) from IREE's Python timeout (a
+    duration in ns) or deadline (an absolute time in ns on the monotonic
+    clock)."""
+    if timeout is not None and deadline is not None:
+        raise ValueError("timeout and deadline cannot both be set")
+    if timeout is not None:
+        return max(int(timeout), 0)
+    if deadline is not None:
+        return max(int(deadline) - time.monotonic_ns(), 0)
+    return -1
+
+
+class _Handle:
+    """One owned libgree handle, released by close(), a with block or the
+    garbage collector."""
+
+    _release = None
+
+    def _own(self, handle):
+        self._handle = ffi.gc(handle, type(self)._release)
+
+    def _close(self):
+        h = getattr(self, "_handle", None)
+        if h is not None:
+            type(self)._release(ffi.gc(h, None))
+            self._handle = None
+
+    @property
+    def _h(self):
+        if self._handle is None:
+            raise RuntimeError(f"FAILED_PRECONDITION; the {type(self).__name__} was closed")
+        return self._handle
+
+
+class VmRef:
+    """A reference to a VM object (IREE's VmRef): ``deref(cls)`` returns the
+    object as cls, ``isinstance(cls)`` tests its type."""
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self, clazz, optional=False):
+        v = clazz.__iree_vm_cast__(self)
+        if v is None and not optional:
+            raise TypeError("Cannot dereference to specific type")
+        return v
+
+    def isinstance(self, clazz):
+        return isinstance(self._obj, clazz)
+
+    def __eq__(self, other):
+        return isinstance(other, VmRef) and other._obj is self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __repr__(self):
+        return f"<VmRef {type(self._obj).__name__} at 0x{id(self._obj):x}>"
+
+
+class _RefProtocol:
+    """IREE's ref protocol: __iree_vm_ref__, ref and __iree_vm_cast__."""
+
+    @property
+    def __iree_vm_ref__(self):
+        return VmRef(self)
+
+    @property
+    def ref(self):
+        return VmRef(self)
+
+    @classmethod
+    def __iree_vm_cast__(cls, ref):
+        obj = ref._obj if isinstance(ref, VmRef) else ref
+        return obj if isinstance(obj, cls) else None
+
+
+class _ArrayHolder:
+    """Exposes host memory to numpy while keeping its owner alive."""
+
+    def __init__(self, owner, ptr, nbytes, readonly=False):
+        self._owner = owner
+        addr = int(ffi.cast("uintptr_t", ptr)) if nbytes else 0
+        self.__array_interface__ = {
+            "shape": (nbytes,), "typestr": "|u1", "version": 3,
+            "data": (addr, readonly),
+        }
+
+
 class MappedMemory:
-    """The contents of a buffer view mapped to the host (IREE's
-    MappedMemory). gree's buffer views live in host memory; ``asarray``
-    returns a copy of them."""
+    """Host-visible buffer memory mapped for the host (IREE's MappedMemory):
+    ``asarray`` views it as an ndarray without copying."""
 
-    def __init__(self, buffer_view):
-        self._buffer_view = buffer_view
+    def __init__(self, buffer, ptr, nbytes):
+        self._buffer = buffer
+        self._ptr = ptr
+        self._nbytes = nbytes
 
-    def asarray(self, shape, numpy_dtype):
-        """The contents as an ndarray of shape and dtype (their byte size must
-        not exceed the view's)."""
+    @staticmethod
+    def _map(buffer, offset, length):
+        p = ffi.new("void**")
+        check(lib.gree_buffer_map(buffer._h, int(MemoryAccess.ALL), offset, length, p))
+        return MappedMemory(buffer, p[0], length)
+
+    def asarray(self, shape, numpy_dtype_descr):
+        """The mapped bytes as an ndarray of shape and dtype (which must fit)."""
         import numpy as np
 
-        dt = np.dtype(numpy_dtype)
-        shape = [int(d) for d in shape]
+        dt = np.dtype(numpy_dtype_descr)
+        shape = tuple(int(d) for d in shape)
         n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-        length = self._buffer_view.byte_length
-        if n > length:
-            raise ValueError(f"Mapped memory of {length} bytes is too small for shape {shape} of {dt} ({n} bytes)")
-        raw = np.empty(length, dtype=np.uint8)
-        if length:
-            check(lib.gree_buffer_view_read(self._buffer_view._handle, ffi.from_buffer(raw), length))
+        if n > self._nbytes:
+            raise ValueError(f"Mapped memory of {self._nbytes} bytes is too small for shape {list(shape)} of {dt} ({n} bytes)")
+        raw = np.asarray(_ArrayHolder(self, self._ptr, self._nbytes))
         return raw[:n].view(dt).reshape(shape)
 
 
-class HalBufferView:
-    """A shaped, typed buffer on a device (owns one gree_buffer_view_t).
+class HalBuffer(_Handle, _RefProtocol):
+    """A range of device memory (IREE's HalBuffer)."""
 
-    Made by the runtime (``asdevicearray``, function results, numpy
-    arguments); gree has no separate HalBuffer objects."""
+    _release = lib.gree_buffer_release
 
-    def __init__(self, *args, _handle=None):
+    def __init__(self, *args, _handle=None, _keep=None):
         if _handle is None:
-            raise TypeError(
-                "HalBufferView(buffer, shape, element_type) is not supported by gree (there are no HalBuffer "
-                "objects); make buffer views with iree_go.runtime.asdevicearray(device, array)"
-            )
-        self._handle = ffi.gc(_handle, lib.gree_buffer_view_release)
+            raise TypeError("HalBuffer cannot be constructed directly; use a HalAllocator or HalDevice.queue_alloca")
+        self._own(_handle)
+        self._keep = _keep  # host memory an imported buffer views
+
+    def _info(self):
+        info = ffi.new("gree_buffer_info_t*")
+        check(lib.gree_buffer_info(self._h, info))
+        return info
+
+    def byte_length(self):
+        return int(self._info().byte_length)
+
+    def memory_type(self):
+        return int(self._info().memory_type)
+
+    def allowed_usage(self):
+        return int(self._info().allowed_usage)
+
+    def fill_zero(self, byte_offset, byte_length):
+        """Zeroes [byte_offset, byte_offset + byte_length) through a mapping."""
+        m = MappedMemory._map(self, int(byte_offset), int(byte_length))
+        if byte_length:
+            ffi.memmove(m._ptr, b"\0" * int(byte_length), int(byte_length))
+
+    def map(self):
+        """Maps the whole buffer (host-visible buffers with a MAPPING usage)."""
+        return MappedMemory._map(self, 0, self.byte_length())
+
+    def create_view(self, shape, element_size):
+        """A buffer view of shape over the buffer with elements of
+        element_size bytes (an opaque element type of that size)."""
+        dims = list(shape.dims if isinstance(shape, Shape) else shape)
+        return HalBufferView(self, dims, _et(0x00, 8 * int(element_size)))
+
+    def __eq__(self, other):
+        return isinstance(other, HalBuffer) and other._handle == self._handle
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        text = ffi.new("char**")
+        check(lib.gree_buffer_format(self._h, text))
+        return f"<HalBuffer {take_string(text[0])}>"
+
+
+class Shape:
+    """A buffer view shape (IREE's Shape)."""
+
+    def __init__(self, dims):
+        self.dims = [int(d) for d in dims]
+
+    def __repr__(self):
+        return f"Shape({self.dims})"
+
+
+class HalBufferView(_Handle, _RefProtocol):
+    """A shaped, typed view of a buffer (IREE's HalBufferView)."""
+
+    _release = lib.gree_buffer_view_release
+
+    def __init__(self, buffer=None, shape=None, element_type=None, *, _handle=None):
+        if _handle is None:
+            if not isinstance(buffer, HalBuffer) or shape is None or element_type is None:
+                raise TypeError("HalBufferView(buffer, shape, element_type) takes a HalBuffer, a shape and an element type")
+            dims = [int(d) for d in shape]
+            c_shape = ffi.new("int64_t[]", dims or [0])
+            out = ffi.new("gree_buffer_view_t*")
+            check(lib.gree_buffer_view_create_from_buffer(buffer._h, c_shape, len(dims), int(element_type), out),
+                  "creating buffer view")
+            _handle = out[0]
+        self._own(_handle)
 
     @classmethod
     def _from_handle(cls, handle):
@@ -172,16 +379,15 @@ class HalBufferView:
         check(lib.gree_buffer_view_create(dev, shape, a.ndim, int(element_type), data, a.nbytes, out))
         return cls._from_handle(out[0])
 
-    # A buffer view's shape and element type never change (the C ABI has no
-    # call that changes them), so each is read from the library once.
+    # A buffer view's shape and element type never change, so each is read
+    # from the library once.
     _shape = None
     _element_type = None
 
     def _dims(self):
-        """The dimensions, as a tuple."""
         if self._shape is None:
-            self._shape = tuple(int(lib.gree_buffer_view_dim(self._handle, i))
-                                for i in range(lib.gree_buffer_view_rank(self._handle)))
+            self._shape = tuple(int(lib.gree_buffer_view_dim(self._h, i))
+                                for i in range(lib.gree_buffer_view_rank(self._h)))
         return self._shape
 
     @property
@@ -193,7 +399,7 @@ class HalBufferView:
     def element_type(self):
         """The element type (a HalElementType when IREE names it)."""
         if self._element_type is None:
-            v = int(lib.gree_buffer_view_element_type(self._handle))
+            v = int(lib.gree_buffer_view_element_type(self._h))
             try:
                 self._element_type = HalElementType(v)
             except ValueError:
@@ -202,11 +408,18 @@ class HalBufferView:
 
     @property
     def byte_length(self):
-        return int(lib.gree_buffer_view_byte_length(self._handle))
+        return int(lib.gree_buffer_view_byte_length(self._h))
+
+    def get_buffer(self):
+        """The buffer behind the view."""
+        out = ffi.new("gree_buffer_t*")
+        check(lib.gree_buffer_view_buffer(self._h, out))
+        return HalBuffer(_handle=out[0])
 
     def map(self):
-        """The contents on the host (``map().asarray(shape, dtype)``)."""
-        return MappedMemory(self)
+        """The view's buffer mapped for the host (``map().asarray(shape,
+        dtype)``), all of it, as IREE maps it."""
+        return self.get_buffer().map()
 
     def to_numpy(self, dtype=None):
         """Copies the contents into a new numpy array."""
@@ -218,22 +431,293 @@ class HalBufferView:
         if out.nbytes > self.byte_length:
             raise ValueError(f"Buffer view of {self.byte_length} bytes cannot be read as {out.shape} of {dt}")
         if out.nbytes:
-            check(lib.gree_buffer_view_read(self._handle, ffi.from_buffer(out), out.nbytes))
+            check(lib.gree_buffer_view_read(self._h, ffi.from_buffer(out), out.nbytes))
         return out
 
     def format(self, max_elements=1024):
         """The text IREE's tools print, e.g. ``4xf32=1 2 3 4``."""
         text = ffi.new("char**")
-        check(lib.gree_buffer_view_format(self._handle, max_elements, text))
+        check(lib.gree_buffer_view_format(self._h, max_elements, text))
         return take_string(text[0])
 
+    def __eq__(self, other):
+        return isinstance(other, HalBufferView) and other._handle == self._handle
+
+    __hash__ = object.__hash__
+
     def __repr__(self):
+        if self._handle is None:
+            return "<HalBufferView (closed)>"
         # As IREE: the shape joined by ", ", the element-type word's bytes in
         # memory order, then the buffer.
-        et = int(lib.gree_buffer_view_element_type(self._handle)) & 0xFFFFFFFF
-        n = self.byte_length
-        return (
-            f"<HalBufferView ({', '.join(str(d) for d in self.shape)}), element_type=0x{et.to_bytes(4, 'little').hex()}, "
-            f"{n} bytes (at offset 0 into {n}), memory_type=DEVICE_LOCAL|HOST_VISIBLE, allowed_access=ALL, "
-            f"allowed_usage=TRANSFER|DISPATCH_STORAGE|MAPPING>"
-        )
+        et = int(lib.gree_buffer_view_element_type(self._h)) & 0xFFFFFFFF
+        buf = repr(self.get_buffer())[len("<HalBuffer "):-1]
+        return f"<HalBufferView ({', '.join(str(d) for d in self.shape)}), element_type=0x{et.to_bytes(4, 'little').hex()}, {buf}>"
+
+
+class HalSemaphore(_Handle):
+    """A timeline semaphore (IREE's HalSemaphore)."""
+
+    _release = lib.gree_semaphore_release
+
+    def __init__(self, *args, _handle=None):
+        if _handle is None:
+            raise TypeError("HalSemaphore cannot be constructed directly; use HalDevice.create_semaphore")
+        self._own(_handle)
+
+    def query(self):
+        v = ffi.new("uint64_t*")
+        check(lib.gree_semaphore_query(self._h, v), "querying semaphore")
+        return int(v[0])
+
+    def signal(self, new_value):
+        check(lib.gree_semaphore_signal(self._h, int(new_value)), "signaling semaphore")
+
+    def fail(self, message):
+        check(lib.gree_semaphore_fail(self._h, 2, str(message).encode("utf-8")))
+
+    def wait(self, payload, timeout=None, deadline=None):
+        """Waits until the value reaches payload: True when it did, False when
+        the timeout or deadline passed; a failed semaphore raises."""
+        t = _timeout_ns(timeout, deadline)
+        st = lib.gree_semaphore_wait(self._h, int(payload), t)
+        return _wait_result(st, "semaphore", lambda: lib.gree_semaphore_query(self._h, ffi.NULL))
+
+    def import_timepoint(self, value, timepoint):
+        raise NotImplementedError("gree's semaphores import no external timepoints")
+
+    def export_timepoint(self, value, requested_type, requested_flags, out_external_timepoint):
+        raise NotImplementedError("gree's semaphores export no external timepoints")
+
+
+_DEADLINE_EXCEEDED = 4
+
+
+def _wait_result(st, what, query):
+    """True for a wait that succeeded, False for one that timed out; raises
+    for a failure (as IREE: "synchronous <what> failure" when the wait saw
+    it, "asynchronous" when it came after)."""
+    if st != ffi.NULL:
+        code = int(lib.gree_status_code(st))
+        if code == _DEADLINE_EXCEEDED:
+            lib.gree_status_free(st)
+            return False
+        check(st, f"synchronous {what} failure")
+    check(query(), f"asynchronous {what} failure")
+    return True
+
+
+class HalFence(_Handle, _RefProtocol):
+    """A set of semaphore timepoints (IREE's HalFence)."""
+
+    _release = lib.gree_fence_release
+
+    def __init__(self, capacity=None, *, _handle=None):
+        if _handle is None:
+            if capacity is None:
+                raise TypeError("HalFence(capacity) needs a capacity")
+            out = ffi.new("gree_fence_t*")
+            check(lib.gree_fence_create(int(capacity), out), "creating fence")
+            _handle = out[0]
+        self._own(_handle)
+
+    @staticmethod
+    def create_at(sem, value):
+        out = ffi.new("gree_fence_t*")
+        check(lib.gree_fence_create_at(sem._h, int(value), out), "creating fence")
+        return HalFence(_handle=out[0])
+
+    @staticmethod
+    def join(fences):
+        fences = list(fences)
+        arr = ffi.new("gree_fence_t[]", [f._h for f in fences] or [ffi.NULL])
+        out = ffi.new("gree_fence_t*")
+        check(lib.gree_fence_join(len(fences), arr, out), "joining fences")
+        return HalFence(_handle=out[0])
+
+    @property
+    def timepoint_count(self):
+        return int(lib.gree_fence_timepoint_count(self._h))
+
+    def insert(self, sem, value):
+        check(lib.gree_fence_insert(self._h, sem._h, int(value)), "inserting into fence")
+
+    def extend(self, from_fence):
+        check(lib.gree_fence_extend(self._h, from_fence._h), "extending fence")
+
+    def fail(self, message):
+        check(lib.gree_fence_fail(self._h, 2, str(message).encode("utf-8")))
+
+    def signal(self):
+        check(lib.gree_fence_signal(self._h), "signalling fence")
+
+    def wait(self, timeout=None, deadline=None):
+        """Waits for every timepoint: True when reached, False on timeout."""
+        t = _timeout_ns(timeout, deadline)
+        st = lib.gree_fence_wait(self._h, t)
+        return _wait_result(st, "fence", lambda: lib.gree_fence_query(self._h, ffi.NULL))
+
+    def _timepoints(self):
+        """[(HalSemaphore, value)] of the fence's timepoints."""
+        out = []
+        sem, val = ffi.new("gree_semaphore_t*"), ffi.new("uint64_t*")
+        for i in range(self.timepoint_count):
+            check(lib.gree_fence_timepoint(self._h, i, sem, val))
+            out.append((HalSemaphore(_handle=sem[0]), int(val[0])))
+        return out
+
+    def __repr__(self):
+        return f"<HalFence fence({self.timepoint_count})>"
+
+
+def _semaphore_list(value):
+    """A gree_semaphore_list_t from a HalFence or a sequence of
+    (HalSemaphore, value) pairs, and what keeps it alive for the call."""
+    if isinstance(value, HalFence):
+        pairs = value._timepoints()
+    else:
+        pairs = [(s, int(v)) for s, v in (value or [])]
+    lst = ffi.new("gree_semaphore_list_t*")
+    sems = ffi.new("gree_semaphore_t[]", [s._h for s, _ in pairs] or [ffi.NULL])
+    vals = ffi.new("uint64_t[]", [v for _, v in pairs] or [0])
+    lst.count, lst.semaphores, lst.values = len(pairs), sems, vals
+    return lst[0], (pairs, sems, vals)
+
+
+class HalCommandBuffer(_Handle, _RefProtocol):
+    """Recorded commands for a device's queue (IREE's HalCommandBuffer):
+    one-shot, begun at construction unless begin=False."""
+
+    _release = lib.gree_command_buffer_release
+
+    def __init__(self, device, binding_capacity=0, begin=True):
+        out = ffi.new("gree_command_buffer_t*")
+        check(lib.gree_command_buffer_create(device._h, 1, 3, int(binding_capacity), out), "creating command buffer")
+        self._own(out[0])
+        self._device = device
+        if begin:
+            self.begin()
+
+    def begin(self):
+        check(lib.gree_command_buffer_begin(self._h), "command buffer begin")
+
+    def end(self):
+        check(lib.gree_command_buffer_end(self._h), "command buffer end")
+
+    def copy(self, source_buffer, target_buffer, source_offset=0, target_offset=0, length=None, end=False):
+        if length is None:
+            length = source_buffer.byte_length()
+            if length != target_buffer.byte_length():
+                raise ValueError("If length is not provided, source and target buffer length must match and it "
+                                 "does not. Provide explicit length=")
+        check(lib.gree_command_buffer_copy(self._h, _ref(source_buffer, source_offset, length),
+                                           _ref(target_buffer, target_offset, length)), "copy command")
+        if end:
+            self.end()
+
+    def fill(self, target_buffer, pattern, target_offset=0, length=None, end=False):
+        pat = bytes(memoryview(pattern).cast("B"))
+        if length is None:
+            length = target_buffer.byte_length()
+        check(lib.gree_command_buffer_fill(self._h, _ref(target_buffer, target_offset, length), pat, len(pat)),
+              "command buffer fill")
+        if end:
+            self.end()
+
+
+def _ref(buffer, offset=0, length=-1):
+    r = ffi.new("gree_buffer_ref_t*")
+    r.buffer = buffer._h
+    r.offset = int(offset)
+    r.length = -1 if length is None else int(length)
+    return r[0]
+
+
+class HalAllocator:
+    """A device's allocator (IREE's HalAllocator)."""
+
+    def __init__(self, device):
+        self._device = device
+
+    def trim(self):
+        check(lib.gree_allocator_trim(self._device._h), "Error trim()'ing HAL allocator")
+
+    has_statistics = True
+
+    @property
+    def statistics(self):
+        s = ffi.new("gree_allocator_statistics_t*")
+        check(lib.gree_allocator_statistics(self._device._h, s))
+        return {k: int(getattr(s, k)) for k in (
+            "host_bytes_peak", "host_bytes_allocated", "host_bytes_freed",
+            "device_bytes_peak", "device_bytes_allocated", "device_bytes_freed")}
+
+    @property
+    def formatted_statistics(self):
+        text = ffi.new("char**")
+        check(lib.gree_allocator_format_statistics(self._device._h, text), "unable to format statistics")
+        return take_string(text[0])
+
+    def query_buffer_compatibility(self, memory_type, allowed_usage, intended_usage, allocation_size):
+        params = _no_params(memory_type, int(allowed_usage) & int(intended_usage))
+        return int(lib.gree_allocator_query_compatibility(self._device._h, params, int(allocation_size), ffi.NULL))
+
+    def allocate_buffer(self, memory_type, allowed_usage, allocation_size):
+        """A new buffer of allocation_size bytes (zeroed)."""
+        out = ffi.new("gree_buffer_t*")
+        check(lib.gree_allocator_allocate_buffer(self._device._h, _no_params(memory_type, allowed_usage),
+                                                 int(allocation_size), out), "could not allocate buffer")
+        return HalBuffer(_handle=out[0])
+
+    def _copy_of(self, params, buffer):
+        """A new buffer holding a copy of a buffer-protocol object."""
+        import numpy as np
+
+        mv = memoryview(buffer)
+        if not mv.c_contiguous:
+            mv = memoryview(np.ascontiguousarray(buffer))
+        out = ffi.new("gree_buffer_t*")
+        check(lib.gree_allocator_allocate_buffer(self._device._h, params, mv.nbytes, out), "Failed to allocate buffer copy")
+        b = HalBuffer(_handle=out[0])
+        if mv.nbytes:
+            src = ffi.from_buffer(mv.cast("B") if mv.ndim else mv.cast("B", (mv.nbytes,)))
+            check(lib.gree_device_transfer_h2d(self._device._h, src, b._h, 0, mv.nbytes), "Failed to allocate buffer copy")
+        return b, mv
+
+    def allocate_buffer_copy(self, memory_type, allowed_usage, device, buffer, element_type=None):
+        """A new buffer holding a copy of buffer (a buffer-protocol object);
+        with element_type, a HalBufferView of its shape."""
+        b, mv = self._copy_of(_no_params(memory_type, allowed_usage), buffer)
+        if element_type is None:
+            return b
+        return HalBufferView(b, list(mv.shape), element_type)
+
+    def allocate_host_staging_buffer_copy(self, device, initial_contents):
+        """A transfer buffer holding a copy of initial_contents."""
+        return self._copy_of(_no_params(MemoryType.OPTIMAL | MemoryType.DEVICE_LOCAL, BufferUsage.TRANSFER),
+                             initial_contents)[0]
+
+    def import_host_allocation(self, buffer, memory_type, allowed_usage):
+        """Wraps a writable, contiguous buffer-protocol object (a numpy array)
+        as a buffer without copying; the buffer keeps it alive."""
+        mv = memoryview(buffer)
+        if mv.readonly or not mv.c_contiguous:
+            raise ValueError("import_host_allocation needs a writable, C-contiguous buffer")
+        ptr = ffi.from_buffer(mv.cast("B") if mv.ndim != 1 or mv.format != "B" else mv) if mv.nbytes else ffi.NULL
+        out = ffi.new("gree_buffer_t*")
+        check(lib.gree_allocator_import_host_buffer(self._device._h, _no_params(memory_type, allowed_usage),
+                                                    ptr, mv.nbytes, ffi.NULL, ffi.NULL, out),
+              "could not import host allocation")
+        return HalBuffer(_handle=out[0], _keep=(buffer, mv, ptr))
+
+
+class HalModuleDebugSink:
+    """Receives what a module traces (IREE's HalModuleDebugSink): the
+    callback gets the trace key and the traced HalBufferViews."""
+
+    def __init__(self, buffer_view_trace_callback):
+        self._callback = buffer_view_trace_callback
+
+    @property
+    def buffer_view_trace_callback(self):
+        return self._callback

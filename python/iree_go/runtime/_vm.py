@@ -6,7 +6,7 @@ import mmap as _mmap
 import warnings
 
 from .._capi import ffi, lib, check
-from ._hal import HalBufferView
+from ._hal import HalBuffer, HalBufferView, HalFence, VmRef, _RefProtocol
 
 _ALIGNMENT = 64  # IREE_HAL_HEAP_BUFFER_ALIGNMENT
 
@@ -179,11 +179,12 @@ def _new_list_handle():
     return out[0]
 
 
-class VmVariantList:
-    """A list of VM values: integers, floats, buffer views, nested lists and
-    nulls (IREE's VmVariantList). ``push_int`` stores an i64 and
-    ``push_float`` an f64, as in IREE. ``push_list`` stores a copy of the
-    list's current entries."""
+class VmVariantList(_RefProtocol):
+    """A list of VM values: integers, floats, buffers, buffer views, fences,
+    nested lists and nulls (IREE's VmVariantList). ``push_int`` stores an i64
+    and ``push_float`` an f64, as in IREE. ``push_list`` stores a copy of the
+    list's current entries. The list holds a reference to each buffer it
+    holds."""
 
     def __init__(self, capacity=0, *, _handle=None):
         self._handle = ffi.gc(_handle if _handle is not None else _new_list_handle(), lib.gree_value_list_release)
@@ -197,20 +198,30 @@ class VmVariantList:
         check(lib.gree_value_list_push_f64(self._handle, float(value)))
 
     def push_ref(self, value):
-        """Appends a HalBufferView (or a DeviceArray's), a VmVariantList, or
-        None (a null reference)."""
+        """Appends a reference: a HalBufferView (or a DeviceArray's), a
+        HalBuffer, a HalFence, a VmVariantList, anything with
+        __iree_vm_ref__, or None (a null reference)."""
         from .array_interop import DeviceArray
 
+        if isinstance(value, VmRef):
+            value = value._obj
+        elif not isinstance(value, (DeviceArray, HalBufferView, HalBuffer, HalFence, VmVariantList)) \
+                and value is not None and hasattr(value, "__iree_vm_ref__"):
+            value = value.__iree_vm_ref__._obj
         if value is None:
             check(lib.gree_value_list_push_null(self._handle))
         elif isinstance(value, DeviceArray):
-            check(lib.gree_value_list_push_buffer_view(self._handle, value._buffer_view._handle))
+            check(lib.gree_value_list_push_buffer_view(self._handle, value._buffer_view._h))
         elif isinstance(value, HalBufferView):
-            check(lib.gree_value_list_push_buffer_view(self._handle, value._handle))
+            check(lib.gree_value_list_push_buffer_view(self._handle, value._h))
+        elif isinstance(value, HalBuffer):
+            check(lib.gree_value_list_push_buffer(self._handle, value._h))
+        elif isinstance(value, HalFence):
+            check(lib.gree_value_list_push_fence(self._handle, value._h))
         elif isinstance(value, VmVariantList):
             check(lib.gree_value_list_push_list(self._handle, value._handle))
         else:
-            raise TypeError(f"push_ref takes a HalBufferView or a VmVariantList, got {type(value).__name__}")
+            raise TypeError(f"push_ref takes a HalBufferView, HalBuffer, HalFence or VmVariantList, got {type(value).__name__}")
 
     def push_list(self, value):
         if not isinstance(value, VmVariantList):
@@ -248,15 +259,22 @@ class VmVariantList:
             return kind, HalBufferView._from_handle(bv[0])
         if kind == lib.GREE_VALUE_LIST:
             return kind, VmVariantList(_handle=sub[0])
+        if kind == lib.GREE_VALUE_BUFFER:
+            out = ffi.new("gree_buffer_t*")
+            check(lib.gree_value_list_get_buffer(self._handle, index, out))
+            return kind, HalBuffer(_handle=out[0])
+        if kind == lib.GREE_VALUE_FENCE:
+            out = ffi.new("gree_fence_t*")
+            check(lib.gree_value_list_get_fence(self._handle, index, out))
+            return kind, HalFence(_handle=out[0])
         return kind, None
 
     def get_variant(self, index):
-        """The value at index: int, float, HalBufferView, VmVariantList or None."""
+        """The value at index: int, float, a reference object or None."""
         return self._entry(index)[1]
 
     def get_as_object(self, index, clazz=None):
-        """The reference at index (a HalBufferView or VmVariantList), checked
-        against clazz when given."""
+        """The reference at index, checked against clazz when given."""
         kind, v = self._entry(index)
         if kind in (lib.GREE_VALUE_I32, lib.GREE_VALUE_I64, lib.GREE_VALUE_F32, lib.GREE_VALUE_F64):
             raise ValueError(f"VmVariantList entry {index} is a primitive value ({v!r}), not a reference")
@@ -282,21 +300,70 @@ class VmVariantList:
     def __iter__(self):
         return (self.get_variant(i) for i in range(len(self)))
 
-    def __repr__(self):
+    def _contents(self, seen):
+        """The entries as IREE's VmVariantList repr spells them."""
         items = []
         for i in range(len(self)):
-            kind, v = self._entry(i)
-            if kind == lib.GREE_VALUE_I32:
-                items.append(f"i32={v}")
-            elif kind == lib.GREE_VALUE_I64:
-                items.append(f"i64={v}")
-            elif kind == lib.GREE_VALUE_F32:
-                items.append(f"f32={v}")
-            elif kind == lib.GREE_VALUE_F64:
-                items.append(f"f64={v}")
+            kind, v = self._get(i)
+            if kind in (lib.GREE_VALUE_I32, lib.GREE_VALUE_I64):
+                items.append(str(v))
+            elif kind in (lib.GREE_VALUE_F32, lib.GREE_VALUE_F64):
+                items.append(f"{v:f}")
+            elif kind == lib.GREE_VALUE_BUFFER_VIEW:
+                shape = "x".join(str(d) for d in v.shape)
+                et = int(v.element_type) & 0xFFFFFFFF
+                items.append(f"HalBufferView({shape}:0x{et.to_bytes(4, 'little').hex()})")
+            elif kind == lib.GREE_VALUE_BUFFER:
+                items.append(f"HalBuffer({v.byte_length()})")
+            elif kind == lib.GREE_VALUE_FENCE:
+                items.append(f"fence({v.timepoint_count})")
+            elif kind == lib.GREE_VALUE_LIST:
+                items.append(f"List[{v._contents(seen)}]")
             else:
-                items.append(repr(v))
-        return f"<VmVariantList({len(items)}): [{', '.join(items)}]>"
+                items.append("None")
+        return ", ".join(items)
+
+    def __repr__(self):
+        return f"<VmVariantList({len(self)}): [{self._contents(set())}]>"
+
+
+class VmBuffer:
+    """A byte buffer VM modules read and write (IREE's VmBuffer): it supports
+    the buffer protocol, read-only unless mutable."""
+
+    def __new__(cls, length, alignment=0, mutable=True):
+        if cls is VmBuffer:
+            cls = _MutableVmBuffer if mutable else _ConstVmBuffer
+        return cls._make(int(length))
+
+    @property
+    def __iree_vm_ref__(self):
+        return VmRef(self)
+
+    ref = __iree_vm_ref__
+
+    def __repr__(self):
+        return f"<VmBuffer size={len(self)}{'' if isinstance(self, _MutableVmBuffer) else ' readonly'}>"
+
+
+class _MutableVmBuffer(VmBuffer, bytearray):
+    @classmethod
+    def _make(cls, n):
+        b = bytearray.__new__(cls)
+        bytearray.__init__(b, n)
+        return b
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+class _ConstVmBuffer(VmBuffer, bytes):
+    @classmethod
+    def _make(cls, n):
+        return bytes.__new__(cls, n)
+
+    def __init__(self, *args, **kwargs):
+        pass
 
 
 class VmContext:
