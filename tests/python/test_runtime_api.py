@@ -505,8 +505,9 @@ def test_vm_variant_list():
     got = lst.get_as_object(2, ireert.HalBufferView)
     assert got.shape == [2] and got.to_numpy().tolist() == [1, 2]
     assert lst.get_as_list(3).get_variant(0) == -1
-    assert repr(lst) == ("<VmVariantList(5): [i64=5, f64=2.5, " + repr(got) +
-                         ", <VmVariantList(1): [i64=-1]>, None]>")
+    # Printed as IREE prints a list: plain numbers, a buffer view as its
+    # shape and element-type bytes, nested lists as List[...].
+    assert repr(lst) == "<VmVariantList(5): [5, 2.500000, HalBufferView(2:0x20000011), List[-1], None]>"
     with pytest.raises(IndexError):
         lst.get_variant(5)
     with pytest.raises(ValueError):

@@ -262,12 +262,20 @@ class MappedMemory:
         self._buffer = buffer
         self._ptr = ptr
         self._nbytes = nbytes
+        self._readonly = False
 
     @staticmethod
     def _map(buffer, offset, length):
+        """Maps a range for reading and, where the buffer allows it, writing
+        (a read-only buffer, a module constant, maps to read-only arrays)."""
+        info = buffer._info()
+        writable = bool(info.allowed_access & int(MemoryAccess.WRITE))
+        access = MemoryAccess.ALL if writable else MemoryAccess.READ
         p = ffi.new("void**")
-        check(lib.gree_buffer_map(buffer._h, int(MemoryAccess.ALL), offset, length, p))
-        return MappedMemory(buffer, p[0], length)
+        check(lib.gree_buffer_map(buffer._h, int(access), offset, length, p))
+        m = MappedMemory(buffer, p[0], length)
+        m._readonly = not writable
+        return m
 
     def asarray(self, shape, numpy_dtype_descr):
         """The mapped bytes as an ndarray of shape and dtype (which must fit)."""
@@ -278,7 +286,7 @@ class MappedMemory:
         n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
         if n > self._nbytes:
             raise ValueError(f"Mapped memory of {self._nbytes} bytes is too small for shape {list(shape)} of {dt} ({n} bytes)")
-        raw = np.asarray(_ArrayHolder(self, self._ptr, self._nbytes))
+        raw = np.asarray(_ArrayHolder(self, self._ptr, self._nbytes, self._readonly))
         return raw[:n].view(dt).reshape(shape)
 
 
@@ -310,6 +318,8 @@ class HalBuffer(_Handle, _RefProtocol):
     def fill_zero(self, byte_offset, byte_length):
         """Zeroes [byte_offset, byte_offset + byte_length) through a mapping."""
         m = MappedMemory._map(self, int(byte_offset), int(byte_length))
+        if m._readonly:
+            raise RuntimeError("PERMISSION_DENIED; fill_zero of a read-only buffer")
         if byte_length:
             ffi.memmove(m._ptr, b"\0" * int(byte_length), int(byte_length))
 
