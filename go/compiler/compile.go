@@ -34,6 +34,10 @@ type Options struct {
 	// TraceDispatches prints every dispatch's input and output tensors
 	// at run time (--iree-flow-trace-dispatch-tensors).
 	TraceDispatches bool
+	// ExecutionModel is --iree-execution-model: "async-internal" (or "",
+	// the default: functions run to completion) or "async-external"
+	// (IREE's coarse-fences ABI).
+	ExecutionModel string
 	// FirstLine is the line number of src's first line in the file (for
 	// parts of a split input file).
 	FirstLine int
@@ -179,7 +183,8 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		execs = append(execs, module.Executable{Format: be.Format, Entries: names, Data: data})
 		attrs = append(attrs, module.Attr{Key: "target", Value: be.Name})
 	}
-	mod, err := vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs, Trace: opts.TraceDispatches})
+	mod, err := vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs, Trace: opts.TraceDispatches,
+		CoarseFences: opts.ExecutionModel == "async-external"})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/gree-ml/gree/go/runtime/modules/check"
 	"github.com/gree-ml/gree/go/runtime/modules/halmodule"
 	"github.com/gree-ml/gree/go/runtime/vm"
+	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -89,6 +90,49 @@ func (s *Session) Call(module, fn string, args []vm.Value) (res []vm.Value, err 
 		}
 	}()
 	return s.Context.Invoke(module, fn, args)
+}
+
+// lookup returns the exported function module.fn of a loaded module.
+func (s *Session) lookup(mod, fn string) *module.Function {
+	for _, m := range s.mods {
+		if m.Name() == mod {
+			if f, ok := m.Lookup(fn); ok {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// IsCoarseFences reports whether f has IREE's coarse-fences ABI (its last
+// two arguments are a wait and a signal fence).
+func IsCoarseFences(f *module.Function) bool {
+	return f != nil && f.ReflectionValue("iree.abi.model") == vm.CoarseFencesModel
+}
+
+// CallSync calls module.fn and returns once its results are ready: a
+// function with the coarse-fences ABI called without its two fences gets
+// a wait fence already reached and a signal fence it waits for (as IREE's
+// tools call such functions); any other call is Call.
+func (s *Session) CallSync(mod, fn string, args []vm.Value) ([]vm.Value, error) {
+	f := s.lookup(mod, fn)
+	if !IsCoarseFences(f) || len(args) != len(f.Args)-2 {
+		return s.Call(mod, fn, args)
+	}
+	sem, err := s.Device.CreateSemaphore(0)
+	if err != nil {
+		return nil, err
+	}
+	signal := hal.FenceAt(sem, 1)
+	full := append(append([]vm.Value(nil), args...), vm.RefValue(hal.NewFence(0)), vm.RefValue(signal))
+	res, err := s.Call(mod, fn, full)
+	if err != nil {
+		return nil, err
+	}
+	if err := signal.Wait(hal.NoDeadline); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Release gives the buffers of results the caller no longer needs back

@@ -81,11 +81,22 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: for the --iree-vm-bytecode-module-output-format option: Cannot find option named '%s'!\n", format)
 		return 1
 	}
+	model := p.str("iree-execution-model", "async-internal")
+	switch model {
+	case "async-internal", "async-external":
+	case "host-only", "inline-static", "inline-dynamic":
+		fmt.Fprintf(stderr, "iree-compile: --iree-execution-model=%s is not supported by gree; use async-internal (the default) or async-external\n", model)
+		return 1
+	default:
+		fmt.Fprintf(stderr, "iree-compile: for the --iree-execution-model option: Cannot find option named '%s'! (use async-internal or async-external)\n", model)
+		return 1
+	}
 	opts := compiler.Options{
-		Filename:  path,
-		InputType: p.str("iree-input-type", "auto"),
-		Backends:  backends,
-		CompileTo: p.str("compile-to", ""),
+		Filename:       path,
+		ExecutionModel: model,
+		InputType:      p.str("iree-input-type", "auto"),
+		Backends:       backends,
+		CompileTo:      p.str("compile-to", ""),
 		// Dispatch tracing is a debugging aid, off by default.
 		TraceDispatches: p.bool("iree-flow-trace-dispatch-tensors"),
 		LLVMCPU: compiler.LLVMCPUOptions{

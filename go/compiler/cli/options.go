@@ -63,6 +63,7 @@ var options = []option{
 	{name: "iree-vm-bytecode-module-strip-debug-ops", kind: optBool, help: "Strip debug ops from the module"},
 	{name: "split-input-file", kind: optBool, help: "Split the input on '// -----' and compile each part"},
 	{name: "iree-flow-trace-dispatch-tensors", kind: optBool, help: "Print every dispatch's input and output tensors at run time (to stderr)"},
+	{name: "iree-execution-model", kind: optString, help: "async-internal (default: functions run to completion) or async-external (functions take wait and signal fences: IREE's coarse-fences ABI)"},
 }
 
 // parsed holds the values seen on a command line.

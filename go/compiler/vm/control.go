@@ -47,6 +47,12 @@ func (fe *fnEmitter) call(op *ir.Operation) error {
 		return err
 	}
 	if fi, ok := fe.e.funcs[callee.Root]; ok {
+		// A call inside the module passes null fences to a function with
+		// the coarse-fences ABI: only the caller of an export waits or
+		// signals.
+		for len(src) < len(fe.e.mod.Functions[fi].Args) {
+			src = append(src, fe.newReg(module.KindRef))
+		}
 		fe.emit(module.Instr{Op: module.OpCall, Index: int32(fi), Src: src, Dst: dst})
 	} else {
 		ii, err := fe.e.importFunc(op, callee.Root)
@@ -73,7 +79,7 @@ func (e *emitter) importFunc(op *ir.Operation, sym string) (int, error) {
 	if !ok {
 		return 0, ir.OpErrorf(op, "calls external function @%s; external functions must be named module.function", sym)
 	}
-	f, err := signature(decl)
+	f, err := signature(decl, false)
 	if err != nil {
 		return 0, err
 	}

@@ -24,7 +24,17 @@ type Input struct {
 	Attrs       []module.Attr
 	// Trace prints each dispatch's tensors at run time.
 	Trace bool
+	// CoarseFences exports functions with IREE's coarse-fences ABI
+	// (--iree-execution-model=async-external): each takes a wait and a
+	// signal fence after its arguments; the runtime starts its device work
+	// once the wait fence is reached and signals the other when the work
+	// is done, without the caller waiting.
+	CoarseFences bool
 }
+
+// CoarseFencesModel is the iree.abi.model reflection value of functions
+// with the coarse-fences ABI.
+const CoarseFencesModel = "coarse-fences"
 
 // emitter builds one module.
 type emitter struct {
@@ -63,7 +73,7 @@ func Emit(in *Input) (*module.Module, error) {
 	e.mod.Functions = make([]module.Function, len(fns))
 	for i, fn := range fns {
 		// Signatures first: calls need them.
-		f, err := signature(fn)
+		f, err := signature(fn, in.CoarseFences && !isPrivate(fn))
 		if err != nil {
 			return nil, err
 		}
@@ -108,8 +118,9 @@ func funcType(op *ir.Operation) *ir.FunctionType {
 	return &ir.FunctionType{}
 }
 
-// signature fills a function's name, kinds and reflection.
-func signature(fn *ir.Operation) (*module.Function, error) {
+// signature fills a function's name, kinds and reflection; with fences,
+// the coarse-fences ABI's wait and signal fences follow the arguments.
+func signature(fn *ir.Operation, fences bool) (*module.Function, error) {
 	ft := funcType(fn)
 	f := &module.Function{Name: symName(fn)}
 	for i, t := range ft.Inputs {
@@ -137,14 +148,24 @@ func signature(fn *ir.Operation) (*module.Function, error) {
 		}
 		f.Results = append(f.Results, k)
 	}
-	f.Reflection = []module.Attr{{Key: "iree.abi.declaration", Value: declaration(f.Name, ft)}}
+	f.Reflection = []module.Attr{{Key: "iree.abi.declaration", Value: declaration(f.Name, ft, fences)}}
+	if fences {
+		f.Args = append(f.Args, module.KindRef, module.KindRef)
+		f.ArgTypes = append(f.ArgTypes, module.TensorType{}, module.TensorType{})
+		f.Reflection = append(f.Reflection, module.Attr{Key: "iree.abi.model", Value: CoarseFencesModel})
+	}
 	return f, nil
 }
 
-// declaration is IREE's iree.abi.declaration text.
-func declaration(name string, ft *ir.FunctionType) string {
+// declaration is IREE's iree.abi.declaration text ("async func" for the
+// coarse-fences ABI).
+func declaration(name string, ft *ir.FunctionType, async bool) string {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "sync func @%s(", name)
+	kind := "sync"
+	if async {
+		kind = "async"
+	}
+	fmt.Fprintf(&b, "%s func @%s(", kind, name)
 	var parts []string
 	for i, t := range ft.Inputs {
 		parts = append(parts, fmt.Sprintf("%%input%d: %s", i, t))

@@ -97,6 +97,9 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 		}
 		cc := f.CConv()
 		argCC, _, _ := strings.Cut(cc[1:], "_")
+		if gree.IsCoarseFences(f) {
+			argCC = argCC[:len(argCC)-2] // CallSync passes the fences
+		}
 		args, err := vio.ParseInputs(o.Inputs, argCC)
 		if err != nil {
 			return status.Annotate(err, "parsing function inputs")
@@ -177,7 +180,7 @@ func measure(s *gree.Session, mod, fn string, args []vm.Value, minTime time.Dura
 	for {
 		c0, t0 := processCPU(), time.Now()
 		for i := int64(0); i < iters; i++ {
-			res, err := s.Call(mod, fn, args)
+			res, err := s.CallSync(mod, fn, args)
 			if err != nil {
 				return benchRow{}, status.Annotate(err, "benchmarking '%s'", fn)
 			}

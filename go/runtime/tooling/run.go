@@ -71,6 +71,10 @@ func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
 			argCC, resCC = cc[1:i], cc[i+1:]
 		}
 	}
+	if runtime.IsCoarseFences(f) {
+		// The tool passes the wait and signal fences itself.
+		argCC = argCC[:len(argCC)-2]
+	}
 	args, err := vio.ParseInputs(o.Inputs, argCC)
 	if err != nil {
 		err = status.Annotate(err, "parsing function inputs")
@@ -83,7 +87,7 @@ func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
 	if f, ok := stdout.(interface{ Sync() error }); ok {
 		f.Sync()
 	}
-	results, err := s.Call(main.Name(), fn, args)
+	results, err := s.CallSync(main.Name(), fn, args)
 	if err != nil {
 		return 1, status.Annotate(err, "invoking function '%s'", fn)
 	}

@@ -115,6 +115,22 @@ type Holder interface {
 	Drop(ref any)
 }
 
+// AsyncDevice is implemented by devices that run functions with IREE's
+// coarse-fences ABI: WaitFor makes the device work the call records wait
+// for a fence (a wait fence of the call), SignalWhenDone submits it so that
+// it signals another (the call's signal fence) when it completes, without
+// waiting, and Fail fails a fence with an error of the call.
+type AsyncDevice interface {
+	WaitFor(fence any) error
+	SignalWhenDone(fence any) error
+	Fail(fence any, err error)
+}
+
+// CoarseFencesModel is the iree.abi.model reflection value of functions
+// with the coarse-fences ABI (the last two arguments are a wait and a
+// signal fence).
+const CoarseFencesModel = "coarse-fences"
+
 // Warmer is implemented by devices that can keep their workers ready
 // while a function runs (hal.Warmer); Invoke brackets each call with it.
 type Warmer interface {
@@ -328,6 +344,10 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 				st.reset(nil)
 				c.stacks.Put(st)
 			}()
+			f := &inst.m.Def.Functions[e.Function]
+			if ad, ok := c.dev.(AsyncDevice); ok && f.ReflectionValue("iree.abi.model") == CoarseFencesModel && len(args) >= 2 {
+				return inst.callAsync(ad, e.Function, args, st)
+			}
 			res, err := inst.call(e.Function, args, st)
 			if err == nil && c.dev != nil {
 				err = c.dev.Sync()
@@ -339,6 +359,27 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 		}
 	}
 	return nil, status.Errorf(status.NotFound, "module '%s' has no exported function '%s'", mod, fn)
+}
+
+// callAsync runs a coarse-fences function: its device work waits for the
+// wait fence (the next-to-last argument) and signals the signal fence (the
+// last) when done; the call returns without waiting for it. A failure of
+// the host program fails the signal fence too, so that its waiters wake.
+func (inst *instance) callAsync(ad AsyncDevice, fi int, args []Value, st *stack) ([]Value, error) {
+	wait, signal := args[len(args)-2].Ref, args[len(args)-1].Ref
+	if err := ad.WaitFor(wait); err != nil {
+		ad.Fail(signal, err)
+		return nil, err
+	}
+	res, err := inst.call(fi, args, st)
+	if err == nil {
+		err = ad.SignalWhenDone(signal)
+	}
+	if err != nil {
+		ad.Fail(signal, err)
+		return nil, err
+	}
+	return res, nil
 }
 
 // checkTensorArgs verifies that buffer-view arguments have the element

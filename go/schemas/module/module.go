@@ -74,6 +74,17 @@ type TensorType struct {
 	Dims        []int64
 }
 
+// ReflectionValue returns the reflection attribute key's value ("" when
+// absent).
+func (f *Function) ReflectionValue(key string) string {
+	for _, a := range f.Reflection {
+		if a.Key == key {
+			return a.Value
+		}
+	}
+	return ""
+}
+
 // CConv returns IREE's calling-convention string, e.g. "0rr_r".
 func (f *Function) CConv() string {
 	b := []byte{'0'}

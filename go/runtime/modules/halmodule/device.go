@@ -29,6 +29,9 @@ type Device struct {
 	cb       *hal.CommandBuffer // pending commands, nil when none
 	timeline hal.Semaphore
 	value    uint64 // the timeline value the last submission signals
+	// wait is what the next submission waits for besides the timeline
+	// (the wait fence of a coarse-fences call).
+	wait hal.SemaphoreList
 }
 
 var _ vm.Device = (*Device)(nil)
@@ -100,6 +103,14 @@ func (d *Device) recordFill(b *hal.Buffer, pattern byte) {
 func (d *Device) Submit(signal hal.SemaphoreList) (uint64, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.timeline != nil {
+		// A failure of earlier work was reported to whoever waited for it
+		// (a Sync, or a coarse-fences call's signal fence): later work
+		// starts on a new timeline.
+		if _, err := d.timeline.Query(); err != nil {
+			d.timeline = nil
+		}
+	}
 	if d.timeline == nil {
 		sem, err := d.dev.CreateSemaphore(0)
 		if err != nil {
@@ -107,7 +118,7 @@ func (d *Device) Submit(signal hal.SemaphoreList) (uint64, error) {
 		}
 		d.timeline, d.value = sem, 0
 	}
-	if d.cb == nil && len(signal) == 0 {
+	if d.cb == nil && len(signal) == 0 && len(d.wait) == 0 {
 		return d.value, nil
 	}
 	cb := d.cb
@@ -118,13 +129,59 @@ func (d *Device) Submit(signal hal.SemaphoreList) (uint64, error) {
 			return 0, err
 		}
 	}
-	wait := hal.SemaphoreList{{Semaphore: d.timeline, Value: d.value}}
+	wait := append(hal.SemaphoreList{{Semaphore: d.timeline, Value: d.value}}, d.wait...)
 	next := append(hal.SemaphoreList{{Semaphore: d.timeline, Value: d.value + 1}}, signal...)
 	if err := d.dev.QueueExecute(wait, next, cb, nil); err != nil {
 		return 0, err
 	}
+	d.wait = nil
 	d.value++
 	return d.value, nil
+}
+
+var _ vm.AsyncDevice = (*Device)(nil)
+
+// fenceOf returns the fence a coarse-fences argument holds (nil for null).
+func fenceOf(ref any) (*hal.Fence, error) {
+	switch f := ref.(type) {
+	case nil:
+		return nil, nil
+	case *hal.Fence:
+		return f, nil
+	}
+	return nil, status.Errorf(status.InvalidArgument, "expected a fence, got %T", ref)
+}
+
+// WaitFor makes the work recorded next wait for fence (a coarse-fences
+// call's wait fence): it joins the next submission's wait list.
+func (d *Device) WaitFor(fence any) error {
+	f, err := fenceOf(fence)
+	if err != nil || f == nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.wait = append(d.wait, f.Timepoints()...)
+	return nil
+}
+
+// SignalWhenDone submits the pending work (and any wait) so that fence is
+// signaled when it completes; it does not wait.
+func (d *Device) SignalWhenDone(fence any) error {
+	f, err := fenceOf(fence)
+	if err != nil {
+		return err
+	}
+	_, err = d.Submit(f.Timepoints())
+	return err
+}
+
+// Fail fails fence with err (the call failed before its work was
+// submitted).
+func (d *Device) Fail(fence any, err error) {
+	if f, _ := fenceOf(fence); f != nil {
+		f.Fail(err)
+	}
 }
 
 // Sync submits the pending commands and waits for them. A failure of the
