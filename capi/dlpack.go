@@ -15,9 +15,9 @@ import (
 
 // DLPack type codes.
 const (
-	dlInt, dlUInt, dlFloat, dlBfloat, dlComplex, dlBool = 0, 1, 2, 4, 5, 6
+	dlInt, dlUInt, dlFloat, dlBfloat, dlComplex, dlBool           = 0, 1, 2, 4, 5, 6
 	dlF8E4M3FN, dlF8E4M3FNUZ, dlF8E5M2, dlF8E5M2FNUZ, dlF8E8M0FNU = 10, 11, 12, 13, 14
-	dlCPU                                                        = 1
+	dlCPU                                                         = 1
 )
 
 // f8Codes maps the f8 element types to DLPack's codes (DLPack 1.1).
