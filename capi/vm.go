@@ -27,6 +27,8 @@ type module struct {
 	m                  *vm.Module
 	name               *C.char
 	names, cconv, decl []*C.char
+	// refl holds each export's reflection attributes, key then value.
+	refl [][][2]*C.char
 }
 
 func alloc[T any]() *T { return (*T)(C.calloc(1, C.size_t(unsafe.Sizeof(*new(T))))) }
@@ -67,6 +69,13 @@ func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st 
 		mod.names = append(mod.names, C.CString(n))
 		mod.cconv = append(mod.cconv, C.CString(ireeCConv(f.CConv())))
 		mod.decl = append(mod.decl, C.CString(decl))
+		var attrs [][2]*C.char
+		for _, r := range f.Reflection {
+			kv := [2]*C.char{C.CString(r.Key), C.CString(r.Value)}
+			attrs = append(attrs, kv)
+			strs = append(strs, kv[0], kv[1])
+		}
+		mod.refl = append(mod.refl, attrs)
 	}
 	for _, l := range [][]*C.char{mod.names, mod.cconv, mod.decl} {
 		strs = append(strs, l...)
@@ -119,6 +128,35 @@ func gree_module_function_info(m C.gree_module_t, index C.size_t, outName, outCC
 	}
 	if outDecl != nil {
 		*outDecl = mod.decl[index]
+	}
+	return nil
+}
+
+//export gree_module_function_reflection_count
+func gree_module_function_reflection_count(m C.gree_module_t, index C.size_t) C.size_t {
+	defer guardVoid()
+	mod, err := moduleOf(m)
+	if err != nil || int(index) >= len(mod.refl) {
+		return 0
+	}
+	return C.size_t(len(mod.refl[index]))
+}
+
+//export gree_module_function_reflection
+func gree_module_function_reflection(m C.gree_module_t, index, i C.size_t, outKey, outValue **C.char) (st C.gree_status_t) {
+	defer guard(&st)
+	mod, err := moduleOf(m)
+	if err != nil {
+		return toStatus(err)
+	}
+	if int(index) >= len(mod.refl) || int(i) >= len(mod.refl[index]) {
+		return toStatus(status.Errorf(status.OutOfRange, "reflection attribute %d of function %d is out of range", i, index))
+	}
+	if outKey != nil {
+		*outKey = mod.refl[index][i][0]
+	}
+	if outValue != nil {
+		*outValue = mod.refl[index][i][1]
 	}
 	return nil
 }

@@ -677,6 +677,17 @@ gree_status_t gree_module_function_info(gree_module_t module, size_t index,
                                         const char** out_cconv,
                                         const char** out_declaration);
 
+/* The number of reflection attributes of exported function index (IREE's
+ * iree.reflection: "iree.abi.declaration", "iree.abi.model", …), and
+ * attribute i's key and value (borrowed: valid while module lives).
+ * OUT_OF_RANGE past the end. */
+size_t gree_module_function_reflection_count(gree_module_t module,
+                                             size_t index);
+gree_status_t gree_module_function_reflection(gree_module_t module,
+                                              size_t index, size_t i,
+                                              const char** out_key,
+                                              const char** out_value);
+
 /* ---- Contexts ----------------------------------------------------------- */
 
 /* Creates an empty context on device (which must outlive it).

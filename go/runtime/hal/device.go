@@ -180,7 +180,7 @@ func QueueWrite(d Device, wait, signal SemaphoreList, source BufferRef, file Fil
 	return d.QueueHostCall(wait, signal, func() error {
 		_, err := file.WriteAt(m, offset)
 		if err != nil {
-			return status.Errorf(status.DataLoss, "writing %d bytes to a file at offset %d: %v", n, offset, err)
+			return status.Errorf(fileErrorCode(err), "writing %d bytes to a file at offset %d: %v", n, offset, err)
 		}
 		return nil
 	})
@@ -191,10 +191,19 @@ func readFull(f File, p []byte, off int64) error {
 		n, err := f.ReadAt(p, off)
 		p, off = p[n:], off+int64(n)
 		if len(p) > 0 && err != nil {
-			return status.Errorf(status.DataLoss, "reading a file at offset %d: %v", off, err)
+			return status.Errorf(fileErrorCode(err), "reading a file at offset %d: %v", off, err)
 		}
 	}
 	return nil
+}
+
+// fileErrorCode keeps the code of a file's status error (DATA_LOSS for an
+// I/O error without one).
+func fileErrorCode(err error) status.Code {
+	if c := status.CodeOf(err); c != status.Unknown {
+		return c
+	}
+	return status.DataLoss
 }
 
 // MemoryFile is a File over host memory (IREE's iree_io_file_handle wrap

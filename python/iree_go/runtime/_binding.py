@@ -48,8 +48,9 @@ class HalDevice:
     def close(self):
         """Releases the device now instead of at garbage collection."""
         if self._handle is not None:
-            lib.gree_device_release(ffi.gc(self._handle, None))
-            self._handle = None
+            h, self._handle = self._handle, None
+            ffi.gc(h, None)  # detaches the finalizer (returns None)
+            lib.gree_device_release(h)
 
     def __enter__(self):
         return self

@@ -189,8 +189,9 @@ class _Handle:
     def _close(self):
         h = getattr(self, "_handle", None)
         if h is not None:
-            type(self)._release(ffi.gc(h, None))
             self._handle = None
+            ffi.gc(h, None)  # detaches the finalizer (returns None)
+            type(self)._release(h)
 
     @property
     def _h(self):

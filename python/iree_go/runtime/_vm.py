@@ -28,13 +28,13 @@ class VmInstance:
 class VmFunction:
     """An exported function of a module."""
 
-    def __init__(self, module, ordinal, name, cconv, declaration):
+    def __init__(self, module, ordinal, name, cconv, declaration, reflection=None):
         self.module_name = module.name
         self.ordinal = ordinal
         self.name = name
         self.linkage = Linkage.EXPORT
         self._cconv = cconv
-        self.reflection = {"iree.abi.declaration": declaration} if declaration else {}
+        self.reflection = dict(reflection) if reflection else ({"iree.abi.declaration": declaration} if declaration else {})
         self._module = module
 
     @property
@@ -56,7 +56,12 @@ class VmModule:
         for i in range(n):
             name, cconv, decl = ffi.new("char**"), ffi.new("char**"), ffi.new("char**")
             check(lib.gree_module_function_info(self._handle, i, name, cconv, decl))
-            self._functions.append(VmFunction(self, i, *(ffi.string(p[0]).decode("utf-8") for p in (name, cconv, decl))))
+            refl = {}
+            key, value = ffi.new("char**"), ffi.new("char**")
+            for j in range(lib.gree_module_function_reflection_count(self._handle, i)):
+                check(lib.gree_module_function_reflection(self._handle, i, j, key, value))
+                refl[ffi.string(key[0]).decode("utf-8")] = ffi.string(value[0]).decode("utf-8")
+            self._functions.append(VmFunction(self, i, *(ffi.string(p[0]).decode("utf-8") for p in (name, cconv, decl)), refl))
 
     @staticmethod
     def _load(buffer):

@@ -189,6 +189,11 @@ class _Packer:
         self.function = function
         self.kinds, self.declared, self.tensors = _signature(
             function.calling_convention or "", function.reflection.get("iree.abi.declaration", ""))
+        # A coarse-fences function's last two arguments are its wait and
+        # signal fences: the invoker passes them (see FunctionInvoker).
+        self.fences = function.reflection.get("iree.abi.model") == "coarse-fences"
+        if self.fences and self.kinds is not None and len(self.kinds) >= 2:
+            self.kinds = self.kinds[:-2]
 
     def want(self, i):
         if self.declared is not None and i < len(self.declared):
@@ -347,7 +352,18 @@ class FunctionInvoker:
         if self._packer is None or self._packer.function is not f:
             self._packer = _Packer(self._device, f)
         packed = self._packer.pack(args)
+        signal = None
+        if self._packer.fences:
+            # As IREE's tools do: a wait fence already reached, and a signal
+            # fence the call waits for before its results are read.
+            from ._hal import HalFence
+
+            signal = HalFence.create_at(self._device.create_semaphore(0), 1)
+            packed.push_ref(HalFence(0))
+            packed.push_ref(signal)
         res = self._vm_context._invoke(f.module_name, f.name, packed)
+        if signal is not None:
+            signal.wait()
         try:
             values = _unpack(self._device, res)
         except Exception as e:  # noqa: BLE001
