@@ -23,6 +23,13 @@ static inline void gree__call_release(gree_release_fn_t fn, void* user) {
   if (fn) fn(user);
 }
 
+/* Calls a trace sink (Go cannot call C function pointers). */
+static inline gree_status_t gree__call_trace(gree_trace_fn_t fn, void* user,
+                                             const char* key,
+                                             gree_value_list_t views) {
+  return fn(user, key, views);
+}
+
 /* A device list: C memory only. */
 struct gree_device_info_list_s {
   size_t count;

@@ -1,6 +1,7 @@
 /* The parts of the C ABI written in C: status objects, lists and accessors
  * that need no Go. Kept free of cgo's exports so it can include the full
  * public header and be checked against it. */
+#include <stdio.h>
 #include <string.h>
 
 #include "gree.h"
@@ -35,6 +36,19 @@ const char* gree_status_code_string(gree_status_code_t code) {
     return kCodeNames[code];
   }
   return "UNKNOWN_CODE";
+}
+
+gree_status_t gree_status_allocate(gree_status_code_t code, const char* message) {
+  if (code == GREE_STATUS_OK) return NULL;
+  const char* name = gree_status_code_string(code);
+  const char* text = message ? message : "";
+  size_t n = strlen(name) + 2 + strlen(text) + 1;
+  char* full = malloc(n);
+  if (!full) return gree__status_new((uint32_t)code, text);
+  snprintf(full, n, "%s; %s", name, text);
+  gree_status_t s = gree__status_new((uint32_t)code, full);
+  free(full);
+  return s;
 }
 
 void gree_status_free(gree_status_t status) {

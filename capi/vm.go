@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime"
+	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -224,6 +225,53 @@ func gree_context_add_module(c C.gree_context_t, m C.gree_module_t) (st C.gree_s
 	}
 	defer ctx.mu.Unlock()
 	return toStatus(ctx.s.AddModule(mod.m))
+}
+
+//export gree_context_set_trace_sink
+func gree_context_set_trace_sink(c C.gree_context_t, fn C.gree_trace_fn_t, user unsafe.Pointer) (st C.gree_status_t) {
+	defer guard(&st)
+	ctx, err := lockContext(c)
+	if err != nil {
+		return toStatus(err)
+	}
+	defer ctx.mu.Unlock()
+	if fn == nil {
+		ctx.s.Bridge.SetTraceSink(nil)
+		return nil
+	}
+	ctx.s.Bridge.SetTraceSink(func(key string, views []*hal.BufferView) error {
+		items := make([]vm.Value, len(views))
+		for i, v := range views {
+			items[i] = vm.RefValue(v)
+		}
+		list := newList(&vm.List{Items: items})
+		defer gree_value_list_release(list)
+		ckey := C.CString(key)
+		defer C.free(unsafe.Pointer(ckey))
+		return fromStatus(C.gree__call_trace(fn, user, ckey, list), "trace sink")
+	})
+	return nil
+}
+
+// fromStatus turns a status a callback returned into a Go error (and
+// frees it).
+func fromStatus(st C.gree_status_t, what string) error {
+	if st == nil {
+		return nil
+	}
+	defer func() {
+		C.free(unsafe.Pointer(st.message))
+		C.free(unsafe.Pointer(st))
+	}()
+	code := status.Code(st.code)
+	if code == status.OK {
+		code = status.Unknown
+	}
+	msg := C.GoString(st.message)
+	if p := code.String() + "; "; strings.HasPrefix(msg, p) {
+		msg = msg[len(p):]
+	}
+	return status.Errorf(code, "%s: %s", what, msg)
 }
 
 //export gree_context_add_check_module

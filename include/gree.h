@@ -88,6 +88,12 @@ typedef struct gree_buffer_view_s* gree_buffer_view_t;
 /* A list of VM values (arguments and results of calls). */
 typedef struct gree_value_list_s* gree_value_list_t;
 
+/* Receives the tensors a program traces (flow.tensor.trace) under their
+ * key; views is borrowed for the call. A non-NULL status (the callee's to
+ * give) fails the invocation with it. */
+typedef gree_status_t (*gree_trace_fn_t)(void* user_data, const char* key,
+                                         gree_value_list_t views);
+
 /* The type of one VM value. */
 typedef enum gree_value_type_e {
   GREE_VALUE_NULL = 0,
@@ -223,6 +229,11 @@ const char* gree_status_code_string(gree_status_code_t code);
 
 /* Frees status (NULL is a no-op). */
 void gree_status_free(gree_status_t status);
+
+/* A new status with code and message (a callback's error for the library;
+ * GREE_STATUS_OK gives NULL). Owned by whoever receives it. */
+gree_status_t gree_status_allocate(gree_status_code_t code,
+                                   const char* message);
 
 /* Frees memory the library returned as "caller frees" (NULL is a no-op). */
 void gree_free(void* ptr);
@@ -703,6 +714,12 @@ void gree_context_release(gree_context_t context);
  * with the same name is ALREADY_EXISTS. */
 gree_status_t gree_context_add_module(gree_context_t context,
                                       gree_module_t module);
+
+/* Sends what the context's programs trace to fn(user_data, …) instead of
+ * printing it to stderr (the default); fn NULL restores the default. fn is
+ * called on the invoking thread, during the invocation. */
+gree_status_t gree_context_set_trace_sink(gree_context_t context,
+                                          gree_trace_fn_t fn, void* user_data);
 
 /* Registers the native "check" module (check-test programs import it). */
 gree_status_t gree_context_add_check_module(gree_context_t context);

@@ -30,6 +30,7 @@ func init() {
 	registerOwn("flow.tensor.constant", parseFlowConstantOp(false))
 	registerOwn("flow.tensor.tie_shape", parseFlowTieShapeOp)
 	registerOwn("flow.tensor.bitcast", parseFlowBitcastOp)
+	registerOwn("flow.tensor.trace", parseFlowTensorTraceOp)
 }
 
 // parseOptionalVisibility parses public/private/nested into sym_visibility
@@ -409,3 +410,30 @@ func (r *reader) resolve(ops []Operand, ts ...ir.Type) {
 
 // resolveIndex resolves uses of index values.
 func (r *reader) resolveIndex(ops []Operand) { r.resolve(ops, indexTypes(len(ops))...) }
+
+// parseFlowTensorTraceOp: flow.tensor.trace "key" = [%v : T ({dims})?, …]
+// (attributes {…})?
+func parseFlowTensorTraceOp(p *OpParser, st *ir.OperationState) error {
+	r := &reader{p: p, st: st}
+	key := get(r, p.ParseString)
+	r.expect("=")
+	r.expect("[")
+	var vals, dims []Operand
+	var types []ir.Type
+	for r.ok() && !p.Optional("]") {
+		if len(vals) > 0 {
+			r.expect(",")
+		}
+		vals = append(vals, r.operand())
+		types = append(types, r.colonType())
+		dims = append(dims, r.shapeDims()...)
+	}
+	if r.ok() {
+		r.set(p.ParseOptionalAttrDictWithKeyword(st))
+	}
+	st.AddAttr("key", &ir.StringAttr{Value: key})
+	st.AddAttr("operandSegmentSizes", segmentSizes(len(vals), len(dims)))
+	r.resolve(vals, types...)
+	r.resolveIndex(dims)
+	return r.err
+}

@@ -119,6 +119,8 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.globalStore(op)
 	case "arith.select":
 		return fe.selectOp(op)
+	case "flow.tensor.trace":
+		return fe.tensorTrace(op)
 	}
 	if strings.HasPrefix(op.Name, "check.") {
 		return fe.check(op)

@@ -136,3 +136,23 @@ func (fe *fnEmitter) types(vs []*ir.Value) []ir.Type {
 	}
 	return ts
 }
+
+// tensorTrace emits flow.tensor.trace: the runtime hands the tensors,
+// once the work writing them is done, to the context's trace sink (by
+// default it prints them to stderr) under the op's key.
+func (fe *fnEmitter) tensorTrace(op *ir.Operation) error {
+	key, _ := op.Attr("key").(*ir.StringAttr)
+	if key == nil {
+		return ir.OpErrorf(op, "has no key")
+	}
+	n := len(op.Operands)
+	if seg, ok := op.Attr("operandSegmentSizes").(*ir.DenseArrayAttr); ok && len(seg.Ints) > 0 {
+		n = int(seg.Ints[0])
+	}
+	src, err := fe.sources(op.Operands[:n])
+	if err != nil {
+		return err
+	}
+	fe.emit(module.Instr{Op: module.OpTrace, Str: key.Value, Src: src})
+	return nil
+}

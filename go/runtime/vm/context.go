@@ -91,8 +91,9 @@ type Device interface {
 	Load(ref any, t uint8, idx []int64) (Value, error)
 	Store(ref any, t uint8, idx []int64, v Value) error
 	Dispatch(exe any, entry int, grid [3]int64, push []int64, bindings []any) error
-	// Trace prints buffer views under a heading (a debugging aid).
-	Trace(heading string, refs []any)
+	// Trace hands buffer views to the trace sink under a key (a debugging
+	// aid: by default they are printed); a sink's error fails the call.
+	Trace(key string, refs []any) error
 	// Sync waits for every operation made so far; it returns the first
 	// failure among them.
 	Sync() error

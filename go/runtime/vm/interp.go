@@ -194,7 +194,9 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 			for _, r := range in.Src {
 				refs = append(refs, regs[r].Ref)
 			}
-			dev.Trace(in.Str, refs)
+			if err := dev.Trace(in.Str, refs); err != nil {
+				return fail(err)
+			}
 		case module.OpDiscard:
 			inst.discard(st, regs, in.Src, in.Sub)
 		default:

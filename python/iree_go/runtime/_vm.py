@@ -146,17 +146,18 @@ class VmModule:
 class _HalModule:
     """The "hal" module of a context, as create_hal_module returns it.
 
-    gree's HAL bridge is built into every context, so this module only
-    names the device the context runs on; it exports no functions to
-    Python."""
+    gree's HAL bridge is built into every context, so this module names the
+    device the context runs on and the debug sink that receives what its
+    programs trace; it exports no functions to Python."""
 
     name = "hal"
     version = 0
     function_names = []
     stashed_flatbuffer_blob = None
 
-    def __init__(self, device):
+    def __init__(self, device, debug_sink=None):
         self.device = device
+        self.debug_sink = debug_sink
 
     def lookup_function(self, name, linkage=Linkage.EXPORT):
         return None
@@ -175,7 +176,26 @@ def create_hal_module(instance, device=None, devices=None, debug_sink=None):
         device = devices[0]
     if device is None:
         raise ValueError("create_hal_module needs a device (device=...)")
-    return _HalModule(device)
+    return _HalModule(device, debug_sink)
+
+
+def _trace_callback(sink):
+    """A C trace sink calling sink's buffer_view_trace_callback; an exception
+    it raises fails the invocation (UNKNOWN, with its text)."""
+
+    @ffi.callback("gree_status_t(void*, const char*, gree_value_list_t)")
+    def callback(user, key, views):
+        try:
+            lst = VmVariantList(_handle=views, _borrowed=True)
+            bvs = [lst.get_as_object(i, HalBufferView) for i in range(len(lst))]
+            fn = sink.buffer_view_trace_callback
+            if fn is not None:
+                fn(ffi.string(key).decode("utf-8"), bvs)
+            return ffi.NULL
+        except BaseException as e:  # noqa: BLE001 - reported to the caller as a status
+            return lib.gree_status_allocate(2, f"trace callback raised {type(e).__name__}: {e}".encode("utf-8"))
+
+    return callback
 
 
 def _new_list_handle():
@@ -191,8 +211,11 @@ class VmVariantList(_RefProtocol):
     list's current entries. The list holds a reference to each buffer it
     holds."""
 
-    def __init__(self, capacity=0, *, _handle=None):
-        self._handle = ffi.gc(_handle if _handle is not None else _new_list_handle(), lib.gree_value_list_release)
+    def __init__(self, capacity=0, *, _handle=None, _borrowed=False):
+        if _borrowed:
+            self._handle = _handle  # valid for a callback's duration only
+        else:
+            self._handle = ffi.gc(_handle if _handle is not None else _new_list_handle(), lib.gree_value_list_release)
 
     # Pushing.
 
@@ -377,9 +400,10 @@ class VmContext:
 
     def __init__(self, instance, modules=None, *, _device=None):
         device = _device
+        sink = None
         for m in modules or ():
             if isinstance(m, _HalModule):
-                device = m.device
+                device, sink = m.device, m.debug_sink
         if device is None:
             from .system_setup import get_first_device
 
@@ -389,15 +413,24 @@ class VmContext:
         check(lib.gree_context_create(device._handle, out))
         self._handle = ffi.gc(out[0], lib.gree_context_release)
         self._modules = {}
+        self._trace = None
+        if sink is not None:
+            self._set_sink(sink)
         self.register_modules([m for m in modules or () if not isinstance(m, _HalModule)])
 
     @property
     def context_id(self):
         return id(self)
 
+    def _set_sink(self, sink):
+        self._trace = _trace_callback(sink)
+        check(lib.gree_context_set_trace_sink(self._handle, self._trace, ffi.NULL))
+
     def register_modules(self, modules):
         for m in modules:
             if isinstance(m, _HalModule):
+                if m.debug_sink is not None:
+                    self._set_sink(m.debug_sink)
                 continue
             if not isinstance(m, VmModule):
                 raise TypeError(f"register_modules takes VmModules, got {type(m).__name__}")

@@ -32,6 +32,7 @@ type Device struct {
 	// wait is what the next submission waits for besides the timeline
 	// (the wait fence of a coarse-fences call).
 	wait hal.SemaphoreList
+	sink TraceSink
 }
 
 var _ vm.Device = (*Device)(nil)
@@ -472,19 +473,39 @@ func newView(shape []int64, t hal.ElementType, b *hal.Buffer) *hal.BufferView {
 	return &v.BufferView
 }
 
-// Trace writes the buffer views to standard error under the heading, as
-// IREE's dispatch tracing does, once the work writing them is done.
-func (d *Device) Trace(heading string, refs []any) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "=== %s ===\n", heading)
+// TraceSink receives the tensors a program traces (flow.tensor.trace, and
+// dispatch tracing) under their key, once the work writing them is done.
+// An error fails the call.
+type TraceSink func(key string, views []*hal.BufferView) error
+
+// SetTraceSink replaces the default sink, which prints the tensors to
+// standard error as IREE's tools do; nil restores it.
+func (d *Device) SetTraceSink(sink TraceSink) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.sink = sink
+}
+
+// Trace hands the buffer views to the trace sink.
+func (d *Device) Trace(key string, refs []any) error {
 	if err := d.Sync(); err != nil {
-		fmt.Fprintf(&b, "(the work before the trace failed: %v)\n", err)
+		return err
 	}
+	var views []*hal.BufferView
 	for _, r := range refs {
-		v, ok := r.(*hal.BufferView)
-		if !ok {
-			continue
+		if v, ok := r.(*hal.BufferView); ok {
+			views = append(views, v)
 		}
+	}
+	d.mu.Lock()
+	sink := d.sink
+	d.mu.Unlock()
+	if sink != nil {
+		return sink(key, views)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "=== %s ===\n", key)
+	for _, v := range views {
 		if hv, err := d.HostView(v); err != nil {
 			fmt.Fprintf(&b, "(unreadable: %v)\n", err)
 		} else {
@@ -493,6 +514,7 @@ func (d *Device) Trace(heading string, refs []any) {
 		}
 	}
 	os.Stderr.WriteString(b.String())
+	return nil
 }
 
 // HostView returns v itself when the host can read its buffer, else a copy
