@@ -384,3 +384,61 @@ def test_device_close_and_context_manager():
     with pytest.raises(RuntimeError, match="closed"):
         d.create_semaphore(0)
     assert s.query() == 0  # a semaphore outlives its device's handle
+
+
+IDENTITY_SRC = """func.func @same(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+func.func @twice(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def test_numpy_arguments_cross_without_copies_and_results_never_alias_them():
+    device = rt.get_device("local-task")
+    m = _load(ireec.compile_str(IDENTITY_SRC, target_backends=["vmvx"]), device)
+    before = device.allocator.statistics
+    a = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(m.twice(a).to_host(), 2 * a)
+    after = device.allocator.statistics
+    # The argument was imported, not copied: only the result was allocated
+    # (16 bytes, below which nothing else is allocated per call).
+    assert after["device_bytes_allocated"] - before["device_bytes_allocated"] <= 16
+    same = m.same(a)
+    a[0] = 100  # the caller's array changes after the call …
+    assert same.to_host()[0] == 0  # … but a returned argument is a copy
+    ro = np.arange(4, dtype=np.float32)
+    ro.flags.writeable = False
+    np.testing.assert_array_equal(m.twice(ro).to_host(), 2 * ro)
+    strided = np.arange(8, dtype=np.float32)[::2]
+    np.testing.assert_array_equal(m.twice(strided).to_host(), 2 * strided)
+
+
+TRACE_SRC = """func.func @trace_args(%arg0: tensor<2xi32>, %arg1: tensor<3xi32>) {
+  flow.tensor.trace "key" = [%arg0: tensor<2xi32>, %arg1: tensor<3xi32>]
+  return
+}
+"""
+
+
+def test_trace_sink_receives_traced_tensors():
+    device = rt.get_device("local-sync")
+    vmfb = ireec.compile_str(TRACE_SRC, target_backends=["vmvx"])
+    seen = []
+    inst = rt.VmInstance()
+    mod = rt.VmModule.copy_buffer(inst, vmfb)
+    sink = rt.HalModuleDebugSink(lambda key, views: seen.append((key, [v.to_numpy().tolist() for v in views])))
+    ctx = rt.VmContext(inst, [rt.create_hal_module(inst, device, debug_sink=sink), mod])
+    f = rt.FunctionInvoker(ctx, device, mod.lookup_function("trace_args"))
+    f(np.array([1, 2], np.int32), np.array([3, 4, 5], np.int32))
+    assert seen == [("key", [[1, 2], [3, 4, 5]])]
+
+    def fail(key, views):
+        raise KeyError("from the sink")
+
+    ctx2 = rt.VmContext(inst, [rt.create_hal_module(inst, device, debug_sink=rt.HalModuleDebugSink(fail)), mod])
+    g = rt.FunctionInvoker(ctx2, device, mod.lookup_function("trace_args"))
+    with pytest.raises(RuntimeError, match="UNKNOWN.*KeyError.*from the sink"):
+        g(np.array([1, 2], np.int32), np.array([3, 4, 5], np.int32))

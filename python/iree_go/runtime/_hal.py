@@ -5,6 +5,8 @@ command buffers and allocators."""
 import enum
 import time
 
+import numpy as np
+
 from .._capi import ffi, lib, check, take_string
 
 
@@ -714,12 +716,66 @@ class HalAllocator:
         mv = memoryview(buffer)
         if mv.readonly or not mv.c_contiguous:
             raise ValueError("import_host_allocation needs a writable, C-contiguous buffer")
-        ptr = ffi.from_buffer(mv.cast("B") if mv.ndim != 1 or mv.format != "B" else mv) if mv.nbytes else ffi.NULL
-        out = ffi.new("gree_buffer_t*")
-        check(lib.gree_allocator_import_host_buffer(self._device._h, _no_params(memory_type, allowed_usage),
-                                                    ptr, mv.nbytes, ffi.NULL, ffi.NULL, out),
-              "could not import host allocation")
-        return HalBuffer(_handle=out[0], _keep=(buffer, mv, ptr))
+        return _import(self._device, buffer, _no_params(memory_type, allowed_usage), "could not import host allocation")
+
+
+# Host memory imported into buffers stays alive as long as the buffer's
+# memory does (which may outlive every Python object: a module global can
+# hold it): each import holds its object here until libgree calls
+# _released, when the memory is freed.
+_imported = {}
+
+
+@ffi.callback("void(void*)")
+def _released(user):
+    _imported.pop(int(ffi.cast("uintptr_t", user)), None)
+
+
+def _import(device, obj, params, what):
+    """A HalBuffer over obj's memory (a contiguous buffer-protocol object),
+    not copied."""
+    mv = memoryview(obj)
+    flat = mv.cast("B") if mv.nbytes and (mv.ndim != 1 or mv.format != "B") else mv
+    ptr = ffi.from_buffer(flat, require_writable=False) if mv.nbytes else ffi.NULL
+    keep = ffi.new_handle((obj, mv, ptr))
+    key = int(ffi.cast("uintptr_t", keep))
+    _imported[key] = keep
+    out = ffi.new("gree_buffer_t*")
+    st = lib.gree_allocator_import_host_buffer(device._h, params, ptr, mv.nbytes, _released, keep, out)
+    if st != ffi.NULL:
+        _imported.pop(key, None)
+        check(st, what)
+    return HalBuffer(_handle=out[0])
+
+
+def import_array(device, arr):
+    """A HalBufferView over a C-contiguous, element-aligned numpy array's
+    memory, without a copy, where device can use host memory; else None.
+    A read-only array gives a read-only buffer."""
+    from . import dtypes
+
+    et = dtypes.to_element_type(arr.dtype)
+    if et is None or arr.nbytes == 0 or not arr.flags.c_contiguous or arr.ctypes.data % arr.dtype.itemsize:
+        return None
+    access = MemoryAccess.ALL if arr.flags.writeable else MemoryAccess.READ
+    params = _no_params(MemoryType.HOST_LOCAL | MemoryType.DEVICE_VISIBLE, BufferUsage.DEFAULT | BufferUsage.MAPPING, access)
+    compat = lib.gree_allocator_query_compatibility(device._h, params, arr.nbytes, ffi.NULL)
+    if not compat & int(BufferCompatibility.IMPORTABLE) or not compat & int(BufferCompatibility.QUEUE_DISPATCH):
+        return None
+    data = arr.reshape(-1).view(np.uint8)
+    return HalBufferView(_import(device, data, params, "importing an array"), list(arr.shape), et)
+
+
+def host_address(buffer_view):
+    """The host address of a buffer view's bytes, or None when the host
+    cannot map it."""
+    b = buffer_view.get_buffer()
+    p = ffi.new("void**")
+    st = lib.gree_buffer_map(b._h, int(MemoryAccess.READ), 0, buffer_view.byte_length, p)
+    if st != ffi.NULL:
+        lib.gree_status_free(st)
+        return None
+    return int(ffi.cast("uintptr_t", p[0]))
 
 
 class HalModuleDebugSink:

@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from . import _hal
 from ._hal import HalBufferView, HalElementType
 from ._vm import VmVariantList
 from .array_interop import DeviceArray
@@ -209,6 +210,10 @@ class _Packer:
         raise e
 
     def pack(self, args):
+        # The host ranges of arrays passed without a copy: a result in one
+        # of them (a function returning its argument) is copied, so that
+        # results never alias the caller's arrays.
+        self.imported = []
         n = len(self.kinds) if self.kinds is not None else len(args)
         name = self.function.name
         if len(args) < n:
@@ -284,9 +289,15 @@ class _Packer:
         lst.push_ref(self.view(i, arr))
 
     def view(self, i, arr):
+        """A buffer view of arr: its own memory on devices that use host
+        memory (no copy), else a copy on the device."""
         et = dtypes.to_element_type(arr.dtype)
         if et is None:
             self.fail(i, f"array of dtype {arr.dtype}, which has no IREE element type")
+        bv = _hal.import_array(self.device, arr)
+        if bv is not None:
+            self.imported.append((arr.ctypes.data, arr.ctypes.data + arr.nbytes))
+            return bv
         return HalBufferView._from_numpy(self.device, arr, et)
 
     def push_untyped(self, lst, value, where):
@@ -316,14 +327,19 @@ class _Packer:
             lst.push_ref(self.view(where, arr))
 
 
-def _unpack(device, lst):
+def _unpack(device, lst, imported=()):
     """Python values of a result list (IREE's dynamic mode): buffer views
     become DeviceArrays that allow implicit host transfer, lists stay
-    VmVariantLists."""
+    VmVariantLists. A result in the memory of an argument passed without a
+    copy (imported: its host ranges) becomes a copy."""
     out = []
     for i in range(len(lst)):
         v = lst._get(i)[1]
         if isinstance(v, HalBufferView):
+            if imported:
+                addr = _hal.host_address(v)
+                if addr is not None and any(lo <= addr < hi for lo, hi in imported):
+                    v = HalBufferView._from_numpy(device, v.to_numpy(), v.element_type)
             v = DeviceArray(device, v, implicit_host_transfer=True)
         out.append(v)
     return out
@@ -365,7 +381,7 @@ class FunctionInvoker:
         if signal is not None:
             signal.wait()
         try:
-            values = _unpack(self._device, res)
+            values = _unpack(self._device, res, self._packer.imported)
         except Exception as e:  # noqa: BLE001
             raise ReturnError(f"Error processing function return: {e}") from e
         if not values:
