@@ -1,6 +1,6 @@
 // Package kir is gree's kernel IR: the loop-level program of one dispatch,
-// the contract between codegen and every target emitter (DESIGN.md,
-// "The kernel IR").
+// the contract between codegen and every target emitter (see
+// docs/architecture.md).
 //
 // A Kernel has an interface — bindings (buffers it reads and writes),
 // push constants (dynamic sizes and offsets, all i64) and the workgroup
