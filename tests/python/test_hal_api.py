@@ -4,6 +4,7 @@ queue operations, DeviceArray's host-accessibility rules, DLPack and the
 coarse-fences calling convention, with their failure paths."""
 
 import copy
+import os
 import gc
 import pickle
 import threading
@@ -442,3 +443,36 @@ def test_trace_sink_receives_traced_tensors():
     g = rt.FunctionInvoker(ctx2, device, mod.lookup_function("trace_args"))
     with pytest.raises(RuntimeError, match="UNKNOWN.*KeyError.*from the sink"):
         g(np.array([1, 2], np.int32), np.array([3, 4, 5], np.int32))
+
+
+TORCH_SCRIPT = """
+import numpy as np, torch
+import iree_go.runtime as rt
+device = rt.get_device("local-task")
+t = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+arr = rt.from_dlpack(t, device)
+t[0, 1] = 100
+assert arr.to_host()[0, 1] == 100, arr.to_host()
+d = rt.asdevicearray(device, np.full(4, 1.5, np.float32))
+back = torch.from_dlpack(d)
+d._buffer_view.map().asarray([4], np.float32)[2] = 9
+assert back.tolist() == [1.5, 1.5, 9.0, 1.5], back.tolist()
+print("ok")
+"""
+
+
+def test_dlpack_with_the_system_torch():
+    # CI installs Debian's torch for the system Python; gree's package is
+    # this Python's, so the script runs there with it on the path.
+    import subprocess
+    import sys
+
+    py = "/usr/bin/python3"
+    if not os.path.exists(py) or subprocess.run([py, "-c", "import torch"], capture_output=True).returncode:
+        pytest.skip("no torch for /usr/bin/python3 (apt-get install python3-torch)")
+    site = os.path.dirname(os.path.dirname(os.path.dirname(rt.__file__)))
+    env = dict(os.environ, PYTHONPATH=site)
+    r = subprocess.run([py, "-c", TORCH_SCRIPT], capture_output=True, text=True, env=env, timeout=120)
+    if "No module named" in r.stderr and "cffi" in r.stderr:
+        pytest.skip(f"the system Python cannot load {sys.executable}'s packages: {r.stderr.strip().splitlines()[-1]}")
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
