@@ -7,10 +7,11 @@ import (
 )
 
 // testCache returns a cache over host memory whose fills apply at once
-// (there is no queue in these tests).
+// (there is no queue in these tests), not poisoning (tests that want it set
+// it), whatever GREE_DEBUG_BUFFER_CACHE says.
 func testCache() *cache {
 	a := hal.NewHeapAllocator()
-	return newCache(func(n int64) (*hal.Buffer, error) {
+	c := newCache(func(n int64) (*hal.Buffer, error) {
 		return a.Allocate(bufferParams, n)
 	}, func(b *hal.Buffer, p byte) {
 		data := b.HostBytes()
@@ -18,6 +19,8 @@ func testCache() *cache {
 			data[i] = p
 		}
 	})
+	c.minBytes, c.poison = cacheMinBytes, false
+	return c
 }
 
 // get allocates n bytes and returns the buffer and its bytes.
