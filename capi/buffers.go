@@ -244,9 +244,10 @@ func optionalDevice(d C.gree_device_t) (hal.Device, error) {
 	return deviceOf(d)
 }
 
-//export gree_device_transfer_h2d
-func gree_device_transfer_h2d(d C.gree_device_t, src unsafe.Pointer, b C.gree_buffer_t, offset C.uint64_t, size C.size_t) (st C.gree_status_t) {
-	defer guard(&st)
+// transfer moves size bytes between host memory p and a buffer with
+// move (hal.WriteBuffer or hal.ReadBufferInto).
+func transfer(d C.gree_device_t, b C.gree_buffer_t, offset C.uint64_t, p unsafe.Pointer, size C.size_t, what string,
+	move func(hal.Device, *hal.Buffer, int64, []byte) error) C.gree_status_t {
 	dev, err := optionalDevice(d)
 	if err != nil {
 		return toStatus(err)
@@ -255,33 +256,25 @@ func gree_device_transfer_h2d(d C.gree_device_t, src unsafe.Pointer, b C.gree_bu
 	if err != nil {
 		return toStatus(err)
 	}
-	if src == nil && size > 0 {
-		return invalidArg("src must not be NULL")
+	if p == nil && size > 0 {
+		return invalidArg("%s must not be NULL", what)
 	}
 	if size == 0 {
 		return nil
 	}
-	return toStatus(hal.WriteBuffer(dev, buf, int64(offset), unsafe.Slice((*byte)(src), int(size))))
+	return toStatus(move(dev, buf, int64(offset), unsafe.Slice((*byte)(p), int(size))))
+}
+
+//export gree_device_transfer_h2d
+func gree_device_transfer_h2d(d C.gree_device_t, src unsafe.Pointer, b C.gree_buffer_t, offset C.uint64_t, size C.size_t) (st C.gree_status_t) {
+	defer guard(&st)
+	return transfer(d, b, offset, src, size, "src", hal.WriteBuffer)
 }
 
 //export gree_device_transfer_d2h
 func gree_device_transfer_d2h(d C.gree_device_t, b C.gree_buffer_t, offset C.uint64_t, dst unsafe.Pointer, size C.size_t) (st C.gree_status_t) {
 	defer guard(&st)
-	dev, err := optionalDevice(d)
-	if err != nil {
-		return toStatus(err)
-	}
-	buf, err := bufferOf(b)
-	if err != nil {
-		return toStatus(err)
-	}
-	if dst == nil && size > 0 {
-		return invalidArg("dst must not be NULL")
-	}
-	if size == 0 {
-		return nil
-	}
-	return toStatus(hal.ReadBufferInto(dev, buf, int64(offset), unsafe.Slice((*byte)(dst), int(size))))
+	return transfer(d, b, offset, dst, size, "dst", hal.ReadBufferInto)
 }
 
 //export gree_buffer_view_create_from_buffer

@@ -20,3 +20,23 @@ def driver_available(name):
         return True, ""
     except Exception as e:  # noqa: BLE001 - the reason is the message
         return False, str(e)
+
+
+def build_c_example(name, out_dir):
+    """Compiles examples/c/<name>.c against the installed libgree.so (with the
+    strictest warnings) into out_dir; skips without a C compiler."""
+    import subprocess
+
+    from iree_go import _capi
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip("no C compiler on PATH")
+    repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    lib_dir = os.path.dirname(_capi.library_path)
+    header_dir = lib_dir if os.path.exists(os.path.join(lib_dir, "gree.h")) else os.path.join(repo, "include")
+    exe = os.path.join(str(out_dir), name)
+    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", header_dir,
+                    os.path.join(repo, "examples", "c", name + ".c"),
+                    "-L", lib_dir, "-lgree", "-Wl,-rpath," + lib_dir, "-o", exe], check=True)
+    return exe

@@ -1,11 +1,11 @@
 """The C example links the installed libgree.so and lists drivers."""
 
 import os
-import shutil
 import subprocess
 
 import pytest
 
+from conftest import build_c_example
 from iree_go import _capi
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -13,19 +13,7 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 @pytest.fixture(scope="module")
 def example(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        pytest.skip("no C compiler on PATH")
-    lib_dir = os.path.dirname(_capi.library_path)
-    header_dir = lib_dir if os.path.exists(os.path.join(lib_dir, "gree.h")) else os.path.join(REPO, "include")
-    exe = str(tmp_path_factory.mktemp("c") / "list_devices")
-    subprocess.run(
-        [cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", header_dir,
-         os.path.join(REPO, "examples", "c", "list_devices.c"),
-         "-L", lib_dir, "-lgree", "-Wl,-rpath," + lib_dir, "-o", exe],
-        check=True,
-    )
-    return exe
+    return build_c_example("list_devices", tmp_path_factory.mktemp("c"))
 
 
 def run(exe, *args):
@@ -66,20 +54,9 @@ def test_header_matches_library_exports():
 
 
 def test_c_program_runs_a_module(tmp_path):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        pytest.skip("no C compiler on PATH")
     import iree_go.compiler as ireec
 
-    lib_dir = os.path.dirname(_capi.library_path)
-    header_dir = lib_dir if os.path.exists(os.path.join(lib_dir, "gree.h")) else os.path.join(REPO, "include")
-    exe = str(tmp_path / "run_module")
-    subprocess.run(
-        [cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", header_dir,
-         os.path.join(REPO, "examples", "c", "run_module.c"),
-         "-L", lib_dir, "-lgree", "-Wl,-rpath," + lib_dir, "-o", exe],
-        check=True,
-    )
+    exe = build_c_example("run_module", tmp_path)
     vmfb = tmp_path / "mul.vmfb"
     with open(os.path.join(REPO, "samples", "simple_mul.mlir")) as f:
         vmfb.write_bytes(ireec.compile_str(f.read(), target_backends=["vmvx"]))

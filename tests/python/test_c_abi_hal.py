@@ -4,13 +4,12 @@ example program that allocates, fills, dispatches and reads back, and misuse
 naming the object, never a crash."""
 
 import os
-import shutil
 import subprocess
 
 import pytest
 
 import iree_go.compiler as ireec
-from iree_go import _capi
+from conftest import build_c_example
 from iree_go._capi import ffi, lib
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -61,15 +60,7 @@ NO_SEMAPHORES = ffi.new("gree_semaphore_list_t*")[0]
 
 
 def test_c_program_allocates_fills_dispatches_and_reads_back(tmp_path):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        pytest.skip("no C compiler on PATH")
-    lib_dir = os.path.dirname(_capi.library_path)
-    header_dir = lib_dir if os.path.exists(os.path.join(lib_dir, "gree.h")) else os.path.join(REPO, "include")
-    exe = str(tmp_path / "hal_dispatch")
-    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", header_dir,
-                    os.path.join(REPO, "examples", "c", "hal_dispatch.c"),
-                    "-L", lib_dir, "-lgree", "-Wl,-rpath," + lib_dir, "-o", exe], check=True)
+    exe = build_c_example("hal_dispatch", tmp_path)
     vmfb = tmp_path / "mul.vmfb"
     with open(os.path.join(REPO, "samples", "simple_mul.mlir")) as f:
         vmfb.write_bytes(ireec.compile_str(f.read(), target_backends=["vmvx"]))

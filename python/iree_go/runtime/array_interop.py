@@ -49,7 +49,6 @@ class DeviceArray(numpy.lib.mixins.NDArrayOperatorsMixin):
     def __array_function__(self, func, types, args, kwargs):
         if func in _DEVICE_FUNCTIONS:
             return _DEVICE_FUNCTIONS[func](*args, **kwargs)
-        host = self.to_host()
         args = [a.to_host() if isinstance(a, DeviceArray) else a for a in args]
         return func(*args, **kwargs)
 
