@@ -476,3 +476,39 @@ def test_dlpack_with_the_system_torch():
     if "No module named" in r.stderr and "cffi" in r.stderr:
         pytest.skip(f"the system Python cannot load {sys.executable}'s packages: {r.stderr.strip().splitlines()[-1]}")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_loop_bridge_resolves_futures_on_semaphores():
+    import asyncio
+
+    device = rt.get_device("local-task")
+    loop = asyncio.new_event_loop()
+    bridge = rt.HalDeviceLoopBridge(device, loop)
+    try:
+        s1, s2 = device.create_semaphore(0), device.create_semaphore(0)
+
+        async def main():
+            f1 = bridge.on_semaphore(s1, 1, "one")
+            f2 = bridge.on_semaphore(s2, 2, "two")
+            f1.add_done_callback(lambda _: s2.signal(2))
+            s1.signal(1)
+            return await f1, await f2
+
+        assert loop.run_until_complete(main()) == ("one", "two")
+        bad = device.create_semaphore(0)
+
+        async def failing():
+            f = bridge.on_semaphore(bad, 1, None)
+            bad.fail("NEVER")
+            return await f
+
+        with pytest.raises(RuntimeError, match="NEVER"):
+            loop.run_until_complete(failing())
+    finally:
+        bridge.stop()
+        loop.close()
+    t = rt.HalExternalTimepoint()
+    t.cuda_event = 1234
+    assert t.type == int(rt.ExternalTimepointType.CUDA_EVENT)
+    with pytest.raises(ValueError):
+        t.hip_event = 5

@@ -12,6 +12,7 @@ from ._hal import (
     HalBufferView,
     HalCommandBuffer,
     HalElementType,
+    HalExternalTimepoint,
     HalFence,
     HalModuleDebugSink,
     HalSemaphore,
@@ -22,6 +23,8 @@ from ._hal import (
     Shape,
     VmRef,
 )
+from ._loop import HalDeviceLoopBridge
+from .typing import HalModuleBufferViewTraceCallback
 from ._vm import Linkage, VmBuffer, VmContext, VmFunction, VmInstance, VmModule, VmVariantList, create_hal_module
 from .array_interop import DeviceArray, asdevicearray, from_dlpack
 from .function import ArgumentError, FunctionInvoker, ReturnError
@@ -47,7 +50,7 @@ from .system_setup import (
 __all__ = [
     "ArgumentError", "BufferCompatibility", "BufferUsage", "Config", "DeviceArray", "ExternalTimepointFlags",
     "ExternalTimepointType", "FunctionInvoker", "HalAllocator", "HalBuffer", "HalBufferView", "HalCommandBuffer",
-    "HalDevice", "HalDriver", "HalElementType", "HalFence", "HalModuleDebugSink", "HalSemaphore", "Linkage",
+    "HalDevice", "HalDeviceLoopBridge", "HalDriver", "HalElementType", "HalExternalTimepoint", "HalFence", "HalModuleBufferViewTraceCallback", "HalModuleDebugSink", "HalSemaphore", "Linkage",
     "MappedMemory", "MemoryAccess", "MemoryType", "ReturnError", "SemaphoreCompatibility", "Shape", "SystemContext",
     "TARGET_BACKEND_TO_DRIVER", "VmBuffer", "VmContext", "VmFunction", "VmInstance", "VmModule", "VmRef",
     "VmVariantList", "asdevicearray", "create_hal_module", "flags", "from_dlpack", "get_device", "get_driver",

@@ -788,3 +788,39 @@ class HalModuleDebugSink:
     @property
     def buffer_view_trace_callback(self):
         return self._callback
+
+
+class HalExternalTimepoint:
+    """A semaphore timepoint in another API's terms (IREE's
+    HalExternalTimepoint: a CUDA or HIP event). gree's semaphores import and
+    export none yet; this holds the description."""
+
+    def __init__(self):
+        self.type = int(ExternalTimepointType.NONE)
+        self.flags = int(ExternalTimepointFlags.NONE)
+        self.compatibility = int(SemaphoreCompatibility.NONE)
+        self._cuda_event = 0
+        self._hip_event = 0
+
+    def _event(self, kind, value):
+        if self.type == int(ExternalTimepointType.NONE):
+            self.type = int(kind)
+        if self.type != int(kind):
+            raise ValueError(f"Unexpected {kind.name.lower().replace('_event', '')} event for a {ExternalTimepointType(self.type).name} timepoint")
+        return int(value)
+
+    @property
+    def cuda_event(self):
+        return self._cuda_event
+
+    @cuda_event.setter
+    def cuda_event(self, value):
+        self._cuda_event = self._event(ExternalTimepointType.CUDA_EVENT, value)
+
+    @property
+    def hip_event(self):
+        return self._hip_event
+
+    @hip_event.setter
+    def hip_event(self, value):
+        self._hip_event = self._event(ExternalTimepointType.HIP_EVENT, value)
