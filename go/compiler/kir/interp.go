@@ -108,7 +108,11 @@ func (m *machine) workgroup() error {
 	}
 	ws := m.k.WorkgroupSize
 	m.threads = int64(ws[0]) * int64(ws[1]) * int64(ws[2])
-	m.sgSize = min(MaxSubgroupSize, m.threads)
+	sg := int64(m.k.SubgroupSize)
+	if sg <= 0 {
+		sg = MaxSubgroupSize
+	}
+	m.sgSize = min(sg, m.threads)
 	if m.threads == 1 {
 		t := &thread{m: m, vals: make([][]uint64, len(m.k.Types))}
 		_, err := t.run(m.k.Body)

@@ -295,9 +295,14 @@ type Kernel struct {
 	NumPushConstants int
 	Grid             [3]GridDim
 	WorkgroupSize    [3]int // 1,1,1 for tile-level kernels
-	Shared           []SharedAlloc
-	Types            []Type // type of each Value
-	Body             *Block
+	// SubgroupSize is the number of consecutive threads (x fastest) that
+	// form a subgroup for SubgroupSize, LaneID and the subgroup ops: the
+	// target's size (NVIDIA 32, AMD 32 or 64, lavapipe 8). 0 means
+	// MaxSubgroupSize. The last subgroup of a workgroup may be partial.
+	SubgroupSize int
+	Shared       []SharedAlloc
+	Types        []Type // type of each Value
+	Body         *Block
 }
 
 // Type returns v's type.

@@ -72,6 +72,9 @@ func (v *verifier) header() error {
 			return v.errf(nil, "workgroup size %v: dimension %d must be >= 1", k.WorkgroupSize, d)
 		}
 	}
+	if sg := k.SubgroupSize; sg < 0 || sg > 1024 || sg&(sg-1) != 0 {
+		return v.errf(nil, "subgroup size %d must be 0 (the default) or a power of two up to 1024", sg)
+	}
 	for i, s := range k.Shared {
 		if !validScalar(s.Elem) || s.Count < 0 {
 			return v.errf(nil, "shared allocation %d has invalid type %s or count %d", i, s.Elem, s.Count)
