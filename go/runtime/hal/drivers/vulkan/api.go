@@ -48,14 +48,76 @@ type instanceAPI struct {
 	EnumerateDeviceExtensionProperties     func(pd uintptr, layer *byte, count *uint32, props *extensionProperties) int32        `proc:"vkEnumerateDeviceExtensionProperties"`
 	CreateDevice                           func(pd uintptr, info *deviceCreateInfo, alloc unsafe.Pointer, device *uintptr) int32 `proc:"vkCreateDevice"`
 	GetDeviceProcAddr                      func(device uintptr, name string) uintptr                                             `proc:"vkGetDeviceProcAddr"`
+
+	// VK_EXT_debug_utils, present when the instance enabled it.
+	CreateDebugUtilsMessenger  func(instance uintptr, info *debugUtilsMessengerCreateInfo, alloc unsafe.Pointer, messenger *uint64) int32 `proc:"vkCreateDebugUtilsMessengerEXT,optional"`
+	DestroyDebugUtilsMessenger func(instance uintptr, messenger uint64, alloc unsafe.Pointer)                                             `proc:"vkDestroyDebugUtilsMessengerEXT,optional"`
 }
 
 // deviceAPI holds the device-level commands of one VkDevice, resolved with
-// vkGetDeviceProcAddr(device, name).
+// vkGetDeviceProcAddr(device, name). Commands that came from extensions
+// are tagged with the core name first and the extension's after '|'.
 type deviceAPI struct {
 	DestroyDevice  func(device uintptr, alloc unsafe.Pointer)                                `proc:"vkDestroyDevice"`
 	GetDeviceQueue func(device uintptr, queueFamilyIndex, queueIndex uint32, queue *uintptr) `proc:"vkGetDeviceQueue"`
 	DeviceWaitIdle func(device uintptr) int32                                                `proc:"vkDeviceWaitIdle"`
+
+	// Memory.
+	CreateBuffer                      func(device uintptr, info *bufferCreateInfo, alloc unsafe.Pointer, buffer *uint64) int32       `proc:"vkCreateBuffer"`
+	DestroyBuffer                     func(device uintptr, buffer uint64, alloc unsafe.Pointer)                                      `proc:"vkDestroyBuffer"`
+	GetBufferMemoryRequirements       func(device uintptr, buffer uint64, req *memoryRequirements)                                   `proc:"vkGetBufferMemoryRequirements"`
+	AllocateMemory                    func(device uintptr, info *memoryAllocateInfo, alloc unsafe.Pointer, memory *uint64) int32     `proc:"vkAllocateMemory"`
+	FreeMemory                        func(device uintptr, memory uint64, alloc unsafe.Pointer)                                      `proc:"vkFreeMemory"`
+	BindBufferMemory                  func(device uintptr, buffer, memory, offset uint64) int32                                      `proc:"vkBindBufferMemory"`
+	MapMemory                         func(device uintptr, memory, offset, size uint64, flags uint32, data *unsafe.Pointer) int32    `proc:"vkMapMemory"`
+	UnmapMemory                       func(device uintptr, memory uint64)                                                            `proc:"vkUnmapMemory"`
+	GetMemoryHostPointerPropertiesEXT func(device uintptr, handleType uint32, ptr uintptr, props *memoryHostPointerProperties) int32 `proc:"vkGetMemoryHostPointerPropertiesEXT,optional"`
+
+	// Synchronization.
+	CreateSemaphore          func(device uintptr, info *semaphoreCreateInfo, alloc unsafe.Pointer, semaphore *uint64) int32 `proc:"vkCreateSemaphore"`
+	DestroySemaphore         func(device uintptr, semaphore uint64, alloc unsafe.Pointer)                                   `proc:"vkDestroySemaphore"`
+	GetSemaphoreCounterValue func(device uintptr, semaphore uint64, value *uint64) int32                                    `proc:"vkGetSemaphoreCounterValue|vkGetSemaphoreCounterValueKHR,optional"`
+	SignalSemaphore          func(device uintptr, info *semaphoreSignalInfo) int32                                          `proc:"vkSignalSemaphore|vkSignalSemaphoreKHR,optional"`
+	CreateFence              func(device uintptr, info *fenceCreateInfo, alloc unsafe.Pointer, fence *uint64) int32         `proc:"vkCreateFence"`
+	DestroyFence             func(device uintptr, fence uint64, alloc unsafe.Pointer)                                       `proc:"vkDestroyFence"`
+	WaitForFences            func(device uintptr, count uint32, fences *uint64, waitAll uint32, timeout uint64) int32       `proc:"vkWaitForFences"`
+	ResetFences              func(device uintptr, count uint32, fences *uint64) int32                                       `proc:"vkResetFences"`
+
+	// Command buffers and the queue.
+	CreateCommandPool      func(device uintptr, info *commandPoolCreateInfo, alloc unsafe.Pointer, pool *uint64) int32 `proc:"vkCreateCommandPool"`
+	DestroyCommandPool     func(device uintptr, pool uint64, alloc unsafe.Pointer)                                     `proc:"vkDestroyCommandPool"`
+	AllocateCommandBuffers func(device uintptr, info *commandBufferAllocateInfo, cbs *uintptr) int32                   `proc:"vkAllocateCommandBuffers"`
+	FreeCommandBuffers     func(device uintptr, pool uint64, count uint32, cbs *uintptr)                               `proc:"vkFreeCommandBuffers"`
+	BeginCommandBuffer     func(cb uintptr, info *commandBufferBeginInfo) int32                                        `proc:"vkBeginCommandBuffer"`
+	EndCommandBuffer       func(cb uintptr) int32                                                                      `proc:"vkEndCommandBuffer"`
+	QueueSubmit            func(queue uintptr, count uint32, submits *submitInfo, fence uint64) int32                  `proc:"vkQueueSubmit"`
+	QueueWaitIdle          func(queue uintptr) int32                                                                   `proc:"vkQueueWaitIdle"`
+
+	CmdPipelineBarrier      func(cb uintptr, srcStage, dstStage, dependency, memoryCount uint32, memory *memoryBarrier, bufferCount uint32, buffers unsafe.Pointer, imageCount uint32, images unsafe.Pointer) `proc:"vkCmdPipelineBarrier"`
+	CmdFillBuffer           func(cb uintptr, buffer, offset, size uint64, data uint32)                                                                                                                        `proc:"vkCmdFillBuffer"`
+	CmdUpdateBuffer         func(cb uintptr, buffer, offset, size uint64, data unsafe.Pointer)                                                                                                                `proc:"vkCmdUpdateBuffer"`
+	CmdCopyBuffer           func(cb uintptr, src, dst uint64, count uint32, regions *bufferCopy)                                                                                                              `proc:"vkCmdCopyBuffer"`
+	CmdBindPipeline         func(cb uintptr, bindPoint uint32, pipeline uint64)                                                                                                                               `proc:"vkCmdBindPipeline"`
+	CmdBindDescriptorSets   func(cb uintptr, bindPoint uint32, layout uint64, firstSet, count uint32, sets *uint64, dynamicCount uint32, dynamic unsafe.Pointer)                                              `proc:"vkCmdBindDescriptorSets"`
+	CmdPushConstants        func(cb uintptr, layout uint64, stages, offset, size uint32, values unsafe.Pointer)                                                                                               `proc:"vkCmdPushConstants"`
+	CmdDispatch             func(cb uintptr, x, y, z uint32)                                                                                                                                                  `proc:"vkCmdDispatch"`
+	CmdPushDescriptorSetKHR func(cb uintptr, bindPoint uint32, layout uint64, set, count uint32, writes *writeDescriptorSet)                                                                                  `proc:"vkCmdPushDescriptorSetKHR,optional"`
+
+	// Pipelines and descriptors.
+	CreateShaderModule         func(device uintptr, info *shaderModuleCreateInfo, alloc unsafe.Pointer, module *uint64) int32                                    `proc:"vkCreateShaderModule"`
+	DestroyShaderModule        func(device uintptr, module uint64, alloc unsafe.Pointer)                                                                         `proc:"vkDestroyShaderModule"`
+	CreateDescriptorSetLayout  func(device uintptr, info *descriptorSetLayoutCreateInfo, alloc unsafe.Pointer, layout *uint64) int32                             `proc:"vkCreateDescriptorSetLayout"`
+	DestroyDescriptorSetLayout func(device uintptr, layout uint64, alloc unsafe.Pointer)                                                                         `proc:"vkDestroyDescriptorSetLayout"`
+	CreatePipelineLayout       func(device uintptr, info *pipelineLayoutCreateInfo, alloc unsafe.Pointer, layout *uint64) int32                                  `proc:"vkCreatePipelineLayout"`
+	DestroyPipelineLayout      func(device uintptr, layout uint64, alloc unsafe.Pointer)                                                                         `proc:"vkDestroyPipelineLayout"`
+	CreatePipelineCache        func(device uintptr, info *pipelineCacheCreateInfo, alloc unsafe.Pointer, cache *uint64) int32                                    `proc:"vkCreatePipelineCache"`
+	DestroyPipelineCache       func(device uintptr, cache uint64, alloc unsafe.Pointer)                                                                          `proc:"vkDestroyPipelineCache"`
+	CreateComputePipelines     func(device uintptr, cache uint64, count uint32, infos *computePipelineCreateInfo, alloc unsafe.Pointer, pipelines *uint64) int32 `proc:"vkCreateComputePipelines"`
+	DestroyPipeline            func(device uintptr, pipeline uint64, alloc unsafe.Pointer)                                                                       `proc:"vkDestroyPipeline"`
+	CreateDescriptorPool       func(device uintptr, info *descriptorPoolCreateInfo, alloc unsafe.Pointer, pool *uint64) int32                                    `proc:"vkCreateDescriptorPool"`
+	DestroyDescriptorPool      func(device uintptr, pool uint64, alloc unsafe.Pointer)                                                                           `proc:"vkDestroyDescriptorPool"`
+	AllocateDescriptorSets     func(device uintptr, info *descriptorSetAllocateInfo, sets *uint64) int32                                                         `proc:"vkAllocateDescriptorSets"`
+	UpdateDescriptorSets       func(device uintptr, writeCount uint32, writes *writeDescriptorSet, copyCount uint32, copies unsafe.Pointer)                      `proc:"vkUpdateDescriptorSets"`
 }
 
 // bindProcs fills table, a pointer to a struct whose func fields carry a
@@ -84,8 +146,14 @@ func bindProcs(table any, lookup func(name string) uintptr, what string) error {
 		if f.Type.Kind() != reflect.Func {
 			return status.Errorf(status.Internal, "vulkan: field %s tagged proc is not a func", f.Name)
 		}
-		name, opt, _ := strings.Cut(tag, ",")
-		addr := lookup(name)
+		names, opt, _ := strings.Cut(tag, ",")
+		name, _, _ := strings.Cut(names, "|")
+		var addr uintptr
+		for _, n := range strings.Split(names, "|") {
+			if addr = lookup(n); addr != 0 {
+				break
+			}
+		}
 		if addr == 0 {
 			if opt != "optional" {
 				missing = append(missing, name)

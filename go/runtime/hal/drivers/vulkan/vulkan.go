@@ -58,6 +58,11 @@ type options struct {
 	debugVerbosity        int64
 	dispatchABI           string
 	bufferDeviceAddresses bool
+	// disabled names features (as features.byName spells them) the
+	// driver leaves off although the device has them: the tests use it
+	// to run the fallbacks (descriptor pools, host semaphores) and the
+	// capability checks on a device that has everything.
+	disabled map[string]bool
 }
 
 func currentOptions() options {
@@ -89,6 +94,12 @@ type driver struct {
 	mu     sync.Mutex
 	refs   int
 	closed bool
+
+	// The debug messenger of --vulkan_validation_layers (debug.go).
+	messenger uint64
+	debugKey  uintptr
+	valMu     sync.Mutex
+	valErrors []string
 }
 
 var _ hal.Driver = (*driver)(nil)
@@ -165,6 +176,16 @@ func create(spec dylib.Spec, opts options) (*driver, error) {
 	d.layers = layers
 	var extensions []string
 	var createFlags uint32
+	if len(layers) > 0 {
+		// The validation layer reports through VK_EXT_debug_utils.
+		available, err := instanceExtensions(&global)
+		if err != nil {
+			return nil, err
+		}
+		if available["VK_EXT_debug_utils"] {
+			extensions = append(extensions, "VK_EXT_debug_utils")
+		}
+	}
 	if runtime.GOOS == "darwin" {
 		// MoltenVK is a portability driver: the loader lists it only when
 		// the instance asks for portability drivers.
@@ -182,7 +203,14 @@ func create(spec dylib.Spec, opts options) (*driver, error) {
 		return nil, err
 	}
 	d.refs = 1
+	if len(layers) > 0 {
+		if err := d.createMessenger(); err != nil {
+			d.vk.DestroyInstance(d.instance, nil)
+			return nil, err
+		}
+	}
 	if err := d.enumerate(); err != nil {
+		d.destroyMessenger()
 		d.vk.DestroyInstance(d.instance, nil)
 		return nil, err
 	}
@@ -500,6 +528,7 @@ func (d *driver) release() {
 	defer d.mu.Unlock()
 	d.refs--
 	if d.refs == 0 && d.instance != 0 {
+		d.destroyMessenger()
 		d.vk.DestroyInstance(d.instance, nil)
 		d.instance = 0
 	}
@@ -553,25 +582,34 @@ func (d *driver) createDevice(pd *physicalDevice, family uint32) (*device, error
 		queueCreateInfoCount: 1,
 		pQueueCreateInfos:    m.pin(unsafe.Pointer(queueInfo)),
 	}
-	var extensions []string
-	bda := d.opts.bufferDeviceAddresses && pd.bufferDeviceAddress
-	if bda {
-		features := &physicalDeviceBufferDeviceAddressFeatures{
-			sType:               sTypePhysicalDeviceBufferDeviceAddressFeat,
-			bufferDeviceAddress: 1,
-		}
-		info.pNext = m.pin(unsafe.Pointer(features))
-		if !atLeast(pd.props.apiVersion, apiVersion1_2) {
-			extensions = append(extensions, "VK_KHR_buffer_device_address")
-		}
+	// The optional features: query what the device has, enable that.
+	q := newFeatureQuery(pd, d.apiVersion)
+	d.vk.GetPhysicalDeviceFeatures2(pd.handle, q.chain(&m))
+	disabled := d.opts.disabled
+	if !d.opts.bufferDeviceAddresses {
+		disabled = mergeDisabled(disabled, "bufferDeviceAddress")
 	}
+	f := q.read(disabled)
+	extensions := append([]string(nil), q.extensions...)
+	f.pushDescriptor = pd.extensions["VK_KHR_push_descriptor"] && !disabled["pushDescriptor"]
+	f.externalMemoryHost = pd.extensions["VK_EXT_external_memory_host"] && !disabled["externalMemoryHost"]
+	lim := d.queryLimits(pd, q, &f)
+	if f.pushDescriptor {
+		extensions = append(extensions, "VK_KHR_push_descriptor")
+	}
+	if f.externalMemoryHost {
+		extensions = append(extensions, "VK_EXT_external_memory_host")
+	}
+	q.enable(f)
+	info.pNext = unsafe.Pointer(q.chain(&m))
 	info.ppEnabledExtensionNames, info.enabledExtensionCount = m.strs(extensions)
 	m.pin(unsafe.Pointer(info))
 	var handle uintptr
 	if err := check(d.vk.CreateDevice(pd.handle, info, nil, &handle), "vkCreateDevice"); err != nil {
-		return nil, fmt.Errorf("creating vulkan://%s (%s): %w", pd.info.Path, pd.info.Name, err)
+		return nil, fmt.Errorf("creating vulkan://%s (%s) with features %s and extensions %v: %w", pd.info.Path, pd.info.Name, f, extensions, err)
 	}
-	dev := &device{Unexecuting: hal.Unexecuting{Driver: Name}, driver: d, info: pd.info, handle: handle, queueFamily: family, bufferDeviceAddress: bda}
+	dev := &device{driver: d, info: pd.info, handle: handle, queueFamily: family, bufferDeviceAddress: f.bufferDeviceAddress,
+		features: f, limits: lim, memory: pd.memory}
 	lookup := func(name string) uintptr { return d.vk.GetDeviceProcAddr(handle, name) }
 	if err := bindProcs(&dev.vk, lookup, "vkGetDeviceProcAddr"); err != nil {
 		var destroy struct {
@@ -582,44 +620,32 @@ func (d *driver) createDevice(pd *physicalDevice, family uint32) (*device, error
 		}
 		return nil, err
 	}
+	// Features whose commands the device did not give are left off.
+	if dev.vk.GetSemaphoreCounterValue == nil || dev.vk.SignalSemaphore == nil {
+		dev.features.timelineSemaphore = false
+	}
+	if dev.vk.CmdPushDescriptorSetKHR == nil {
+		dev.features.pushDescriptor = false
+	}
+	if dev.vk.GetMemoryHostPointerPropertiesEXT == nil {
+		dev.features.externalMemoryHost = false
+	}
 	dev.vk.GetDeviceQueue(handle, family, 0, &dev.queue)
 	if dev.queue == 0 {
 		dev.vk.DestroyDevice(handle, nil)
 		return nil, status.Errorf(status.Internal, "vkGetDeviceQueue returned a NULL queue for family %d of vulkan://%s", family, pd.info.Path)
 	}
+	if err := dev.init(); err != nil {
+		dev.destroy()
+		return nil, err
+	}
 	return dev, nil
 }
 
-// device is a created Vulkan device: a VkDevice with one compute queue.
-type device struct {
-	hal.Unexecuting
-	driver              *driver
-	info                hal.DeviceInfo
-	handle              uintptr
-	queue               uintptr
-	queueFamily         uint32
-	bufferDeviceAddress bool
-	vk                  deviceAPI
-	closeOnce           sync.Once
-	closeErr            error
-}
-
-var _ hal.Device = (*device)(nil)
-
-// ID returns "vulkan", IREE's device identifier.
-func (v *device) ID() string { return Name }
-
-// Info returns the device's DeviceInfo.
-func (v *device) Info() hal.DeviceInfo { return v.info }
-
-// Close waits for the device to go idle and destroys it; later calls do
-// nothing.
-func (v *device) Close() error {
-	v.closeOnce.Do(func() {
-		v.closeErr = check(v.vk.DeviceWaitIdle(v.handle), "vkDeviceWaitIdle")
-		v.vk.DestroyDevice(v.handle, nil)
-		v.handle, v.queue = 0, 0
-		v.driver.release()
-	})
-	return v.closeErr
+func mergeDisabled(m map[string]bool, name string) map[string]bool {
+	out := map[string]bool{name: true}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
