@@ -130,14 +130,15 @@ func testReusable(t *testing.T, dev hal.Device) {
 	wantCode(t, "executing with a short binding table", err, status.OutOfRange)
 }
 
-// prepareScale loads the suite's vmvx kernel, or skips when the device
-// does not load vmvx executables.
+// prepareScale loads the suite's scale kernel in a format the device
+// loads (vmvx, else vulkan-spirv), or skips when it loads neither.
 func prepareScale(t *testing.T, dev hal.Device) hal.Executable {
 	t.Helper()
-	if !slices.Contains(dev.Formats(), VMVXFormat) {
+	format, kernel, ok := scaleKernel(dev.Formats())
+	if !ok {
 		t.Skipf("%s does not load %s executables (formats %v)", dev.ID(), VMVXFormat, dev.Formats())
 	}
-	exe, err := dev.PrepareExecutable(VMVXFormat, ScaleVMVX())
+	exe, err := dev.PrepareExecutable(format, kernel())
 	must(t, "prepare", err)
 	t.Cleanup(func() { exe.Close() })
 	if exe.NumEntries() != 1 || exe.EntryName(0) != "scale" {
