@@ -13,6 +13,7 @@ import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/onnx"
 	"github.com/gree-ml/gree/go/compiler/parser"
+	"github.com/gree-ml/gree/go/compiler/target/gpu"
 	"github.com/gree-ml/gree/go/compiler/vm"
 	"github.com/gree-ml/gree/go/schemas/module"
 )
@@ -43,6 +44,25 @@ type Options struct {
 	FirstLine int
 	// LLVMCPU holds the --iree-llvmcpu-target-* flags.
 	LLVMCPU LLVMCPUOptions
+	// Vulkan holds the --iree-vulkan-target* flags.
+	Vulkan VulkanOptions
+	// TestGPUStrategy, when set, names a Vulkan target whose GPU codegen
+	// strategy and legalization a CPU target (vmvx) compiles with
+	// (--gree-test-gpu-strategy): thread-level kernels run on the CPU
+	// drivers, which is how tests cover the GPU path's kernels without a
+	// GPU.
+	TestGPUStrategy string
+}
+
+// VulkanOptions are the vulkan-spirv target's flags.
+type VulkanOptions struct {
+	// Target is --iree-vulkan-target (or its older spelling
+	// --iree-vulkan-target-triple); "" is IREE's default,
+	// vp_android_baseline_2022.
+	Target string
+	// TargetFeatures is --iree-vulkan-target-features
+	// ("spirv:v1.6,cap:Shader,…"), replacing the target's.
+	TargetFeatures string
 }
 
 // Backend is a target backend's code generator.
@@ -57,6 +77,13 @@ type Backend struct {
 	// EmitWith, when set, is used instead of Emit: it also sees the
 	// options and returns module attributes to record (target CPU, …).
 	EmitWith func([]*kir.Kernel, Options) ([]byte, []module.Attr, error)
+	// Configure, when set, returns the backend the options make of this
+	// one: a GPU backend resolves its device target from its flags, and
+	// with it its strategy, Legalize and emitter.
+	Configure func(Options) (*Backend, error)
+	// Legalize, when set, rewrites each kernel codegen made before it is
+	// emitted (GPU targets: gpu.Legalize).
+	Legalize func(*kir.Kernel) error
 }
 
 var backends = map[string]*Backend{}
@@ -134,6 +161,9 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	// The backend (nil without a valid one, an error only once there are
 	// dispatches to compile) decides which dispatches flow merges.
 	be, beErr := selectBackend(opts.Backends)
+	if beErr == nil {
+		be, beErr = configureBackend(be, opts)
+	}
 	var fo flow.Options
 	if be != nil && be.Strategy.ConvChainChannels > 0 {
 		st := be.Strategy
@@ -155,6 +185,11 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		d, err := codegen.Lower(r, dispatchName(r), be.Strategy)
 		if err != nil {
 			return nil, err
+		}
+		if be.Legalize != nil {
+			if err := be.Legalize(d.Kernel); err != nil {
+				return nil, fmt.Errorf("%s: %w", be.Name, err)
+			}
 		}
 		refs[r] = vm.DispatchRef{Dispatch: d, Executable: 0, Entry: i}
 		kernels = append(kernels, d.Kernel)
@@ -266,6 +301,32 @@ func selectBackend(names []string) (*Backend, error) {
 		return nil, fmt.Errorf("target backend '%s' not registered; registered backends: [%s]", names[0], strings.Join(TargetNames(), ", "))
 	}
 	return b, nil
+}
+
+// configureBackend applies the options to the selected backend: its own
+// Configure, then --gree-test-gpu-strategy.
+func configureBackend(be *Backend, opts Options) (*Backend, error) {
+	if be.Configure != nil {
+		c, err := be.Configure(opts)
+		if err != nil {
+			return nil, err
+		}
+		be = c
+	}
+	if opts.TestGPUStrategy == "" {
+		return be, nil
+	}
+	if be.Name != "vmvx" && be.Name != "vmvx-inline" {
+		return nil, fmt.Errorf("--gree-test-gpu-strategy compiles vmvx's kernels with a GPU target's strategy; the target backend is %s", be.Name)
+	}
+	t, err := gpu.VulkanTarget(opts.TestGPUStrategy, "")
+	if err != nil {
+		return nil, fmt.Errorf("--gree-test-gpu-strategy: %w", err)
+	}
+	c := *be
+	c.Strategy = gpu.Strategy(t)
+	c.Legalize = func(k *kir.Kernel) error { return gpu.Legalize(k, t) }
+	return &c, nil
 }
 
 // CompileSplit compiles each "// -----"-separated part of src on its own

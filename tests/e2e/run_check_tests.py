@@ -11,7 +11,8 @@ in order (a small FileCheck: CHECK, CHECK-LABEL, CHECK-NEXT and CHECK-SAME
 as ordered substring/{{regex}} matches); other lit files are SKIPped.
 
     tests/e2e/run_check_tests.py DIR [DIR...] [--devices local-sync,local-task]
-        [--backend vmvx] [--bin DIR] [--verbose] [--timeout S]
+        [--backend vmvx] [--flag=--iree-compile-flag ...] [--bin DIR]
+        [--verbose] [--timeout S]
 
 It works on any directory of IREE-style check tests, e.g. a checkout of
 IREE's tests/e2e/linalg. Exit status: 0 when nothing failed.
@@ -96,7 +97,7 @@ def unquote(arg):
 def run_lit(path, text, args, run_mlir_bin):
     if not run_lines(text):
         # No RUN line and no checks: a compile-only regression test.
-        r = subprocess.run([find_bin("iree-compile", args.bin), f"--iree-hal-target-backends={args.backend}", str(path), "-o", os.devnull],
+        r = subprocess.run([find_bin("iree-compile", args.bin), f"--iree-hal-target-backends={args.backend}", *args.flags, str(path), "-o", os.devnull],
                            capture_output=True, text=True, timeout=args.timeout)
         if r.returncode != 0:
             first = (r.stderr.strip().splitlines() or ["(no message)"])[0]
@@ -119,7 +120,7 @@ def run_lit(path, text, args, run_mlir_bin):
     run = [a.replace("llvm-cpu", args.backend) for a in run if a not in ("2>&1", "2>/dev/null")]
     out = []
     for d in args.devices:
-        argv = [run_mlir_bin] + [str(path) if a == "%s" else unquote(a) for a in run] + [f"--device={d}"]
+        argv = [run_mlir_bin] + args.flags + [str(path) if a == "%s" else unquote(a) for a in run] + [f"--device={d}"]
         try:
             r = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout)
         except subprocess.TimeoutExpired:
@@ -141,7 +142,7 @@ def run_file(path, args, compile_bin, check_bin, workdir):
     if "check." not in text:
         return run_lit(path, text, args, find_bin("iree-run-mlir", args.bin))
     vmfb = pathlib.Path(workdir) / (path.stem + ".vmfb")
-    cmd = [compile_bin, f"--iree-hal-target-backends={args.backend}", *extra_flags(text), str(path), "-o", str(vmfb)]
+    cmd = [compile_bin, f"--iree-hal-target-backends={args.backend}", *args.flags, *extra_flags(text), str(path), "-o", str(vmfb)]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
@@ -171,6 +172,8 @@ def main(argv=None):
     ap.add_argument("dirs", nargs="+", help="directories of .mlir files, or single files")
     ap.add_argument("--devices", default="local-sync,local-task")
     ap.add_argument("--backend", default="vmvx")
+    ap.add_argument("--flag", dest="flags", action="append", default=[],
+                    help="an extra iree-compile flag (repeatable), e.g. --flag=--gree-test-gpu-strategy=llvmpipe")
     ap.add_argument("--bin", default=os.environ.get("GREE_BIN_DIR"))
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--verbose", action="store_true")

@@ -1,6 +1,8 @@
 """The project's self-checking e2e programs (tests/e2e/*.mlir) compile for
-vmvx and llvm-cpu and pass under iree-check-module on local-sync and
-local-task."""
+vmvx and llvm-cpu, and for vmvx with the GPU strategy of a target with
+subgroup operations (llvmpipe) and one without (IREE's default Vulkan
+profile): thread-level kernels run by the CPU drivers. All pass under
+iree-check-module on local-sync and local-task."""
 
 import os
 import pathlib
@@ -17,13 +19,22 @@ def llvm_cpu_available(bin_dir):
     return "  llvm-cpu\n" in out
 
 
-@pytest.mark.parametrize("backend", ["vmvx", "llvm-cpu"])
+CONFIGS = {
+    "vmvx": ("vmvx", []),
+    "llvm-cpu": ("llvm-cpu", []),
+    "vmvx-gpu-strategy-llvmpipe": ("vmvx", ["--flag=--gree-test-gpu-strategy=llvmpipe"]),
+    "vmvx-gpu-strategy-android-baseline": ("vmvx", ["--flag=--gree-test-gpu-strategy=vp_android_baseline_2022"]),
+}
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
 @pytest.mark.parametrize("path", sorted(E2E.glob("*.mlir")), ids=lambda p: p.name)
-def test_check_file(bin_dir, path, backend):
+def test_check_file(bin_dir, path, config):
+    backend, flags = CONFIGS[config]
     if backend == "llvm-cpu" and not llvm_cpu_available(bin_dir):
         pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
     r = subprocess.run(
-        [sys.executable, str(E2E / "run_check_tests.py"), str(path), "--bin", bin_dir, "--backend", backend, "--devices", "local-sync,local-task"],
+        [sys.executable, str(E2E / "run_check_tests.py"), str(path), "--bin", bin_dir, "--backend", backend, *flags, "--devices", "local-sync,local-task"],
         capture_output=True, text=True, timeout=600,
     )
     lines = [l for l in r.stdout.splitlines() if l.endswith(str(path)) or str(path) + "  --" in l]

@@ -31,7 +31,7 @@ func main() {
 			compilerArgs = append(compilerArgs, "--"+strings.TrimPrefix(a, "--Xcompiler,"))
 		case strings.HasPrefix(a, "--Xruntime,"):
 			runtimeArgs = append(runtimeArgs, "--"+strings.TrimPrefix(a, "--Xruntime,"))
-		case strings.HasPrefix(a, "--iree-") || strings.HasPrefix(a, "--compile-"):
+		case strings.HasPrefix(a, "--iree-") || strings.HasPrefix(a, "--compile-") || strings.HasPrefix(a, "--gree-"):
 			compilerArgs = append(compilerArgs, a)
 		case a == "-" || !strings.HasPrefix(a, "-"):
 			source = a

@@ -99,6 +99,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		CompileTo:      p.str("compile-to", ""),
 		// Dispatch tracing is a debugging aid, off by default.
 		TraceDispatches: p.bool("iree-flow-trace-dispatch-tensors"),
+		Vulkan: compiler.VulkanOptions{
+			Target:         p.str("iree-vulkan-target", ""),
+			TargetFeatures: p.str("iree-vulkan-target-features", ""),
+		},
+		TestGPUStrategy: p.str("gree-test-gpu-strategy", ""),
 		LLVMCPU: compiler.LLVMCPUOptions{
 			TargetCPU:         p.str("iree-llvmcpu-target-cpu", ""),
 			TargetCPUFeatures: p.str("iree-llvmcpu-target-cpu-features", ""),

@@ -41,6 +41,8 @@ var options = []option{
 	{name: "iree-cuda-target", kind: optString, help: "CUDA target (sm_XX, code name or product name); default sm_60", aliases: []string{"iree-hal-cuda-llvm-target-arch"}},
 	{name: "iree-rocm-target", kind: optString, help: "ROCm/HIP target (gfxNNNN, code name or product name)", aliases: []string{"iree-hip-target", "iree-rocm-target-chip"}},
 	{name: "iree-vulkan-target", kind: optString, help: "Vulkan target (profile, architecture or product name)", aliases: []string{"iree-vulkan-target-triple"}},
+	{name: "iree-vulkan-target-features", kind: optString, help: "Vulkan target features replacing the target's (spirv:v1.N,cap:<SPIR-V capability>,…)"},
+	{name: "gree-test-gpu-strategy", kind: optString, help: "Testing: compile vmvx kernels with this Vulkan target's GPU strategy and legalization (thread-level kernels on the CPU drivers)"},
 	{name: "iree-llvmcpu-target-cpu", kind: optString, help: "LLVM CPU name for llvm-cpu: host (the default: this machine's CPU, @HOSTCPU@), generic, or a CPU name"},
 	{name: "iree-llvmcpu-target-cpu-features", kind: optString, help: "LLVM CPU features for llvm-cpu (+a,-b, or host)"},
 	{name: "iree-llvmcpu-target-triple", kind: optString, help: "LLVM target triple for llvm-cpu (x86_64 or aarch64 Linux; default or 'host': this machine's)"},

@@ -44,6 +44,15 @@ type Strategy struct {
 	// ChainLowerable), and ConvChainScratch the most bytes of its
 	// workgroup scratch.
 	ConvChainChannels, ConvChainScratch int64
+	// ReductionThreads, when positive (GPU targets), makes a generic
+	// whose innermost loop is a long vectorized reduction
+	// (cooperativeReduction) a thread-level kernel: a workgroup of
+	// ReductionThreads threads (a power of two) computes each output
+	// point, every thread summing a strided share of the loop, the
+	// shares combined through ReductionSubgroup-wide subgroup reductions
+	// and workgroup memory (a tree in workgroup memory alone when
+	// ReductionSubgroup is 0: the target has no subgroup operations).
+	ReductionThreads, ReductionSubgroup int
 }
 
 // CPUStrategy is the strategy of the vmvx target.

@@ -48,6 +48,12 @@ type genericLowering struct {
 	redVec   bool
 	redWidth int
 	combs    []combiner
+	// coop: the reduction is cooperative (Strategy.ReductionThreads):
+	// tid is the thread's index, shared the workgroup memory of each
+	// output's partial results.
+	coop   bool
+	tid    kir.Value
+	shared []int
 	// epi, when set, consumes the root's output at each point.
 	epi    *epilogue
 	initOf []initSource
@@ -159,6 +165,7 @@ func (l *genericLowering) analyze() error {
 	l.width = 1
 	if l.useReductionVectors(gather) {
 		l.redVec = true
+		l.coop = l.cooperative()
 		if len(l.pars) > 0 {
 			l.vecDim = l.pars[len(l.pars)-1]
 		}

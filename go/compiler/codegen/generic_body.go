@@ -53,6 +53,16 @@ func (l *genericLowering) point(b *kir.Builder, ivs []kir.Value, w int) error {
 		}
 		outs, outAcc = vals, accs
 	}
+	if l.coop {
+		// Every thread holds the results; the first stores them.
+		b.If(b.Cmp(kir.CmpI, kir.PredEQ, l.tid, g.idx(0)), nil, func(b *kir.Builder) []kir.Value {
+			for j := range outs {
+				l.store(b, outAcc[j], outs[j], w)
+			}
+			return nil
+		}, nil)
+		return nil
+	}
 	for j := range outs {
 		l.store(b, outAcc[j], outs[j], w)
 	}
@@ -65,6 +75,9 @@ func (l *genericLowering) reduce(b *kir.Builder, ivs []kir.Value, w, i int, accs
 		return l.body(b, ivs, w, accs)
 	}
 	k := l.reds[i]
+	if l.coop && i == len(l.reds)-1 {
+		return l.reduceCooperative(b, ivs, k, accs)
+	}
 	if l.redVec && i == len(l.reds)-1 {
 		return l.reduceVector(b, ivs, k, accs)
 	}

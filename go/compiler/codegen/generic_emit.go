@@ -13,6 +13,9 @@ func (l *genericLowering) emit() error {
 	g := l.g
 	top := g.b
 	ivs := make([]kir.Value, len(l.its))
+	if l.coop {
+		l.startCooperative(top)
+	}
 	if len(l.pars) == 0 {
 		return l.point(top, ivs, 1)
 	}
@@ -66,6 +69,10 @@ func (l *genericLowering) emit() error {
 	}
 	if dist == l.vecDim && l.width > 1 {
 		tile = (tile + int64(l.width) - 1) / int64(l.width) * int64(l.width)
+	}
+	if l.coop {
+		// A workgroup per output point: its threads share the reduction.
+		tile = 1
 	}
 	if s := l.sizes[dist].static; s >= 0 {
 		tile = min(tile, max(s, 1))

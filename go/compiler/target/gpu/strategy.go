@@ -6,9 +6,8 @@ import (
 	"github.com/gree-ml/gree/go/status"
 )
 
-// DefaultThreads is the number of threads of a distributed workgroup
-// (two subgroups of a 32-wide GPU, one of a 64-wide one), lowered to the
-// target's invocation limit.
+// DefaultThreads is the number of threads of a workgroup (two subgroups
+// of a 32-wide GPU, one of a 64-wide one), lowered to the target's limits.
 const DefaultThreads = 64
 
 // Strategy is the codegen strategy of GPU targets: no tile ops (Contract,
@@ -16,35 +15,47 @@ const DefaultThreads = 64
 // (a thread's loads and stores of 16 bytes of f32), and tiles of four
 // elements: after DistributeTiles each thread computes one such tile, so
 // that a workgroup of 64 threads covers 256 consecutive elements.
-// Reductions run whole in one thread.
+// Long reductions are shared by a workgroup's Threads(t) threads, which
+// combine their partial results with subgroup reductions where the target
+// has them (codegen's cooperative reductions); short ones run whole in
+// one thread.
 func Strategy(t *Target) codegen.Strategy {
-	return codegen.Strategy{VectorWidth: 4, WorkgroupElements: 4}
+	st := codegen.Strategy{VectorWidth: 4, WorkgroupElements: 4, ReductionThreads: Threads(t)}
+	if t.SubgroupSize > 0 && t.Has("GroupNonUniformArithmetic") {
+		st.ReductionSubgroup = t.SubgroupSize
+	}
+	return st
 }
 
-// Threads returns the threads per workgroup for t: DefaultThreads, or
-// fewer where the target's limits are lower.
+// Threads returns the threads per workgroup for t: DefaultThreads, or the
+// largest power of two within the target's limits where they are lower.
 func Threads(t *Target) int {
 	n := DefaultThreads
-	if t.MaxWorkgroupInvocations > 0 && t.MaxWorkgroupInvocations < n {
-		n = t.MaxWorkgroupInvocations
-	}
-	if t.MaxWorkgroupSize[0] > 0 && t.MaxWorkgroupSize[0] < n {
-		n = t.MaxWorkgroupSize[0]
+	for n > 1 && ((t.MaxWorkgroupInvocations > 0 && n > t.MaxWorkgroupInvocations) || (t.MaxWorkgroupSize[0] > 0 && n > t.MaxWorkgroupSize[0])) {
+		n /= 2
 	}
 	return n
 }
 
-// Legalize turns a tile-level kernel made with Strategy(t) into the
-// thread-level kernel the emitters translate: each thread takes one tile
-// (DistributeTiles over Threads(t)), subgroups are the target's size,
-// and the result verifies. A kernel with tile ops is an INTERNAL error
-// (Strategy makes none).
+// Legalize turns a kernel made with Strategy(t) into the thread-level
+// kernel the emitters translate: a tile-level kernel's threads each take
+// one tile (DistributeTiles over Threads(t)); thread-level kernels
+// (cooperative reductions) stay as they are. Subgroups are the target's
+// size, and the result verifies. A kernel with tile ops is an INTERNAL
+// error (Strategy makes none).
 func Legalize(k *kir.Kernel, t *Target) error {
 	if op := findKind(k.Body, kir.Contract, kir.DWConv); op != nil {
 		return status.Errorf(status.Internal, "gpu: %s has a %v tile op, which GPU targets do not lower", k.Name, op.Kind)
 	}
-	if err := DistributeTiles(k, Threads(t)); err != nil {
-		return err
+	if k.WorkgroupSize == [3]int{1, 1, 1} {
+		if err := DistributeTiles(k, Threads(t)); err != nil {
+			return err
+		}
+	} else if n := k.WorkgroupSize[0] * k.WorkgroupSize[1] * k.WorkgroupSize[2]; t.MaxWorkgroupInvocations > 0 && n > t.MaxWorkgroupInvocations {
+		return status.Errorf(status.Internal, "gpu: %s has %d threads per workgroup, over %s's %d", k.Name, n, t.Name, t.MaxWorkgroupInvocations)
+	}
+	if k.SubgroupSize != 0 && k.SubgroupSize != t.SubgroupSize {
+		return status.Errorf(status.Internal, "gpu: %s was built for subgroups of %d, %s's are %d", k.Name, k.SubgroupSize, t.Name, t.SubgroupSize)
 	}
 	k.SubgroupSize = t.SubgroupSize
 	if err := kir.Verify(k); err != nil {

@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand"
 	"strings"
@@ -71,6 +72,51 @@ var programs = map[string]string{
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%a, %w : tensor<1x9x9x3xf32>, tensor<3x3x3x5xf32>) outs(%i : tensor<1x7x7x5xf32>) -> tensor<1x7x7x5xf32>
   return %0 : tensor<1x7x7x5xf32>
 }`,
+	"sum_rows": `func.func @f(%a: tensor<5x3001xf32>) -> tensor<5xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %0 = linalg.reduce ins(%a : tensor<5x3001xf32>) outs(%i : tensor<5xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %0 : tensor<5xf32>
+}`,
+	"sum_all_squares": `func.func @f(%a: tensor<4097xf32>) -> tensor<f32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%a : tensor<4097xf32>) outs(%i : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.mulf %x, %x : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}`,
+	"max_rows_f16": `func.func @f(%a: tensor<3x700xf16>) -> tensor<3xf16> {
+  %z = arith.constant 0xFC00 : f16
+  %e = tensor.empty() : tensor<3xf16>
+  %i = linalg.fill ins(%z : f16) outs(%e : tensor<3xf16>) -> tensor<3xf16>
+  %0 = linalg.reduce ins(%a : tensor<3x700xf16>) outs(%i : tensor<3xf16>) dimensions = [1]
+    (%x: f16, %acc: f16) {
+      %s = arith.maximumf %x, %acc : f16
+      linalg.yield %s : f16
+    }
+  return %0 : tensor<3xf16>
+}`,
+	"sum_rows_i32": `func.func @f(%a: tensor<6x1000xi32>) -> tensor<6xi32> {
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<6xi32>
+  %i = linalg.fill ins(%z : i32) outs(%e : tensor<6xi32>) -> tensor<6xi32>
+  %0 = linalg.reduce ins(%a : tensor<6x1000xi32>) outs(%i : tensor<6xi32>) dimensions = [1]
+    (%x: i32, %acc: i32) {
+      %s = arith.addi %x, %acc : i32
+      linalg.yield %s : i32
+    }
+  return %0 : tensor<6xi32>
+}`,
 	"ints": `func.func @f(%a: tensor<130xi32>, %b: tensor<130xi8>) -> tensor<130xi64> {
   %0 = arith.extsi %b : tensor<130xi8> to tensor<130xi32>
   %1 = arith.muli %a, %0 : tensor<130xi32>
@@ -121,6 +167,7 @@ func checkLegalized(t *testing.T, d *codegen.Dispatch, target *gpu.Target, r *ra
 		t.Fatalf("tile kernel: %v\n%s", err, k)
 	}
 	text := k.String()
+	cooperative := k.WorkgroupSize != [3]int{1, 1, 1}
 	if err := gpu.Legalize(k, target); err != nil {
 		t.Fatalf("legalize: %v\n%s", err, text)
 	}
@@ -128,7 +175,11 @@ func checkLegalized(t *testing.T, d *codegen.Dispatch, target *gpu.Target, r *ra
 		t.Fatalf("workgroup %v subgroup %d, want %d threads, subgroup %d", k.WorkgroupSize, k.SubgroupSize, gpu.Threads(target), target.SubgroupSize)
 	}
 	g := grid(k)
-	if want := (grid0[0] + int64(gpu.Threads(target)) - 1) / int64(gpu.Threads(target)); g[0] != want || g[1] != grid0[1] || g[2] != grid0[2] {
+	if cooperative {
+		if g != grid0 {
+			t.Fatalf("a thread-level kernel's grid changed from %v to %v", grid0, g)
+		}
+	} else if want := (grid0[0] + int64(gpu.Threads(target)) - 1) / int64(gpu.Threads(target)); g[0] != want || g[1] != grid0[1] || g[2] != grid0[2] {
 		t.Fatalf("grid %v after %v, want x = %d", g, grid0, want)
 	}
 	after := targettest.Clone(in)
@@ -186,6 +237,128 @@ func randomBinding(e kir.Scalar, n int, r *rand.Rand) []byte {
 		}
 	}
 	return b
+}
+
+// TestGPUStrategyAgreesWithCPU lowers each program's dispatches with the
+// CPU strategy and with the legalized GPU strategy of targets with and
+// without subgroup operations, runs both on the same bindings, and
+// compares the results: integers exactly, floats to a relative error
+// of 1e-5 of the row's magnitude (the orders of float sums differ).
+func TestGPUStrategyAgreesWithCPU(t *testing.T) {
+	for _, target := range []*gpu.Target{gpu.Llvmpipe(), gpu.AndroidBaseline2022()} {
+		for name, src := range programs {
+			t.Run(target.Name+"/"+name, func(t *testing.T) {
+				m := targettest.Flow(t, src)
+				r := rand.New(rand.NewSource(7))
+				contents := map[*ir.Value][]byte{}
+				m.Op.Walk(func(op *ir.Operation) bool {
+					if op.Name != flow.RegionName {
+						return true
+					}
+					cpu, err := codegen.Lower(op, "k", codegen.Strategy{VectorWidth: 8, WorkgroupElements: 64})
+					if err != nil {
+						t.Fatal(err)
+					}
+					g, err := codegen.Lower(op, "k", gpu.Strategy(target))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := gpu.Legalize(g.Kernel, target); err != nil {
+						t.Fatal(err)
+					}
+					bind := func(d *codegen.Dispatch) [][]byte {
+						out := make([][]byte, len(d.Bindings))
+						for i, v := range d.Bindings {
+							if contents[v] == nil {
+								contents[v] = randomBinding(d.Kernel.Bindings[i].Elem, elements(t, v), r)
+							}
+							out[i] = append([]byte(nil), contents[v]...)
+						}
+						return out
+					}
+					bc, bg := bind(cpu), bind(g)
+					if err := kir.Run(cpu.Kernel, grid(cpu.Kernel), nil, bc); err != nil {
+						t.Fatal(err)
+					}
+					if err := kir.Run(g.Kernel, grid(g.Kernel), nil, bg); err != nil {
+						t.Fatalf("%v\n%s", err, g.Kernel)
+					}
+					for i, v := range g.Bindings {
+						j := indexOf(cpu.Bindings, v)
+						if j < 0 {
+							t.Fatalf("binding %d of the GPU kernel is not one of the CPU kernel's", i)
+						}
+						if msg := compare(g.Kernel.Bindings[i].Elem, bc[j], bg[i]); msg != "" {
+							t.Fatalf("binding %d: %s\n%s", i, msg, g.Kernel)
+						}
+					}
+					return false
+				})
+			})
+		}
+	}
+}
+
+func indexOf(vs []*ir.Value, v *ir.Value) int {
+	for i, x := range vs {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// compare returns "" when want and got agree: bytes equal, or floats
+// within 1e-5 of the largest magnitude (f16 within 1e-3).
+func compare(e kir.Scalar, want, got []byte) string {
+	if bytes.Equal(want, got) {
+		return ""
+	}
+	var w, g []float64
+	switch e {
+	case kir.F32:
+		for i := 0; i+4 <= len(want); i += 4 {
+			w = append(w, float64(math.Float32frombits(binary.LittleEndian.Uint32(want[i:]))))
+			g = append(g, float64(math.Float32frombits(binary.LittleEndian.Uint32(got[i:]))))
+		}
+	case kir.F16:
+		for i := 0; i+2 <= len(want); i += 2 {
+			w = append(w, f16(binary.LittleEndian.Uint16(want[i:])))
+			g = append(g, f16(binary.LittleEndian.Uint16(got[i:])))
+		}
+	default:
+		return "integers differ"
+	}
+	tol := 1e-5
+	if e == kir.F16 {
+		tol = 1e-3
+	}
+	scale := 1.0
+	for _, x := range w {
+		scale = max(scale, math.Abs(x))
+	}
+	for i := range w {
+		if math.Abs(w[i]-g[i]) > tol*scale {
+			return fmt.Sprintf("element %d: %g, want %g", i, g[i], w[i])
+		}
+	}
+	return ""
+}
+
+// f16 decodes an IEEE half (finite values and infinities).
+func f16(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
+	switch exp {
+	case 0:
+		return sign * frac * math.Pow(2, -24)
+	case 31:
+		return sign * math.Inf(1)
+	}
+	return sign * (1 + frac/1024) * math.Pow(2, float64(exp-15))
 }
 
 func TestLegalizeRejectsTileOps(t *testing.T) {
