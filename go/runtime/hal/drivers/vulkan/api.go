@@ -78,6 +78,7 @@ type deviceAPI struct {
 	DestroySemaphore         func(device uintptr, semaphore uint64, alloc unsafe.Pointer)                                   `proc:"vkDestroySemaphore"`
 	GetSemaphoreCounterValue func(device uintptr, semaphore uint64, value *uint64) int32                                    `proc:"vkGetSemaphoreCounterValue|vkGetSemaphoreCounterValueKHR,optional"`
 	SignalSemaphore          func(device uintptr, info *semaphoreSignalInfo) int32                                          `proc:"vkSignalSemaphore|vkSignalSemaphoreKHR,optional"`
+	WaitSemaphores           func(device uintptr, info *semaphoreWaitInfo, timeout uint64) int32                            `proc:"vkWaitSemaphores|vkWaitSemaphoresKHR,optional"`
 	CreateFence              func(device uintptr, info *fenceCreateInfo, alloc unsafe.Pointer, fence *uint64) int32         `proc:"vkCreateFence"`
 	DestroyFence             func(device uintptr, fence uint64, alloc unsafe.Pointer)                                       `proc:"vkDestroyFence"`
 	WaitForFences            func(device uintptr, count uint32, fences *uint64, waitAll uint32, timeout uint64) int32       `proc:"vkWaitForFences"`

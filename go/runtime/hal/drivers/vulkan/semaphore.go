@@ -178,10 +178,15 @@ func (t *timeline) submitted(v uint64) {
 	t.raiseQueuedLocked(v)
 }
 
-// completed records the completion of a submitted signal of v (the GPU
-// has signaled it): the mirror reaches v, or fails with err. A deferred
-// host signal is applied once no signal is pending.
+// completed records the completion of a submitted signal of v: the mirror
+// reaches v, or fails with err. A deferred host signal is applied once no
+// signal is pending. The submission's fence has signaled; the semaphore
+// signal of the same batch may land a moment later (lavapipe), so it is
+// waited for first: later host signals must not overtake it.
 func (t *timeline) completed(v uint64, err error) {
+	if werr := t.awaitNative(v); werr != nil && err == nil {
+		err = werr
+	}
 	t.mu.Lock()
 	t.pending--
 	if t.pending == 0 && t.deferred != 0 && t.handle != 0 {
@@ -198,6 +203,27 @@ func (t *timeline) completed(v uint64, err error) {
 	if cur, qerr := t.mirror.Query(); qerr == nil && cur < v {
 		t.mirror.Signal(v)
 	}
+}
+
+// awaitNative waits for the VkSemaphore to reach v (a signal already
+// executed or about to be).
+func (t *timeline) awaitNative(v uint64) error {
+	t.mu.Lock()
+	h := t.handle
+	t.mu.Unlock()
+	if h == 0 {
+		return nil
+	}
+	d := t.d
+	var m cmem
+	defer m.free()
+	sems, values := []uint64{h}, []uint64{v}
+	info := &semaphoreWaitInfo{sType: sTypeSemaphoreWaitInfo, semaphoreCount: 1, pSemaphores: pinned(&m, sems), pValues: pinned(&m, values)}
+	r := d.vk.WaitSemaphores(d.handle, info, uint64(10*time.Second))
+	if r == vkTimeout {
+		return status.Errorf(status.Internal, "the device signaled a submission's fence but not, within 10 s, its semaphore signal of value %d", v)
+	}
+	return check(r, "vkWaitSemaphores")
 }
 
 // detach turns t into a host semaphore: its device is closing and

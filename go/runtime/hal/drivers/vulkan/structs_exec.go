@@ -34,6 +34,7 @@ const (
 	sTypeMemoryHostPointerProperties         = 1000178001
 	sTypeSemaphoreTypeCreateInfo             = 1000207002
 	sTypeTimelineSemaphoreSubmitInfo         = 1000207003
+	sTypeSemaphoreWaitInfo                   = 1000207004
 	sTypeSemaphoreSignalInfo                 = 1000207005
 	sTypeRequiredSubgroupSizeCreateInfo      = 1000225001
 	sTypeDebugUtilsMessengerCreateInfo       = 1000128004
@@ -120,6 +121,16 @@ type semaphoreSignalInfo struct {
 	pNext     unsafe.Pointer
 	semaphore uint64
 	value     uint64
+}
+
+// VkSemaphoreWaitInfo (40 bytes).
+type semaphoreWaitInfo struct {
+	sType          uint32
+	pNext          unsafe.Pointer
+	flags          uint32
+	semaphoreCount uint32
+	pSemaphores    unsafe.Pointer
+	pValues        unsafe.Pointer
 }
 
 // VkTimelineSemaphoreSubmitInfo (48 bytes).

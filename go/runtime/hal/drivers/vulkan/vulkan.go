@@ -621,7 +621,7 @@ func (d *driver) createDevice(pd *physicalDevice, family uint32) (*device, error
 		return nil, err
 	}
 	// Features whose commands the device did not give are left off.
-	if dev.vk.GetSemaphoreCounterValue == nil || dev.vk.SignalSemaphore == nil {
+	if dev.vk.GetSemaphoreCounterValue == nil || dev.vk.SignalSemaphore == nil || dev.vk.WaitSemaphores == nil {
 		dev.features.timelineSemaphore = false
 	}
 	if dev.vk.CmdPushDescriptorSetKHR == nil {
