@@ -110,4 +110,3 @@ func TestConversions(t *testing.T) {
 		}
 	}
 }
-
