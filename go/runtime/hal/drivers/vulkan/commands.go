@@ -32,12 +32,7 @@ func (s *submission) record() (err error) {
 	}
 	defer func() {
 		if err != nil {
-			d.alloc.restorePendingZero(s.zero)
-			s.zero = nil
-			if s.vkcb != 0 {
-				d.vk.FreeCommandBuffers(d.handle, d.commandPool, 1, &s.vkcb)
-				s.vkcb = 0
-			}
+			s.unrecord()
 		}
 	}()
 	info := &commandBufferAllocateInfo{sType: sTypeCommandBufferAllocateInfo, commandPool: d.commandPool, commandBufferCount: 1}
@@ -69,6 +64,18 @@ func (s *submission) record() (err error) {
 	last := hostBarrier
 	d.vk.CmdPipelineBarrier(cb, stages, stageHost, 0, 1, &last, 0, nil, 0, nil)
 	return check(d.vk.EndCommandBuffer(cb), "vkEndCommandBuffer")
+}
+
+// unrecord undoes record after a failure (d.mu held): the command buffer
+// goes, and the zero fills are left to the next submission.
+func (s *submission) unrecord() {
+	d := s.d
+	if s.vkcb != 0 {
+		d.vk.FreeCommandBuffers(d.handle, d.commandPool, 1, &s.vkcb)
+		s.vkcb = 0
+	}
+	d.alloc.restorePendingZero(s.zero)
+	s.zero = nil
 }
 
 // descriptorPool creates the pool of the descriptor sets of the

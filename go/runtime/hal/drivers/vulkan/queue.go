@@ -154,11 +154,24 @@ func (s *submission) awaitWaits(cancel <-chan struct{}) error {
 				continue
 			}
 		}
-		if err := (hal.SemaphoreList{p}).WaitCancel(hal.NoDeadline, cancel); err != nil {
+		if err := hostWaits(hal.SemaphoreList{p}).WaitCancel(hal.NoDeadline, cancel); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// hostWaits returns l with every timeline (of any Vulkan device) replaced
+// by its host mirror, which hal waits on without polling.
+func hostWaits(l hal.SemaphoreList) hal.SemaphoreList {
+	out := make(hal.SemaphoreList, len(l))
+	for i, p := range l {
+		if t, ok := p.Semaphore.(*timeline); ok {
+			p.Semaphore = t.mirror
+		}
+		out[i] = p
+	}
+	return out
 }
 
 func cancelled() error {
@@ -229,11 +242,13 @@ func (q *queueState) submit(s *submission) error {
 	}
 	fence, err := d.fenceLocked()
 	if err != nil {
+		s.unrecord()
 		return err
 	}
 	m.pin(unsafe.Pointer(info))
 	if err := check(d.vk.QueueSubmit(d.queue, 1, info, fence), "vkQueueSubmit"); err != nil {
 		d.fences = append(d.fences, fence)
+		s.unrecord()
 		return err
 	}
 	s.fence = fence
@@ -354,7 +369,7 @@ func (v *device) QueueHostCall(wait, signal hal.SemaphoreList, fn func() error) 
 		finishHostCall(signal, err, fn)
 		return nil
 	}
-	wait, signal = append(hal.SemaphoreList(nil), wait...), append(hal.SemaphoreList(nil), signal...)
+	wait, signal = hostWaits(wait), append(hal.SemaphoreList(nil), signal...)
 	go func() {
 		defer v.q.running.Done()
 		finishHostCall(signal, wait.WaitCancel(hal.NoDeadline, v.q.closing), fn)
