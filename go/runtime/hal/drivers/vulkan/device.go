@@ -171,8 +171,12 @@ type hostBlock struct {
 	size int64
 }
 
-// maxCachedBlocks is how many staging blocks a device keeps for reuse.
-const maxCachedBlocks = 4
+// A device keeps up to maxCachedBlocks staging blocks of at most
+// maxCachedBlock bytes for reuse (larger ones are freed at once).
+const (
+	maxCachedBlocks = 4
+	maxCachedBlock  = 16 << 20
+)
 
 // getBlock returns a staging block of at least n bytes.
 func (v *device) getBlock(n int64) (*hostBlock, error) {
@@ -197,7 +201,7 @@ func (v *device) getBlock(n int64) (*hostBlock, error) {
 // putBlock returns a block to the cache (or frees it).
 func (v *device) putBlock(b *hostBlock) {
 	v.blockMu.Lock()
-	if len(v.blocks) < maxCachedBlocks {
+	if len(v.blocks) < maxCachedBlocks && b.size <= maxCachedBlock {
 		v.blocks = append(v.blocks, b)
 		v.blockMu.Unlock()
 		return

@@ -119,11 +119,11 @@ func (s *submission) span(r hal.BufferRef, what string) (span, error) {
 	}
 	st := s.d.alloc.lookup(b)
 	if st == nil {
-		return span{}, status.Errorf(status.InvalidArgument, "%s: a %s is not memory of %s: a Vulkan device uses only its own buffers (copy the data into one of them first)", what, b, s.d.describe())
+		return span{}, status.Errorf(status.InvalidArgument, "%s: the buffer (%s) is not memory of %s: a Vulkan device uses only its own buffers (copy the data into one of them first)", what, b, s.d.describe())
 	}
 	if !s.seen[st] {
 		if !st.acquire() {
-			return span{}, status.Errorf(status.FailedPrecondition, "%s: a %s was used after its memory was freed", what, b)
+			return span{}, status.Errorf(status.FailedPrecondition, "%s: the buffer (%s) was used after its memory was freed", what, b)
 		}
 		s.seen[st] = true
 		s.held = append(s.held, st)
@@ -175,8 +175,8 @@ func (s *submission) resolveDispatch(c *hal.Command, o *op) error {
 	lim := d.limits.maxComputeWorkGroupCount
 	for i, n := range c.Workgroups {
 		if n < 0 || n > int64(lim[i]) {
-			return status.Errorf(status.InvalidArgument, "dispatch of %s over (%d, %d, %d) workgroups: %d workgroups in dimension %d exceed %s's maxComputeWorkGroupCount (%d, %d, %d); split the grid",
-				name, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2], n, i, d.describe(), lim[0], lim[1], lim[2])
+			return status.Errorf(status.InvalidArgument, "dispatch of %s over (%d, %d, %d) workgroups: %d workgroups in dimension %d exceed the maxComputeWorkGroupCount (%d, %d, %d) of %s; split the grid",
+				name, c.Workgroups[0], c.Workgroups[1], c.Workgroups[2], n, i, lim[0], lim[1], lim[2], d.describe())
 		}
 		o.grid[i] = uint32(n)
 	}
