@@ -38,13 +38,14 @@ type device struct {
 	blockMu     sync.Mutex
 	blocks      []*hostBlock // staging blocks kept for reuse
 
-	// objects that Close destroys: live semaphores and executables.
+	// objects that Close destroys: live semaphores and executables (each
+	// holds a reference to the VkDevice until it is destroyed).
 	objMu       sync.Mutex
 	timelines   map[uint64]weak.Pointer[timeline]
 	executables map[*executable]struct{}
 
-	// The VkDevice lives while the device is open or memory allocated
-	// from it is: refs counts both.
+	// The VkDevice lives while the device is open or memory, semaphores or
+	// executables made from it are: refs counts them all.
 	lifeMu    sync.Mutex
 	refs      int
 	closed    bool
@@ -152,6 +153,7 @@ func (v *device) Close() error {
 				t.detach()
 			}
 			v.vk.DestroySemaphore(v.handle, handle, nil)
+			v.unref()
 		}
 		for e := range exes {
 			e.destroy()

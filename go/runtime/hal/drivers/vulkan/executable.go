@@ -69,6 +69,9 @@ func (v *device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 			return nil, err
 		}
 	}
+	if err := v.ref(); err != nil {
+		return nil, err
+	}
 	mark := v.driver.validationMark()
 	e := &executable{d: v}
 	for i := range x.Entries {
@@ -302,4 +305,5 @@ func (e *executable) destroy() {
 		delete(e.d.executables, e)
 	}
 	e.d.objMu.Unlock()
+	e.d.unref()
 }

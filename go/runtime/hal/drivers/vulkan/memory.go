@@ -521,6 +521,10 @@ func (a *allocator) Statistics() hal.AllocatorStatistics {
 
 // Trim gives back the device's cached staging memory.
 func (a *allocator) Trim() error {
+	if a.d.ref() != nil {
+		return nil // closed: the blocks went with the device
+	}
+	defer a.d.unref()
 	a.d.trimBlocks()
 	return nil
 }

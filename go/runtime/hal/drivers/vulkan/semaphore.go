@@ -53,12 +53,17 @@ func (v *device) CreateSemaphore(initial uint64) (hal.Semaphore, error) {
 	if !v.features.timelineSemaphore {
 		return hal.NewHostSemaphore(initial), nil
 	}
+	// Each live VkSemaphore holds the VkDevice.
+	if err := v.ref(); err != nil {
+		return nil, err
+	}
 	var m cmem
 	defer m.free()
 	typ := &semaphoreTypeCreateInfo{sType: sTypeSemaphoreTypeCreateInfo, semaphoreType: semaphoreTypeTimeline, initialValue: initial}
 	info := &semaphoreCreateInfo{sType: sTypeSemaphoreCreateInfo, pNext: m.pin(unsafe.Pointer(typ))}
 	var handle uint64
 	if err := check(v.vk.CreateSemaphore(v.handle, info, nil, &handle), "vkCreateSemaphore"); err != nil {
+		v.unref()
 		return nil, err
 	}
 	t := &timeline{d: v, mirror: hal.NewHostSemaphore(initial), handle: handle, queued: initial, changed: make(chan struct{})}
@@ -66,6 +71,7 @@ func (v *device) CreateSemaphore(initial uint64) (hal.Semaphore, error) {
 	if v.timelines == nil {
 		v.objMu.Unlock()
 		v.vk.DestroySemaphore(v.handle, handle, nil)
+		v.unref()
 		return nil, status.Errorf(status.FailedPrecondition, "%s is closed", v.describe())
 	}
 	v.timelines[handle] = weak.Make(t)
@@ -85,6 +91,7 @@ func (v *device) dropTimeline(h uint64) {
 	v.objMu.Unlock()
 	if ok {
 		v.vk.DestroySemaphore(v.handle, h, nil)
+		v.unref()
 	}
 }
 
