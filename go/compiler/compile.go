@@ -162,7 +162,10 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	// dispatches to compile) decides which dispatches flow merges.
 	be, beErr := selectBackend(opts.Backends)
 	if beErr == nil {
-		be, beErr = configureBackend(be, opts)
+		// A bad target flag is an error even without dispatches.
+		if be, err = configureBackend(be, opts); err != nil {
+			return nil, err
+		}
 	}
 	var fo flow.Options
 	if be != nil && be.Strategy.ConvChainChannels > 0 {

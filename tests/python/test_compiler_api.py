@@ -12,9 +12,9 @@ def test_query_available_targets_lists_only_working_targets():
     # Only targets that compile end to end are listed: llvm-cpu only where
     # LLVM 19 (libLLVM and ld.lld) is installed.
     if "llvm-cpu" in targets:
-        assert targets == ["llvm-cpu", "vmvx", "vmvx-inline"]
+        assert targets == ["llvm-cpu", "vmvx", "vmvx-inline", "vulkan-spirv"]
     else:
-        assert targets == ["vmvx", "vmvx-inline"]
+        assert targets == ["vmvx", "vmvx-inline", "vulkan-spirv"]
 
 
 def test_namespace_matches_iree():
@@ -50,4 +50,4 @@ def test_panic_in_library_is_internal_error_not_crash():
         _capi.run_tool("gree-selftest-panic", ["x"])
     assert e.value.code == 13  # INTERNAL
     # The library still works afterwards.
-    assert ireec.query_available_targets()[-2:] == ["vmvx", "vmvx-inline"]
+    assert ireec.query_available_targets()[-3:] == ["vmvx", "vmvx-inline", "vulkan-spirv"]

@@ -159,7 +159,13 @@ func resolveBackends(p *parsed) ([]string, error) {
 				return nil, fmt.Errorf("unregistered device alias \"%s\"; ensure it is linked into the compiler (available = [ 'amdgpu' 'cuda' 'hip' 'local' 'metal' 'vulkan' 'webgpu' ])", alias)
 			}
 			if alias != "local" {
-				return nil, fmt.Errorf("device alias \"%s\" does not provide any executable targets in gree yet; registered backends: [%s]", alias, strings.Join(compiler.TargetNames(), ", "))
+				// A GPU device's one backend (IREE's default for it).
+				b, ok := deviceBackends[alias]
+				if !ok || !registered(b) {
+					return nil, fmt.Errorf("device alias \"%s\" does not provide any executable targets in gree yet; registered backends: [%s]", alias, strings.Join(compiler.TargetNames(), ", "))
+				}
+				backends = append(backends, b)
+				continue
 			}
 			local := p.list("iree-hal-local-target-device-backends")
 			if len(local) == 0 {
@@ -184,6 +190,10 @@ func resolveBackends(p *parsed) ([]string, error) {
 	}
 	return out, nil
 }
+
+// deviceBackends maps a GPU device alias of --iree-hal-target-device to
+// the executable backend it compiles for.
+var deviceBackends = map[string]string{"vulkan": "vulkan-spirv"}
 
 // notRegistered is the error for a backend that cannot be used: the
 // reason a registered one is unavailable (e.g. LLVM missing), or the list

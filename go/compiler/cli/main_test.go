@@ -23,12 +23,27 @@ func TestListTargetBackendsHonest(t *testing.T) {
 	}
 	// Only the targets that compile end to end are listed (sorted):
 	// llvm-cpu only where LLVM is installed.
-	want := "Registered target backends:\n  vmvx\n  vmvx-inline\n"
+	want := "Registered target backends:\n  vmvx\n  vmvx-inline\n  vulkan-spirv\n"
 	if compiler.TargetUnavailable("llvm-cpu") == nil {
-		want = "Registered target backends:\n  llvm-cpu\n  vmvx\n  vmvx-inline\n"
+		want = "Registered target backends:\n  llvm-cpu\n  vmvx\n  vmvx-inline\n  vulkan-spirv\n"
 	}
 	if out != want {
 		t.Errorf("unexpected target list: %q, want %q", out, want)
+	}
+}
+
+func TestVulkanDeviceSelectsVulkanSPIRV(t *testing.T) {
+	p, err := parseArgs([]string{"--iree-hal-target-device=vulkan", "in.mlir"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := resolveBackends(p)
+	if err != nil || len(bs) != 1 || bs[0] != "vulkan-spirv" {
+		t.Fatalf("got %v, %v", bs, err)
+	}
+	code, _, stderr := run("--iree-hal-target-backends=vulkan-spirv", "--iree-vulkan-target=gfx9999", "-")
+	if code == 0 || !strings.Contains(stderr, "Unknown Vulkan target 'gfx9999'") {
+		t.Fatalf("code %d, stderr %q", code, stderr)
 	}
 }
 

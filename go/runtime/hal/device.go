@@ -254,6 +254,24 @@ func ReadBuffer(d Device, b *Buffer, offset, length int64) ([]byte, error) {
 	return out, nil
 }
 
+// HostMemoryDevice is implemented by devices whose commands run on the
+// host (the local devices): they use any host buffer.
+type HostMemoryDevice interface {
+	UsesHostMemory() bool
+}
+
+// Usable reports whether d's commands can use b: b is d's memory (its
+// placement), or host memory and d runs on the host. Other buffers are
+// copied into one of d's first (a Vulkan device uses only its own).
+func Usable(d Device, b *Buffer) bool {
+	if p := b.Placement(); p != nil {
+		pd, ok := p.(Device)
+		return ok && pd == d
+	}
+	h, ok := d.(HostMemoryDevice)
+	return ok && h.UsesHostMemory()
+}
+
 // placementDevice returns d, or when nil the device whose memory b is.
 func placementDevice(d Device, b *Buffer) Device {
 	if d == nil {

@@ -107,6 +107,13 @@ type Device interface {
 	Recyclable(ref any) bool
 }
 
+// Adopter is implemented by devices that cannot use every buffer a caller
+// passes (a GPU uses its own memory): Adopt returns ref itself, or a copy
+// in the device's memory, for each reference argument of a call.
+type Adopter interface {
+	Adopt(ref any) (any, error)
+}
+
 // Holder is implemented by devices whose buffers are reference counted:
 // the VM holds a reference to each buffer a module global keeps, so that a
 // caller releasing its own reference to a buffer it passed in (a state
@@ -333,6 +340,10 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 			if err := c.checkTensorArgs(&inst.m.Def.Functions[e.Function], args); err != nil {
 				return nil, err
 			}
+			args, err := c.adopt(args)
+			if err != nil {
+				return nil, err
+			}
 			if w, ok := c.dev.(Warmer); ok {
 				defer w.Warm()()
 			}
@@ -360,6 +371,32 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 		}
 	}
 	return nil, status.Errorf(status.NotFound, "module '%s' has no exported function '%s'", mod, fn)
+}
+
+// adopt passes the reference arguments through the device's Adopter,
+// copying args only when one of them changes.
+func (c *Context) adopt(args []Value) ([]Value, error) {
+	ad, ok := c.dev.(Adopter)
+	if !ok {
+		return args, nil
+	}
+	out := args
+	for i, a := range args {
+		if a.Ref == nil {
+			continue
+		}
+		r, err := ad.Adopt(a.Ref)
+		if err != nil {
+			return nil, fmt.Errorf("argument %d: %w", i, err)
+		}
+		if r != a.Ref {
+			if &out[0] == &args[0] {
+				out = append([]Value(nil), args...)
+			}
+			out[i].Ref = r
+		}
+	}
+	return out, nil
 }
 
 // callAsync runs a coarse-fences function: its device work waits for the

@@ -139,6 +139,10 @@ func (d *Device) Info() hal.DeviceInfo { return defaultDevice }
 // Allocator returns the device's heap allocator.
 func (d *Device) Allocator() hal.Allocator { return d.allocator }
 
+// UsesHostMemory reports true: the device's commands run on the host and
+// use any host buffer (hal.Usable).
+func (d *Device) UsesHostMemory() bool { return true }
+
 // Close fails the queue work still waiting for semaphores (CANCELLED),
 // waits for the work running, and stops the device's workers.
 func (d *Device) Close() error {

@@ -449,9 +449,48 @@ func (d *Device) Dispatch(exe any, entry int, grid [3]int64, push []int64, bindi
 		if err != nil {
 			return fmt.Errorf("binding %d: %w", i, err)
 		}
+		if !hal.Usable(d.dev, b.Buffer) {
+			// A buffer the device cannot use (host memory reaching a GPU
+			// through a list or a global): a copy in its memory.
+			a, err := d.Adopt(b)
+			if err != nil {
+				return fmt.Errorf("binding %d: %w", i, err)
+			}
+			b = a.(*hal.BufferView)
+		}
 		refs = append(refs, hal.BufferRef{Buffer: b.Buffer, Length: b.ByteLength()})
 	}
 	return d.record(func(cb *hal.CommandBuffer) error { return cb.Dispatch(he, entry, grid, push, refs) })
+}
+
+var _ vm.Adopter = (*Device)(nil)
+
+// Adopt returns a buffer view the device can use for ref: ref itself, or
+// for a buffer of other memory (host buffers passed to a GPU) a copy in a
+// new buffer of the device's, written once the work before it is done.
+func (d *Device) Adopt(ref any) (any, error) {
+	v, ok := ref.(*hal.BufferView)
+	if !ok || v.Buffer == nil || hal.Usable(d.dev, v.Buffer) {
+		return ref, nil
+	}
+	n := v.ByteLength()
+	data, err := hal.ReadBuffer(nil, v.Buffer, 0, n)
+	if err != nil {
+		return nil, fmt.Errorf("reading a %s to copy it into %s memory: %w", v.Buffer, d.dev.Info().Name, err)
+	}
+	b, err := d.dev.Allocator().Allocate(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault}, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Sync(); err != nil {
+		b.Release()
+		return nil, err
+	}
+	if err := hal.WriteBuffer(d.dev, b, 0, data); err != nil {
+		b.Release()
+		return nil, err
+	}
+	return newView(v.Shape, v.Type, b), nil
 }
 
 // refsPool recycles Dispatch's slices of binding references (the command
