@@ -240,9 +240,16 @@ func (e *emitter) call(ret, fn uint32, args ...uint32) uint32 {
 func (e *emitter) emit(op uint32, operands ...uint32) { e.fn = inst(e.fn, op, operands...) }
 
 // val appends an instruction with result type t and returns its result.
+// Float arithmetic is decorated NoContraction: each operation rounds on
+// its own, as the interpreter's do (no fusing into FMAs, no
+// reassociation by the driver's compiler).
 func (e *emitter) val(t, op uint32, operands ...uint32) uint32 {
 	id := e.m.id()
 	e.fn = inst(e.fn, op, append([]uint32{t, id}, operands...)...)
+	switch op {
+	case opFAdd, opFSub, opFMul, opFDiv:
+		e.m.decorate(id, decNoContraction)
+	}
 	return id
 }
 

@@ -30,16 +30,15 @@ func (e *emitter) floatUnary(k kir.Kind, s kir.Scalar, a uint32) uint32 {
 	x := e.promote(s, a)
 	var r uint32
 	switch k {
-	case kir.Floor:
-		r = f.glsl(glslFloor, x)
-	case kir.Ceil:
-		r = f.glsl(glslCeil, x)
-	case kir.Trunc:
-		r = f.glsl(glslTrunc, x)
-	case kir.RoundEven:
-		r = f.glsl(glslRoundEven, x)
-	case kir.Round:
-		r = f.round(x)
+	case kir.Floor, kir.Ceil, kir.Trunc, kir.RoundEven, kir.Round:
+		if k == kir.Round {
+			r = f.round(x)
+		} else {
+			r = f.glsl(map[kir.Kind]uint32{kir.Floor: glslFloor, kir.Ceil: glslCeil, kir.Trunc: glslTrunc, kir.RoundEven: glslRoundEven}[k], x)
+		}
+		// the result has x's sign, ±0 included (some drivers drop the
+		// sign of f64 zeros)
+		r = f.copySign(r, x)
 	case kir.Sqrt:
 		r = f.sqrt(x)
 	case kir.Rsqrt:

@@ -126,6 +126,7 @@ const (
 	decBlock         = 2
 	decArrayStride   = 6
 	decBuiltIn       = 11
+	decNoContraction = 42
 	decNonWritable   = 24
 	decNonReadable   = 25
 	decBinding       = 33

@@ -49,7 +49,10 @@ func (f fb) quadrant(q uint32, vs [4]uint32) uint32 {
 // (sin, tan).
 func (f fb) trig(name string, x uint32, pick func(s, c, q uint32) uint32) uint32 {
 	return f.call1(name, x, func(x uint32) uint32 {
-		r, q := f.trigReduce(x)
+		// Beyond the exact reduction's range, reduce modulo 2π (rounded)
+		// first, exactly: the result keeps its range but not its value.
+		big := f.gt(f.abs(x), f.c(float64(f.terms(6000, 1500000))))
+		r, q := f.trigReduce(f.sel(big, f.fmod(x, f.c(2*math.Pi)), x))
 		v := pick(f.sinPoly(r), f.cosPoly(r), q)
 		if name != "cos" {
 			v = f.sel(f.lt(f.abs(x), f.c(math.Ldexp(1, -f.terms(12, 27)))), x, v)

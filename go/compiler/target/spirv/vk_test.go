@@ -172,14 +172,14 @@ type vkBufferInfo struct{ buffer, offset, rng uint64 }
 
 type vkWriteSet struct {
 	vkBase
-	set      uint64
-	binding  uint32
-	element  uint32
-	count    uint32
-	typ      uint32
-	images   unsafe.Pointer
-	buffers  *vkBufferInfo
-	texels   unsafe.Pointer
+	set     uint64
+	binding uint32
+	element uint32
+	count   uint32
+	typ     uint32
+	images  unsafe.Pointer
+	buffers *vkBufferInfo
+	texels  unsafe.Pointer
 }
 
 type vkCommandPoolCreateInfo struct {
