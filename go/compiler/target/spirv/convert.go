@@ -57,13 +57,14 @@ func (e *emitter) convert(k kir.Kind, from, to kir.Scalar, a uint32) uint32 {
 func (e *emitter) intToFloat(from, to kir.Scalar, a uint32, signed bool) uint32 {
 	f := e.flt(wide(to))
 	var x uint32
-	if from == kir.I1 {
-		one := 1.0
+	if from == kir.I1 { // as an i32 0 or ±1 (a select of float constants may lose +0's sign)
+		one := uint32(1)
 		if signed {
-			one = -1
+			one = 0xffffffff
 		}
-		x = f.sel(a, f.c(one), f.c(0))
-	} else if signed {
+		a = e.val(e.u32(), opSelect, a, e.cU32(one), e.cU32(0))
+	}
+	if signed {
 		x = e.val(f.t, opConvertSToF, a)
 	} else {
 		x = e.val(f.t, opConvertUToF, a)
