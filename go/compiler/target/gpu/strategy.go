@@ -37,6 +37,10 @@ func Threads(t *Target) int {
 	return n
 }
 
+// unrollFactor is the unrolling of innermost loops for targets with a loop
+// iteration budget.
+const unrollFactor = 8
+
 // Legalize turns a kernel made with Strategy(t) into the thread-level
 // kernel the emitters translate: a tile-level kernel's threads each take
 // one tile (DistributeTiles over Threads(t)); thread-level kernels
@@ -58,6 +62,9 @@ func Legalize(k *kir.Kernel, t *Target) error {
 		return status.Errorf(status.Internal, "gpu: %s was built for subgroups of %d, %s's are %d", k.Name, k.SubgroupSize, t.Name, t.SubgroupSize)
 	}
 	k.SubgroupSize = t.SubgroupSize
+	if t.MaxLoopIterations > 0 {
+		UnrollInnerLoops(k, unrollFactor)
+	}
 	if err := kir.Verify(k); err != nil {
 		return status.Errorf(status.Internal, "gpu: legalized %s does not verify: %v", k.Name, err)
 	}

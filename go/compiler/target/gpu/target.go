@@ -33,6 +33,11 @@ type Target struct {
 	MaxSharedBytes          int
 	MaxGrid                 [3]int
 	MaxPushConstantBytes    int
+	// MaxLoopIterations, when positive, is the most loop iterations, all
+	// loops together, one invocation may run on the device (lavapipe
+	// leaves loops once 65535 have run); Legalize then unrolls innermost
+	// loops (UnrollInnerLoops) so that each thread's work fits.
+	MaxLoopIterations int64
 	// Capabilities are the SPIR-V capabilities the target has
 	// ("Shader", "Int64", "Float64", "Int16", "Int8", "Float16",
 	// "StorageBuffer8BitAccess", "StorageBuffer16BitAccess",
@@ -120,6 +125,7 @@ func Llvmpipe() *Target {
 	t := desktop("llvmpipe", "mesa", "llvmpipe", 8, 32<<10)
 	t.MaxGrid = [3]int{65535, 65535, 65535}
 	t.MaxPushConstantBytes = 128
+	t.MaxLoopIterations = 65535
 	return t
 }
 

@@ -1,0 +1,188 @@
+package gpu
+
+import "github.com/gree-ml/gree/go/compiler/kir"
+
+// UnrollInnerLoops unrolls every innermost For loop of k (one holding no
+// other loop) by factor: a loop of factor copies of the body per
+// iteration over the whole multiples of factor steps, then the original
+// loop over the remaining steps. Loop-carried values pass from copy to
+// copy. Loops whose constant trip count is at most factor are unrolled
+// whole (so that the loop around them is innermost in turn).
+//
+// Mesa's lavapipe counts every loop iteration of a shader invocation
+// against one budget of 65535 and silently leaves the loop it is in when
+// the budget runs out, so a thread that walks 131072 elements in one
+// loop would skip the rest there. Unrolling by 8 raises what one thread
+// can walk eightfold (Target.MaxLoopIterations).
+func UnrollInnerLoops(k *kir.Kernel, factor int) {
+	consts := map[kir.Value]int64{}
+	var collect func(*kir.Block)
+	collect = func(b *kir.Block) {
+		for _, op := range b.Ops {
+			if op.Kind == kir.ConstInt && len(op.Results) == 1 && !k.Type(op.Results[0]).IsVector() {
+				consts[op.Results[0]] = op.Imm
+			}
+			for _, r := range op.Regions {
+				collect(r)
+			}
+		}
+	}
+	collect(k.Body)
+	unrollLoops(k, k.Body, factor, consts, map[kir.Value]kir.Value{})
+}
+
+// unrollLoops unrolls the innermost loops of blk and reports whether blk
+// still holds a loop. The results of loops unrolled whole are replaced by
+// their last copy's values: sub records them for the kernel's renaming.
+func unrollLoops(k *kir.Kernel, blk *kir.Block, factor int, consts map[kir.Value]int64, sub map[kir.Value]kir.Value) bool {
+	var out []*kir.Op
+	hasLoop := false
+	for _, op := range blk.Ops {
+		// Uses of loops unrolled whole before this op take their values.
+		for i, a := range op.Args {
+			op.Args[i] = rename(sub, a)
+		}
+		inner := false
+		for _, r := range op.Regions {
+			if unrollLoops(k, r, factor, consts, sub) {
+				inner = true
+			}
+		}
+		if op.Kind != kir.For {
+			out = append(out, op)
+			hasLoop = hasLoop || inner
+			continue
+		}
+		if n, ok := tripCount(op, consts); ok && n <= int64(factor) && !inner {
+			out = append(out, unrollWhole(k, op, n, consts, sub)...)
+			continue
+		}
+		hasLoop = true
+		if inner {
+			out = append(out, op)
+			continue
+		}
+		out = append(out, unrollLoop(k, op, factor)...)
+	}
+	blk.Ops = out
+	return hasLoop
+}
+
+// tripCount returns a loop's constant trip count.
+func tripCount(op *kir.Op, consts map[kir.Value]int64) (int64, bool) {
+	lo, ok1 := consts[op.Args[0]]
+	hi, ok2 := consts[op.Args[1]]
+	step, ok3 := consts[op.Args[2]]
+	if !ok1 || !ok2 || !ok3 || step <= 0 {
+		return 0, false
+	}
+	if hi <= lo {
+		return 0, true
+	}
+	return (hi - lo + step - 1) / step, true
+}
+
+// unrollWhole returns n copies of a loop's body with the induction
+// variable's constant values, recording in sub the loop's results as the
+// last copy's yields (the inits when n is 0).
+func unrollWhole(k *kir.Kernel, op *kir.Op, n int64, consts map[kir.Value]int64, sub map[kir.Value]kir.Value) []*kir.Op {
+	b := &kir.Builder{K: k, Block: &kir.Block{}}
+	body := op.Regions[0]
+	lo, step := consts[op.Args[0]], consts[op.Args[2]]
+	cur := op.Args[3:]
+	for u := int64(0); u < n; u++ {
+		m := map[kir.Value]kir.Value{body.Args[0]: b.Idx(lo + u*step)}
+		for i, a := range body.Args[1:] {
+			m[a] = cur[i]
+		}
+		cur = cloneInto(b, body, m)
+	}
+	for i, r := range op.Results {
+		sub[r] = cur[i]
+	}
+	return b.Block.Ops
+}
+
+// unrollLoop returns the ops replacing loop op: the unrolled loop over
+// the whole multiples of factor steps and the original loop, now over the
+// rest, carrying the unrolled loop's results.
+func unrollLoop(k *kir.Kernel, op *kir.Op, factor int) []*kir.Op {
+	b := &kir.Builder{K: k, Block: &kir.Block{}}
+	lo, hi, step, inits := op.Args[0], op.Args[1], op.Args[2], op.Args[3:]
+	big := b.Bin(kir.Mul, step, b.Idx(int64(factor)))
+	// mid = lo + max(hi-lo, 0) / big · big: the end of the whole chunks.
+	span := b.Bin(kir.MaxS, b.Bin(kir.Sub, hi, lo), b.Idx(0))
+	mid := b.Bin(kir.Add, lo, b.Bin(kir.Mul, b.Bin(kir.DivS, span, big), big))
+	body := op.Regions[0]
+	res := b.For(lo, mid, big, inits, func(b *kir.Builder, iv kir.Value, iters []kir.Value) []kir.Value {
+		cur := iters
+		for u := 0; u < factor; u++ {
+			sub := map[kir.Value]kir.Value{body.Args[0]: iv}
+			if u > 0 {
+				sub[body.Args[0]] = b.Bin(kir.Add, iv, b.Bin(kir.Mul, step, b.Idx(int64(u))))
+			}
+			for i, a := range body.Args[1:] {
+				sub[a] = cur[i]
+			}
+			cur = cloneInto(b, body, sub)
+		}
+		return cur
+	})
+	rest := &kir.Op{Kind: kir.For, Args: append([]kir.Value{mid, hi, step}, res...), Results: op.Results, Regions: op.Regions}
+	return append(b.Block.Ops, rest)
+}
+
+// cloneInto appends copies of blk's ops (but its final Yield) to b, with
+// fresh results and block arguments, operands renamed through sub, and
+// returns the renamed values the Yield yields.
+func cloneInto(b *kir.Builder, blk *kir.Block, sub map[kir.Value]kir.Value) []kir.Value {
+	ops := blk.Ops
+	var yields []kir.Value
+	if n := len(ops); n > 0 && ops[n-1].Kind == kir.Yield {
+		yields, ops = ops[n-1].Args, ops[:n-1]
+	}
+	for _, op := range ops {
+		b.Append(cloneOp(b, op, sub))
+	}
+	out := make([]kir.Value, len(yields))
+	for i, y := range yields {
+		out[i] = rename(sub, y)
+	}
+	return out
+}
+
+func rename(sub map[kir.Value]kir.Value, v kir.Value) kir.Value {
+	if r, ok := sub[v]; ok {
+		return r
+	}
+	return v
+}
+
+// cloneOp copies op (and its regions) with fresh values, recording them
+// in sub.
+func cloneOp(b *kir.Builder, op *kir.Op, sub map[kir.Value]kir.Value) *kir.Op {
+	c := *op
+	c.Args = make([]kir.Value, len(op.Args))
+	for i, a := range op.Args {
+		c.Args[i] = rename(sub, a)
+	}
+	c.Results = make([]kir.Value, len(op.Results))
+	for i, r := range op.Results {
+		c.Results[i] = b.NewValue(b.K.Type(r))
+		sub[r] = c.Results[i]
+	}
+	c.Regions = make([]*kir.Block, len(op.Regions))
+	for i, r := range op.Regions {
+		nb := &kir.Block{Args: make([]kir.Value, len(r.Args))}
+		for j, a := range r.Args {
+			nb.Args[j] = b.NewValue(b.K.Type(a))
+			sub[a] = nb.Args[j]
+		}
+		inner := &kir.Builder{K: b.K, Block: nb}
+		for _, o := range r.Ops {
+			inner.Append(cloneOp(inner, o, sub))
+		}
+		c.Regions[i] = nb
+	}
+	return &c
+}

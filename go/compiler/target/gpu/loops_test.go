@@ -1,0 +1,53 @@
+package gpu_test
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/gpu"
+)
+
+// loopKernel sums i·i+c over i = lo, lo+3, … < hi (push constants 0 and
+// 1) with an inner constant loop of c = 0..1, storing the sum and the
+// iteration count.
+func loopKernel() *kir.Kernel {
+	k, b := kir.NewKernel("loops")
+	k.NumPushConstants = 2
+	k.Bindings = []kir.Binding{{Elem: kir.I64, Access: kir.Write}}
+	lo, hi := b.Query(kir.PushConstant, 0), b.Query(kir.PushConstant, 1)
+	res := b.For(lo, hi, b.Idx(3), []kir.Value{b.Idx(0), b.Idx(0)}, func(b *kir.Builder, i kir.Value, it []kir.Value) []kir.Value {
+		sq := b.Bin(kir.Mul, i, i)
+		in := b.For(b.Idx(0), b.Idx(2), b.Idx(1), []kir.Value{it[0]}, func(b *kir.Builder, c kir.Value, acc []kir.Value) []kir.Value {
+			return []kir.Value{b.Bin(kir.Add, acc[0], b.Bin(kir.Add, sq, c))}
+		})
+		return []kir.Value{in[0], b.Bin(kir.Add, it[1], b.Idx(1))}
+	})
+	b.Store(0, b.Idx(0), res[0])
+	b.Store(0, b.Idx(1), res[1])
+	b.Append(&kir.Op{Kind: kir.Yield})
+	return k
+}
+
+func TestUnrollInnerLoopsKeepsResults(t *testing.T) {
+	run := func(k *kir.Kernel, lo, hi int64) [2]int64 {
+		out := make([]byte, 16)
+		if err := kir.Run(k, [3]int64{1, 1, 1}, []int64{lo, hi}, [][]byte{out}); err != nil {
+			t.Fatal(err)
+		}
+		return [2]int64{int64(binary.LittleEndian.Uint64(out)), int64(binary.LittleEndian.Uint64(out[8:]))}
+	}
+	ref := loopKernel()
+	un := loopKernel()
+	gpu.UnrollInnerLoops(un, 8)
+	if err := kir.Verify(un); err != nil {
+		t.Fatalf("%v\n%s", err, un)
+	}
+	for lo := int64(-5); lo < 5; lo++ {
+		for hi := lo - 3; hi < lo+80; hi++ {
+			if got, want := run(un, lo, hi), run(ref, lo, hi); got != want {
+				t.Fatalf("lo %d hi %d: got %v, want %v\n%s", lo, hi, got, want, un)
+			}
+		}
+	}
+}
