@@ -46,6 +46,9 @@ type Options struct {
 	LLVMCPU LLVMCPUOptions
 	// Vulkan holds the --iree-vulkan-target* flags.
 	Vulkan VulkanOptions
+	// Demote holds the --iree-input-demote-*/--iree-input-promote-* type
+	// conversions applied to the whole program after input conversion.
+	Demote input.DemoteOptions
 	// TestGPUStrategy, when set, names a Vulkan target whose GPU codegen
 	// strategy and legalization a CPU target (vmvx) compiles with
 	// (--gree-test-gpu-strategy): thread-level kernels run on the CPU
@@ -153,6 +156,9 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		return printIR()
 	}
 	if err := input.Run(m); err != nil {
+		return nil, err
+	}
+	if err := input.Demote(m, opts.Demote); err != nil {
 		return nil, err
 	}
 	if stop <= phaseIndex("global-optimization") {

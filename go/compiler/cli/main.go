@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler"
+	"github.com/gree-ml/gree/go/compiler/input"
 )
 
 // Version is printed by --version.
@@ -104,6 +105,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			TargetFeatures: p.str("iree-vulkan-target-features", ""),
 		},
 		TestGPUStrategy: p.str("gree-test-gpu-strategy", ""),
+		Demote: input.DemoteOptions{
+			F64ToF32:  p.bool("iree-input-demote-f64-to-f32"),
+			I64ToI32:  p.bool("iree-input-demote-i64-to-i32"),
+			F16ToF32:  p.bool("iree-input-promote-f16-to-f32"),
+			BF16ToF32: p.bool("iree-input-promote-bf16-to-f32"),
+			F32ToF16:  p.bool("iree-input-demote-f32-to-f16"),
+		},
 		LLVMCPU: compiler.LLVMCPUOptions{
 			TargetCPU:         p.str("iree-llvmcpu-target-cpu", ""),
 			TargetCPUFeatures: p.str("iree-llvmcpu-target-cpu-features", ""),
