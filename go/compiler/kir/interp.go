@@ -38,17 +38,31 @@ const MaxSubgroupSize = 32
 //     fuse them;
 //   - a For loop ends when its induction variable reaches hi or the
 //     increment overflows; a step that is not positive is an error;
-//   - loads and stores outside a buffer are OUT_OF_RANGE errors.
+//   - loads and stores outside a buffer or shared allocation, and tiles
+//     outside their operands, are OUT_OF_RANGE errors naming the op and
+//     the binding or allocation.
 //
 // Kernels with more than one thread per workgroup run each thread on its
 // own goroutine; Barrier waits for all threads of the workgroup, and the
-// subgroup ops for all threads of the subgroup (see MaxSubgroupSize). A
-// barrier that not every thread reaches is an error, not a deadlock.
-// SubgroupShuffle reads lane (i mod subgroup size).
+// subgroup ops for all threads of the subgroup (Kernel.SubgroupSize, see
+// MaxSubgroupSize), all at the same op; a barrier also orders every
+// memory access, shared or not (more than the contract of the package
+// documentation requires). Verify rejects synchronizing ops in divergent
+// control flow; should the threads of a group still fail to meet at one
+// op, that is a FAILED_PRECONDITION error, not a deadlock or a value.
+// SubgroupShuffle reads lane (i mod the subgroup's threads).
 func Run(k *Kernel, grid [3]int64, pushConstants []int64, bindings [][]byte) error {
 	if err := Verify(k); err != nil {
 		return err
 	}
+	return run(k, grid, pushConstants, bindings)
+}
+
+// run is Run without verification: k must be well formed (Verify's
+// structural checks), but may break the thread-level contract, which the
+// run then reports as an error where it can (tests use it to hold Run
+// and the targets' interpreters to the same dynamic checks).
+func run(k *Kernel, grid [3]int64, pushConstants []int64, bindings [][]byte) error {
 	if len(pushConstants) < k.NumPushConstants {
 		return status.Errorf(status.InvalidArgument, "kir: run @%s: %d push constants given, kernel needs %d", k.Name, len(pushConstants), k.NumPushConstants)
 	}

@@ -133,7 +133,7 @@ func (t *thread) memOp(op *Op, rt Type) error {
 		}
 	case Barrier:
 		if t.m.groups != nil {
-			_, err := t.m.groups.meet(t, -1, nil)
+			_, err := t.m.groups.meet(t, -1, op, nil)
 			return err
 		}
 	case SubgroupReduce:
@@ -171,7 +171,7 @@ func (t *thread) subgroup(op *Op) ([][]uint64, error) {
 	if t.m.groups == nil {
 		return [][]uint64{v}, nil
 	}
-	return t.m.groups.meet(t, t.linear/t.m.sgSize, v)
+	return t.m.groups.meet(t, t.linear/t.m.sgSize, op, v)
 }
 
 // contract executes C += A·B (C = A·B with ContractZero).

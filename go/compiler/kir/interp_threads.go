@@ -1,6 +1,7 @@
 package kir
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/gree-ml/gree/go/status"
@@ -44,8 +45,9 @@ type rendezvous struct {
 	broken  error // set when threads can no longer meet
 }
 
-// meeting collects one value per member of a group.
+// meeting collects one value per member of a group, all at the same op.
 type meeting struct {
+	op      *Op // the op the members that arrived wait at
 	arrived int64
 	gen     int64
 	vals    [][]uint64
@@ -59,9 +61,11 @@ func (r *rendezvous) size(group int64) int64 {
 	return min(r.m.sgSize, r.m.threads-group*r.m.sgSize)
 }
 
-// meet waits until every member of group has arrived and returns the values
-// they brought, in member order.
-func (r *rendezvous) meet(t *thread, group int64, v []uint64) ([][]uint64, error) {
+// meet waits until every member of group has arrived at op and returns the
+// values they brought, in member order. A member arriving at another op
+// than those waiting breaks the rendezvous: control flow diverged (the
+// kernel breaks the uniformity rule Verify checks).
+func (r *rendezvous) meet(t *thread, group int64, op *Op, v []uint64) ([][]uint64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.broken != nil {
@@ -72,6 +76,17 @@ func (r *rendezvous) meet(t *thread, group int64, v []uint64) ([][]uint64, error
 	if m == nil {
 		m = &meeting{vals: make([][]uint64, size)}
 		r.groups[group] = m
+	}
+	if m.arrived == 0 {
+		m.op = op
+	} else if m.op != op {
+		what := "workgroup"
+		if group >= 0 {
+			what = fmt.Sprintf("subgroup %d", group)
+		}
+		r.broken = status.Errorf(status.FailedPrecondition, "%s: thread %d reached a %s while other threads of its %s wait at another op, a %s (divergent control flow)", notReached, t.linear, op.Kind, what, m.op.Kind)
+		r.cond.Broadcast()
+		return nil, r.broken
 	}
 	idx := t.linear
 	if group >= 0 {
@@ -99,11 +114,15 @@ func (r *rendezvous) meet(t *thread, group int64, v []uint64) ([][]uint64, error
 	return m.result, nil
 }
 
+// notReached begins the error of a barrier or subgroup op that the threads
+// of its group do not reach together (vmvx reports the same).
+const notReached = "barrier or subgroup operation not reached by every thread of its group"
+
 // checkStuck breaks the rendezvous when every running thread waits: no
 // meeting can complete any more (a barrier in divergent control flow).
 func (r *rendezvous) checkStuck() {
 	if r.alive > 0 && r.blocked == r.alive && r.broken == nil {
-		r.broken = status.New(status.FailedPrecondition, "barrier or subgroup operation not reached by every thread of its group")
+		r.broken = status.New(status.FailedPrecondition, notReached)
 		r.cond.Broadcast()
 	}
 }

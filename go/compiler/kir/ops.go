@@ -119,18 +119,37 @@ const (
 	Reduce    // (vector), Imm = ReduceKind → scalar
 
 	// Memory. Offsets are in elements of the binding's element type; a
-	// vector load/store touches Lanes consecutive elements.
-	Load            // Binding, (offset) → Type
-	Store           // Binding, (offset, value)
-	LoadStrided     // Binding, (offset, stride) → vector Type; lane i reads offset+i*stride
-	StoreStrided    // Binding, (offset, stride, value)
-	LoadShared      // Binding = shared allocation index, (offset) → Type (thread level)
-	StoreShared     // Binding = shared allocation index, (offset, value) (thread level)
-	Barrier         // workgroup barrier (thread level)
-	SubgroupReduce  // (scalar), Imm = ReduceKind → scalar, over the subgroup (thread level)
-	SubgroupShuffle // (value, lane i64) → value read from that lane (thread level)
+	// vector load/store touches Lanes consecutive elements. An access
+	// outside the buffer is an error of the dispatch naming the binding
+	// (see the package documentation), never silent.
+	Load         // Binding, (offset) → Type
+	Store        // Binding, (offset, value)
+	LoadStrided  // Binding, (offset, stride) → vector Type; lane i reads offset+i*stride
+	StoreStrided // Binding, (offset, stride, value)
+	LoadShared   // Binding = shared allocation index, (offset) → Type (thread level)
+	StoreShared  // Binding = shared allocation index, (offset, value) (thread level)
+	// Barrier: every thread of the workgroup waits until all have reached
+	// it; shared-memory accesses before it happen before those after it
+	// in every thread of the workgroup (acquire-release on workgroup
+	// memory, as SPIR-V's OpControlBarrier(Workgroup, Workgroup,
+	// AcquireRelease|WorkgroupMemory)); binding (global) memory is not
+	// ordered. Only in uniform control flow (see the package
+	// documentation). (thread level)
+	Barrier
+	// SubgroupReduce: (scalar), Imm = ReduceKind → scalar, the values of
+	// the subgroup's threads combined in lane order, lane 0 first; every
+	// thread of the subgroup gets it. Only in uniform control flow; the
+	// result is not uniform. (thread level)
+	SubgroupReduce
+	// SubgroupShuffle: (value, lane i64) → the value of the subgroup's
+	// thread lane mod n (n the threads in this subgroup, the last one
+	// possibly partial; a negative lane counts from the end). Only in
+	// uniform control flow; the result is not uniform. (thread level)
+	SubgroupShuffle
 
-	// Tile level.
+	// Tile level: only in kernels whose workgroup is one thread (Verify
+	// rejects them in others, where every thread would compute the whole
+	// tile).
 	//
 	// Contract: C += A·B over an M×N×K tile. Bindings holds the binding
 	// ordinals of A, B and C; Args are, in order, aOff, aRowStride,

@@ -11,8 +11,11 @@ import (
 // value is defined exactly once before its uses and used only in its scope,
 // every op has the operand and result types its comment in ops.go gives,
 // immediates (dimensions, lanes, predicates, reduction kinds) are in range,
-// and every For/If region ends in a Yield of the right types. The error is
-// an INVALID_ARGUMENT status naming the kernel and the op.
+// and every For/If region ends in a Yield of the right types. It also
+// checks the thread-level contract of the package documentation: tile ops
+// (Contract, DWConv) only in one-thread workgroups, and Barrier,
+// SubgroupReduce and SubgroupShuffle only in uniform control flow. The
+// error is an INVALID_ARGUMENT status naming the kernel and the op.
 func Verify(k *Kernel) error {
 	if k == nil {
 		return status.New(status.InvalidArgument, "kir: nil kernel")
@@ -24,7 +27,10 @@ func Verify(k *Kernel) error {
 	if k.Body == nil {
 		return v.errf(nil, "has no body")
 	}
-	return v.block(k.Body, nil, true)
+	if err := v.block(k.Body, nil, true); err != nil {
+		return err
+	}
+	return v.uniform()
 }
 
 type verifier struct {
@@ -32,6 +38,7 @@ type verifier struct {
 	defined []bool // defined somewhere already
 	scope   []bool // visible at the current point
 	n       int    // ops seen, for messages
+	threads int    // threads per workgroup
 }
 
 func (v *verifier) errf(op *Op, format string, args ...any) error {
@@ -67,10 +74,12 @@ func (v *verifier) header() error {
 			}
 		}
 	}
+	v.threads = 1
 	for d, n := range k.WorkgroupSize {
 		if n < 1 {
 			return v.errf(nil, "workgroup size %v: dimension %d must be >= 1", k.WorkgroupSize, d)
 		}
+		v.threads = min(v.threads, 1<<40) * min(n, 1<<20) // no overflow
 	}
 	if sg := k.SubgroupSize; sg < 0 || sg > 1024 || sg&(sg-1) != 0 {
 		return v.errf(nil, "subgroup size %d must be 0 (the default) or a power of two up to 1024", sg)

@@ -107,9 +107,14 @@ func (v *verifier) checkVectorMemory(op *Op, ts []Type, rt Type) error {
 			return v.errf(op, "shuffles %s giving %s", ts[0], rt)
 		}
 		return idx(1)
-	case Contract:
-		return v.contract(op, ts)
-	case DWConv:
+	case Contract, DWConv:
+		if v.threads > 1 {
+			ws := v.k.WorkgroupSize
+			return v.errf(op, "is a tile op, defined for one-thread workgroups only, but the workgroup has %dx%dx%d = %d threads, each of which would compute the whole tile; distribute the tile over the threads with thread-level ops instead", ws[0], ws[1], ws[2], v.threads)
+		}
+		if op.Kind == Contract {
+			return v.contract(op, ts)
+		}
 		return v.dwconv(op, ts)
 	default:
 		return v.errf(op, "unknown op kind")

@@ -10,6 +10,18 @@
 // moves of the results; an If becomes Jz, the then branch, Jmp, the else
 // branch, each ending with moves into the result registers.
 //
+// Thread level: vmvx's subgroups are min(32, threads) threads. A kernel
+// asking for other ones (kir.Kernel.SubgroupSize: 8, 16, 64, …) gets them
+// emulated (subgroups.go): LaneID and SubgroupSize from the linear thread
+// id, each SubgroupReduce and SubgroupShuffle through a shared array of
+// one element per thread between two barriers, which kir.Verify's
+// uniformity rule (every synchronizing op in workgroup-uniform control
+// flow) makes valid. Every kernel is verified first, so a barrier or
+// subgroup op in divergent control flow is an INVALID_ARGUMENT error here;
+// the runtime's check of bytecode that breaks the rule anyway (threads
+// not all at the same barrier or subgroup instruction) is a
+// FAILED_PRECONDITION error, as in kir's interpreter.
+//
 // Registers are typed, as vmvx requires. Allocation is a linear scan over
 // the ops in program order: a value's register is taken when it is defined
 // and returned to the pool of its type after its last use, where a use

@@ -45,6 +45,7 @@ type emitter struct {
 	reg   []int32                   // register of each value, -1 when none
 	free  map[vmvx.RegType][]uint32 // free registers by type
 	types []vmvx.RegType            // type of each register (e.Regs)
+	sub   *emulated                 // subgroups of another size than vmvx's, or nil
 }
 
 func emitKernel(k *kir.Kernel) (*vmvx.Entry, error) {
@@ -72,6 +73,7 @@ func emitKernel(k *kir.Kernel) (*vmvx.Entry, error) {
 	for i := range em.reg {
 		em.reg[i] = -1
 	}
+	em.setupSubgroups()
 	if err := em.block(k.Body); err != nil {
 		return nil, err
 	}

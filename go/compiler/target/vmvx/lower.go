@@ -47,6 +47,12 @@ var opcodes = map[kir.Kind]vmvx.Opcode{
 
 // simple emits the one instruction of an op without regions.
 func (em *emitter) simple(op *kir.Op) error {
+	switch op.Kind {
+	case kir.LaneID, kir.SubgroupSize, kir.SubgroupReduce, kir.SubgroupShuffle:
+		if em.sub != nil {
+			return em.emulatedSubgroupOp(op)
+		}
+	}
 	opc, ok := opcodes[op.Kind]
 	if !ok {
 		return status.Errorf(status.Unimplemented, "op %s has no vmvx instruction", op.Kind)

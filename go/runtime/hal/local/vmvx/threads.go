@@ -33,8 +33,9 @@ func (st *State) runThreads(p *program) error {
 }
 
 // release performs every subgroup operation all of whose threads wait at
-// it, or else releases a barrier all threads wait at. It reports whether
-// it released any thread and whether all threads are done.
+// it, or else releases a barrier all threads wait at (the same barrier
+// instruction: threads at different barriers diverged). It reports
+// whether it released any thread and whether all threads are done.
 func (st *State) release(p *program, ts []thread) (released, finished bool, err error) {
 	allDone, allBarrier := true, true
 	for i := range ts {
@@ -42,7 +43,7 @@ func (st *State) release(p *program, ts []thread) (released, finished bool, err 
 		if !t.done {
 			allDone = false
 		}
-		if t.done || p.code[t.pc].op != xBarrier {
+		if t.done || p.code[t.pc].op != xBarrier || t.pc != ts[0].pc {
 			allBarrier = false
 		}
 	}
