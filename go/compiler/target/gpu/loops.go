@@ -15,19 +15,7 @@ import "github.com/gree-ml/gree/go/compiler/kir"
 // loop would skip the rest there. Unrolling by 8 raises what one thread
 // can walk eightfold (Target.MaxLoopIterations).
 func UnrollInnerLoops(k *kir.Kernel, factor int) {
-	consts := map[kir.Value]int64{}
-	var collect func(*kir.Block)
-	collect = func(b *kir.Block) {
-		for _, op := range b.Ops {
-			if op.Kind == kir.ConstInt && len(op.Results) == 1 && !k.Type(op.Results[0]).IsVector() {
-				consts[op.Results[0]] = op.Imm
-			}
-			for _, r := range op.Regions {
-				collect(r)
-			}
-		}
-	}
-	collect(k.Body)
+	consts := constants(k)
 	unrollLoops(k, k.Body, factor, consts, map[kir.Value]kir.Value{})
 }
 
@@ -53,19 +41,192 @@ func unrollLoops(k *kir.Kernel, blk *kir.Block, factor int, consts map[kir.Value
 			hasLoop = hasLoop || inner
 			continue
 		}
-		if n, ok := tripCount(op, consts); ok && n <= int64(factor) && !inner {
+		size := opCount(op.Regions[0])
+		if n, ok := tripCount(op, consts); ok && n <= int64(factor) && !inner && n*int64(size) <= maxUnrolledOps {
 			out = append(out, unrollWhole(k, op, n, consts, sub)...)
 			continue
 		}
 		hasLoop = true
-		if inner {
+		f := factor
+		for f > 1 && f*size > maxUnrolledOps {
+			f /= 2
+		}
+		if inner || f < 2 {
 			out = append(out, op)
 			continue
 		}
-		out = append(out, unrollLoop(k, op, factor)...)
+		out = append(out, unrollLoop(k, op, f)...)
 	}
 	blk.Ops = out
 	return hasLoop
+}
+
+// maxUnrolledOps bounds the ops one unrolled loop body may grow to: a
+// larger body is unrolled less (or not at all), so that nested constant
+// loops do not multiply into a shader the driver takes long to compile.
+const maxUnrolledOps = 1024
+
+// opCount counts the ops of blk and its nested blocks.
+func opCount(blk *kir.Block) int {
+	n := 0
+	for _, op := range blk.Ops {
+		n++
+		for _, r := range op.Regions {
+			n += opCount(r)
+		}
+	}
+	return n
+}
+
+// LoopIterations bounds the loop iterations one invocation of k runs, all
+// loops together (the larger branch of each If), from ranges of the index
+// values (constants, thread and workgroup ids within the static grid and
+// workgroup, and arithmetic on them). The second result is false where a
+// loop's trip count has no bound (a push constant, a loaded value).
+func LoopIterations(k *kir.Kernel) (int64, bool) {
+	r := &ranges{k: k, iv: map[kir.Value]span{}}
+	return r.block(k.Body)
+}
+
+// span is a closed range of integer values.
+type span struct{ lo, hi int64 }
+
+const unbounded = int64(1) << 40
+
+// ranges bounds the kernel's index values in program order.
+type ranges struct {
+	k  *kir.Kernel
+	iv map[kir.Value]span
+}
+
+func (r *ranges) of(v kir.Value) (span, bool) {
+	s, ok := r.iv[v]
+	return s, ok
+}
+
+func (r *ranges) block(blk *kir.Block) (int64, bool) {
+	total := int64(0)
+	for _, op := range blk.Ops {
+		switch op.Kind {
+		case kir.For:
+			lo, ok1 := r.of(op.Args[0])
+			hi, ok2 := r.of(op.Args[1])
+			step, ok3 := r.of(op.Args[2])
+			if !ok1 || !ok2 || !ok3 || step.lo <= 0 {
+				return 0, false
+			}
+			n := int64(0)
+			if hi.hi > lo.lo {
+				n = (hi.hi - lo.lo + step.lo - 1) / step.lo
+			}
+			r.iv[op.Regions[0].Args[0]] = span{lo.lo, max(lo.lo, hi.hi-1)}
+			in, ok := r.block(op.Regions[0])
+			if !ok {
+				return 0, false
+			}
+			total += n * (1 + in)
+		case kir.If:
+			most := int64(0)
+			for _, b := range op.Regions {
+				in, ok := r.block(b)
+				if !ok {
+					return 0, false
+				}
+				most = max(most, in)
+			}
+			total += most
+		default:
+			r.def(op)
+		}
+		if total > unbounded {
+			return total, true
+		}
+	}
+	return total, true
+}
+
+// def records the range of op's result where it is a bounded scalar
+// integer.
+func (r *ranges) def(op *kir.Op) {
+	if len(op.Results) != 1 || r.k.Type(op.Results[0]).IsVector() || !r.k.Type(op.Results[0]).Elem.IsInt() {
+		return
+	}
+	set := func(lo, hi int64) {
+		if lo >= -unbounded && hi <= unbounded && lo <= hi {
+			r.iv[op.Results[0]] = span{lo, hi}
+		}
+	}
+	grid := func(d int64) int64 {
+		g := r.k.Grid[d]
+		if len(g.PushConstants) > 0 || g.Tile <= 0 {
+			return unbounded
+		}
+		return (g.Static + g.Tile - 1) / g.Tile
+	}
+	args := make([]span, len(op.Args))
+	for i, a := range op.Args {
+		s, ok := r.of(a)
+		if !ok {
+			args[i] = span{-unbounded - 1, unbounded + 1}
+		} else {
+			args[i] = s
+		}
+	}
+	switch op.Kind {
+	case kir.ConstInt:
+		set(op.Imm, op.Imm)
+	case kir.ThreadID:
+		set(0, int64(r.k.WorkgroupSize[op.Imm]-1))
+	case kir.WorkgroupSize:
+		n := int64(r.k.WorkgroupSize[op.Imm])
+		set(n, n)
+	case kir.WorkgroupID:
+		set(0, grid(op.Imm)-1)
+	case kir.WorkgroupCount:
+		set(1, grid(op.Imm))
+	case kir.Add:
+		set(args[0].lo+args[1].lo, args[0].hi+args[1].hi)
+	case kir.Sub:
+		set(args[0].lo-args[1].hi, args[0].hi-args[1].lo)
+	case kir.Mul:
+		if args[0].lo >= 0 && args[1].lo >= 0 && args[0].hi < unbounded && args[1].hi < unbounded && (args[1].hi == 0 || args[0].hi <= unbounded/max(args[1].hi, 1)) {
+			set(args[0].lo*args[1].lo, args[0].hi*args[1].hi)
+		}
+	case kir.MinS:
+		set(min(args[0].lo, args[1].lo), min(args[0].hi, args[1].hi))
+	case kir.MaxS:
+		set(max(args[0].lo, args[1].lo), max(args[0].hi, args[1].hi))
+	case kir.DivS, kir.FloorDivS:
+		if args[0].lo >= 0 && args[1].lo > 0 {
+			set(args[0].lo/args[1].hi, args[0].hi/args[1].lo)
+		}
+	case kir.CeilDivS:
+		if args[0].lo >= 0 && args[1].lo > 0 {
+			set((args[0].lo+args[1].hi-1)/args[1].hi, (args[0].hi+args[1].lo-1)/args[1].lo)
+		}
+	case kir.RemS:
+		if args[0].lo >= 0 && args[1].lo > 0 {
+			set(0, min(args[0].hi, args[1].hi-1))
+		}
+	}
+}
+
+// constants maps the kernel's scalar integer constants to their values.
+func constants(k *kir.Kernel) map[kir.Value]int64 {
+	consts := map[kir.Value]int64{}
+	var collect func(*kir.Block)
+	collect = func(b *kir.Block) {
+		for _, op := range b.Ops {
+			if op.Kind == kir.ConstInt && len(op.Results) == 1 && !k.Type(op.Results[0]).IsVector() {
+				consts[op.Results[0]] = op.Imm
+			}
+			for _, r := range op.Regions {
+				collect(r)
+			}
+		}
+	}
+	collect(k.Body)
+	return consts
 }
 
 // tripCount returns a loop's constant trip count.

@@ -51,3 +51,19 @@ func TestUnrollInnerLoopsKeepsResults(t *testing.T) {
 		}
 	}
 }
+
+func TestLoopIterations(t *testing.T) {
+	k := loopKernel()
+	if _, ok := gpu.LoopIterations(k); ok {
+		t.Fatal("a loop over push constants has a known trip count")
+	}
+	k, b := kir.NewKernel("static")
+	b.For(b.Idx(0), b.Idx(100), b.Idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+		b.For(b.Idx(0), b.Idx(10), b.Idx(2), nil, func(b *kir.Builder, j kir.Value, _ []kir.Value) []kir.Value { return nil })
+		return nil
+	})
+	b.Append(&kir.Op{Kind: kir.Yield})
+	if n, ok := gpu.LoopIterations(k); !ok || n != 100*(1+5) {
+		t.Fatalf("got %d, %v; want 600", n, ok)
+	}
+}

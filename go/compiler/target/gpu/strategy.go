@@ -63,7 +63,11 @@ func Legalize(k *kir.Kernel, t *Target) error {
 	}
 	k.SubgroupSize = t.SubgroupSize
 	if t.MaxLoopIterations > 0 {
-		UnrollInnerLoops(k, unrollFactor)
+		// Only kernels that may run past the budget grow: unrolling makes
+		// shaders larger and slower to build.
+		if n, ok := LoopIterations(k); !ok || n > t.MaxLoopIterations {
+			UnrollInnerLoops(k, unrollFactor)
+		}
 	}
 	if err := kir.Verify(k); err != nil {
 		return status.Errorf(status.Internal, "gpu: legalized %s does not verify: %v", k.Name, err)
