@@ -53,6 +53,13 @@ type Strategy struct {
 	// and workgroup memory (a tree in workgroup memory alone when
 	// ReductionSubgroup is 0: the target has no subgroup operations).
 	ReductionThreads, ReductionSubgroup int
+	// GridAll (GPU targets) makes a generic's grid cover all its parallel
+	// loops: the innermost (vectorized) one in tiles of WorkgroupElements
+	// along the grid's x dimension, each point of the others a workgroup
+	// along y (gridAll). Without it, only the outermost parallel loop is
+	// split among workgroups and each workgroup runs the inner loops whole,
+	// the right grain for CPU threads but far too coarse for a GPU.
+	GridAll bool
 }
 
 // CPUStrategy is the strategy of the vmvx target.

@@ -19,6 +19,9 @@ func (l *genericLowering) emit() error {
 	if len(l.pars) == 0 {
 		return l.point(top, ivs, 1)
 	}
+	if g.st.GridAll {
+		return l.gridAll(top, ivs)
+	}
 	// Unit loops (the batch of one of an NCHW tensor) move inward, next to
 	// the vectorized loop, so that the distributed loop has more than one
 	// iteration and the grid more than one workgroup.
@@ -83,6 +86,58 @@ func (l *genericLowering) emit() error {
 	wg := top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 0)
 	lo := top.Bin(kir.Mul, wg, g.idx(tile))
 	hi := top.Bin(kir.MinS, top.Bin(kir.Add, lo, g.idx(tile)), l.sizes[dist].value)
+	return l.loops(top, ivs, 0, lo, hi)
+}
+
+// gridAll splits all parallel loops among workgroups (Strategy.GridAll):
+// the innermost parallel loop in tiles along x (one output point per
+// workgroup for a cooperative reduction), every point of the outer
+// parallel loops a row of workgroups along y, its indices decomposed from
+// the workgroup's y index (the last outer loop fastest).
+func (l *genericLowering) gridAll(top *kir.Builder, ivs []kir.Value) error {
+	g := l.g
+	n := len(l.pars)
+	last := l.pars[n-1]
+	tile := max(int64(1), g.st.WorkgroupElements)
+	if last == l.vecDim && l.width > 1 {
+		tile = (tile + int64(l.width) - 1) / int64(l.width) * int64(l.width)
+	}
+	if l.coop {
+		tile = 1
+	}
+	if s := l.sizes[last].static; s >= 0 {
+		tile = min(tile, max(s, 1))
+		g.k.Grid[0] = kir.GridDim{Static: s, Tile: tile}
+	} else {
+		g.k.Grid[0] = kir.GridDim{Static: 1, PushConstants: []int{l.sizes[last].push}, Tile: tile}
+	}
+	y := kir.GridDim{Static: 1, Tile: 1}
+	for _, k := range l.pars[:n-1] {
+		if s := l.sizes[k].static; s >= 0 {
+			y.Static *= s
+		} else {
+			y.PushConstants = append(y.PushConstants, l.sizes[k].push)
+		}
+	}
+	g.k.Grid[1] = y
+	rest := top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 1)
+	for i := n - 2; i >= 0; i-- {
+		k := l.pars[i]
+		if i == 0 {
+			ivs[k] = rest
+			break
+		}
+		if s := l.sizes[k].static; s == 1 {
+			ivs[k] = g.idx(0)
+			continue
+		}
+		ivs[k] = top.Bin(kir.RemS, rest, l.sizes[k].value)
+		rest = top.Bin(kir.DivS, rest, l.sizes[k].value)
+	}
+	l.pars = l.pars[n-1:]
+	wg := top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 0)
+	lo := top.Bin(kir.Mul, wg, g.idx(tile))
+	hi := top.Bin(kir.MinS, top.Bin(kir.Add, lo, g.idx(tile)), l.sizes[last].value)
 	return l.loops(top, ivs, 0, lo, hi)
 }
 

@@ -48,6 +48,10 @@ func (b *Builder) StoreShared(s int, off, val Value) {
 // Barrier emits a workgroup barrier.
 func (b *Builder) Barrier() { b.Append(&Op{Kind: Barrier}) }
 
+// BarrierBindings emits a workgroup barrier that also orders binding
+// accesses (Barrier with Imm BarrierBindings).
+func (b *Builder) BarrierBindings() { b.Append(&Op{Kind: Barrier, Imm: BarrierBindings}) }
+
 // Contract flags (Op.Imm of a Contract).
 const (
 	// ContractUnsigned zero-extends integer operands.

@@ -90,7 +90,11 @@
 // before every shared access any thread of the workgroup makes after it.
 // Stores to bindings are not ordered by it: a thread may not read a
 // binding element another thread of the same dispatch wrote (nor two
-// threads write the same element) — exchange data through shared memory.
+// threads write the same element) — exchange data through shared memory
+// — except across a Barrier with Imm BarrierBindings, which orders the
+// binding accesses of the workgroup's threads too (UniformMemory as
+// well as WorkgroupMemory in SPIR-V's semantics); threads of different
+// workgroups are never ordered.
 // Two accesses of different threads to the same shared element, one of
 // them a store, with no barrier between them, are a data race, whose
 // result is undefined. Run and vmvx order every memory access at a

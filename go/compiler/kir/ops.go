@@ -133,8 +133,10 @@ const (
 	// in every thread of the workgroup (acquire-release on workgroup
 	// memory, as SPIR-V's OpControlBarrier(Workgroup, Workgroup,
 	// AcquireRelease|WorkgroupMemory)); binding (global) memory is not
-	// ordered. Only in uniform control flow (see the package
-	// documentation). (thread level)
+	// ordered, unless Imm is BarrierBindings: then binding accesses of the
+	// workgroup's threads are ordered the same way (UniformMemory too).
+	// Only in uniform control flow (see the package documentation).
+	// (thread level)
 	Barrier
 	// SubgroupReduce: (scalar), Imm = ReduceKind → scalar, the values of
 	// the subgroup's threads combined in lane order, lane 0 first; every
@@ -201,6 +203,11 @@ const (
 	If
 	Yield
 )
+
+// BarrierBindings is the Imm of a Barrier that also orders the binding
+// (global memory) accesses of the workgroup's threads: what one thread
+// stored before it, the others may read after it.
+const BarrierBindings = 1
 
 // Pred is a comparison predicate (arith's cmpi/cmpf predicates).
 type Pred uint8

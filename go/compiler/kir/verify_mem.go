@@ -98,6 +98,9 @@ func (v *verifier) checkVectorMemory(op *Op, ts []Type, rt Type) error {
 			return v.errf(op, "stores %s to a buffer of %s", ts[n-1], elem)
 		}
 	case Barrier:
+		if op.Imm != 0 && op.Imm != BarrierBindings {
+			return v.errf(op, "barrier flags %d (0 or BarrierBindings)", op.Imm)
+		}
 		return nargs(0)
 	case SubgroupShuffle:
 		if err := nargs(2); err != nil {

@@ -20,11 +20,24 @@ const DefaultThreads = 64
 // has them (codegen's cooperative reductions); short ones run whole in
 // one thread.
 func Strategy(t *Target) codegen.Strategy {
-	st := codegen.Strategy{VectorWidth: 4, WorkgroupElements: 4, ReductionThreads: Threads(t)}
+	st := codegen.Strategy{VectorWidth: 4, WorkgroupElements: 4, ReductionThreads: Threads(t), GridAll: true}
 	if t.SubgroupSize > 0 && t.Has("GroupNonUniformArithmetic") {
 		st.ReductionSubgroup = t.SubgroupSize
 	}
+	if contractFits(t) {
+		// f32 matrix products as Contract tiles of 64×64 (fused epilogues
+		// too), which Legalize expands into shared-memory tiled,
+		// register-blocked thread-level code (ExpandContracts).
+		st.Contract, st.ContractTile, st.ContractEpilogue = true, [2]int64{contractTile, contractTile}, true
+	}
 	return st
+}
+
+// contractFits reports whether t runs ExpandContracts' workgroups.
+func contractFits(t *Target) bool {
+	return (t.MaxWorkgroupInvocations == 0 || t.MaxWorkgroupInvocations >= contractThreads) &&
+		(t.MaxWorkgroupSize[0] == 0 || t.MaxWorkgroupSize[0] >= contractThreads) &&
+		(t.MaxSharedBytes == 0 || t.MaxSharedBytes >= ContractSharedBytes)
 }
 
 // Threads returns the threads per workgroup for t: DefaultThreads, or the
@@ -42,16 +55,22 @@ func Threads(t *Target) int {
 const unrollFactor = 8
 
 // Legalize turns a kernel made with Strategy(t) into the thread-level
-// kernel the emitters translate: a tile-level kernel's threads each take
-// one tile (DistributeTiles over Threads(t)); thread-level kernels
-// (cooperative reductions) stay as they are. Subgroups are the target's
-// size, and the result verifies. A kernel with tile ops is an INTERNAL
-// error (Strategy makes none).
+// kernel the emitters translate: Contract tile ops expand into
+// cooperative shared-memory code (ExpandContracts); other tile-level
+// kernels' threads each take one tile (DistributeTiles over Threads(t));
+// thread-level kernels (cooperative reductions) stay as they are.
+// Subgroups are the target's size, loops fit the target's budget, and the
+// result verifies. A DWConv tile op is an INTERNAL error (Strategy makes
+// none).
 func Legalize(k *kir.Kernel, t *Target) error {
-	if op := findKind(k.Body, kir.Contract, kir.DWConv); op != nil {
+	if op := findKind(k.Body, kir.DWConv); op != nil {
 		return status.Errorf(status.Internal, "gpu: %s has a %v tile op, which GPU targets do not lower", k.Name, op.Kind)
 	}
-	if k.WorkgroupSize == [3]int{1, 1, 1} {
+	expanded, err := ExpandContracts(k)
+	if err != nil {
+		return err
+	}
+	if k.WorkgroupSize == [3]int{1, 1, 1} && !expanded {
 		if err := DistributeTiles(k, Threads(t)); err != nil {
 			return err
 		}

@@ -352,7 +352,7 @@ func (e *emitter) translate(op *kir.Op) {
 	case k == kir.Store || k == kir.StoreStrided || k == kir.StoreShared:
 		e.store(op)
 	case k == kir.Barrier:
-		e.barrier()
+		e.barrier(op.Imm == kir.BarrierBindings)
 	case k == kir.SubgroupReduce:
 		e.set(op.Results[0], []uint32{e.subgroupReduce(kir.ReduceKind(op.Imm), rt.Elem, e.lane(op.Args[0], 0))})
 	case k == kir.SubgroupShuffle:

@@ -297,6 +297,6 @@ func (e *emitter) zeroShared() {
 		})
 	}
 	if any && threads > 1 {
-		e.barrier()
+		e.barrier(false)
 	}
 }

@@ -146,6 +146,7 @@ const (
 
 	semAcquireRelease  = 0x8
 	semWorkgroupMemory = 0x100
+	semUniformMemory   = 0x40
 )
 
 // Capabilities, by the names the executable format records.

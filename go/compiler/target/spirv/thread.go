@@ -87,10 +87,15 @@ func (e *emitter) activeLanes() uint32 {
 	return e.val(u32, opSelect, e.val(e.bool(), opULessThan, left, sg), left, sg)
 }
 
-// barrier emits a workgroup barrier (execution and workgroup memory).
-func (e *emitter) barrier() {
+// barrier emits a workgroup barrier (execution and workgroup memory;
+// storage-buffer memory too when bindings is set).
+func (e *emitter) barrier(bindings bool) {
 	w := e.cU32(scopeWorkgroup)
-	e.emit(opControlBarrier, w, w, e.cU32(semAcquireRelease|semWorkgroupMemory))
+	sem := uint32(semAcquireRelease | semWorkgroupMemory)
+	if bindings {
+		sem |= semUniformMemory
+	}
+	e.emit(opControlBarrier, w, w, e.cU32(sem))
 }
 
 // shuffle reads x (a register value of s) from lane id of the subgroup.
