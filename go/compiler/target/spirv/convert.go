@@ -22,6 +22,19 @@ func (e *emitter) convert(k kir.Kind, from, to kir.Scalar, a uint32) uint32 {
 			}
 			return e.val(e.reg(to), opSelect, a, e.cInt(to, v), e.cInt(to, 0))
 		}
+		if k == kir.ExtS && from == kir.I32 && to == kir.I64 {
+			// (u ^ 2³¹) − 2³¹ of the zero extension u, not OpSConvert:
+			// Mesa's NIR (seen in lavapipe 22.3) folds a signed
+			// comparison of i2i64(x: i32) with a constant (x < c,
+			// c < x, x ≥ c, c ≥ x; min and max are such selects) to a
+			// result that does not depend on x: its rewrite of the
+			// comparison uses the bound −2³¹ as the C literal
+			// -0x80000000, an unsigned +2³¹. The arithmetic form is no
+			// i2i64 to NIR.
+			u := e.val(e.reg(to), opUConvert, a)
+			bias := e.cInt(to, 1<<31)
+			return e.val(e.reg(to), opISub, e.val(e.reg(to), opBitwiseXor, u, bias), bias)
+		}
 		op := uint32(opSConvert)
 		if k == kir.ExtU {
 			op = opUConvert
