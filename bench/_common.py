@@ -6,6 +6,7 @@ on sys.path), so it is not a package and not installed.
 """
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -40,3 +41,18 @@ def matmul_src(n):
   return %m : tensor<{n}x{n}xf32>
 }}
 """
+
+
+def iree_venv_python(path):
+    """The Python of a venv with IREE's PyPI packages: path when given, else
+    bench/.iree-venv, created on first use."""
+    if path:
+        return path
+    venv = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".iree-venv")
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py):
+        print(f"creating {venv} with iree-base-compiler and iree-base-runtime (once)", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([py, "-m", "pip", "install", "-q", "iree-base-compiler", "iree-base-runtime",
+                        "onnx", "numpy"], check=True)
+    return py

@@ -43,7 +43,7 @@ import time
 
 import numpy as np
 
-from _common import tool
+from _common import iree_venv_python, tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -55,19 +55,6 @@ def torch_python():
                 [py, "-c", "import torch, torchvision"], capture_output=True).returncode == 0:
             return py
     return None
-
-
-def iree_venv_python(path):
-    if path:
-        return path
-    venv = os.path.join(HERE, ".iree-venv")
-    py = os.path.join(venv, "bin", "python")
-    if not os.path.exists(py):
-        print(f"creating {venv} with iree-base-compiler and iree-base-runtime (once)", flush=True)
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", "iree-base-compiler", "iree-base-runtime",
-                        "onnx", "numpy"], check=True)
-    return py
 
 
 def bench_tool_ms(cmd):

@@ -17,6 +17,8 @@ run). Examples:
   python tests/onnx/run_node_tests.py                      # every node test
   python tests/onnx/run_node_tests.py -k 'test_(add|relu)' -j 2
   python tests/onnx/run_node_tests.py --list names.txt --json results.json
+  python tests/onnx/run_node_tests.py --backend vulkan-spirv --device vulkan \
+      --flag=--iree-vulkan-target=llvmpipe -j 2
 
 With GREE_LIBRARY and PYTHONPATH it runs against a development build.
 """
@@ -89,7 +91,7 @@ def _first_line(msg):
     return ""
 
 
-def run_one(test_dir, backend, device):
+def run_one(test_dir, backend, device, flags=()):
     """Returns (class, detail) for one node test."""
     import numpy as np
     import onnx
@@ -110,7 +112,7 @@ def run_one(test_dir, backend, device):
         if et in (onnx.TensorProto.STRING, onnx.TensorProto.COMPLEX64, onnx.TensorProto.COMPLEX128):
             return "unsupported element type", f"{vi.name}: {onnx.TensorProto.DataType.Name(et)}"
     try:
-        vmfb = ireec.compile_file(model_path, target_backends=[backend])
+        vmfb = ireec.compile_file(model_path, target_backends=[backend], extra_args=list(flags))
     except Exception as e:  # noqa: BLE001 - the class comes from the message
         msg = str(e)
         m = re.search(r"Diagnostics:\n(.*)", msg, re.S)
@@ -172,14 +174,14 @@ def run_one(test_dir, backend, device):
     return "pass", f"{len(sets)} data set(s)"
 
 
-def worker_main(backend, device):
+def worker_main(backend, device, flags=()):
     """Reads test directories from stdin, writes one JSON result per line."""
     for line in sys.stdin:
         test_dir = line.strip()
         if not test_dir:
             continue
         try:
-            cls, detail = run_one(test_dir, backend, device)
+            cls, detail = run_one(test_dir, backend, device, flags)
         except Exception as e:  # noqa: BLE001
             cls, detail = "runtime error", f"harness: {_first_line(e)}"
         sys.stdout.write(json.dumps({"class": cls, "detail": detail}) + "\n")
@@ -196,7 +198,7 @@ class Worker:
 
     def start(self):
         cmd = [sys.executable, os.path.abspath(__file__), "--worker",
-               "--backend", self.args.backend, "--device", self.args.device]
+               "--backend", self.args.backend, "--device", self.args.device] + [f"--flag={f}" for f in self.args.flags]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -246,13 +248,15 @@ def main(argv=None):
     p.add_argument("--root", help="the node test directory (default: the installed onnx package's)")
     p.add_argument("--backend", default="vmvx")
     p.add_argument("--device", default="local-task")
+    p.add_argument("--flag", dest="flags", action="append", default=[],
+                   help="an extra compiler flag (repeatable), e.g. --flag=--iree-vulkan-target=llvmpipe")
     p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--timeout", type=float, default=120, help="seconds per test")
     p.add_argument("--json", help="write the results here")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.worker:
-        worker_main(args.backend, args.device)
+        worker_main(args.backend, args.device, args.flags)
         return 0
     root, names = select_tests(args)
     results = {}
