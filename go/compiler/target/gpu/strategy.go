@@ -88,6 +88,12 @@ func Legalize(k *kir.Kernel, t *Target) error {
 			UnrollInnerLoops(k, unrollFactor)
 		}
 	}
+	if !t.Has("Int64") {
+		// No i64 data on targets without 64-bit integers.
+		if err := LowerInt64(k, t); err != nil {
+			return err
+		}
+	}
 	if err := kir.Verify(k); err != nil {
 		return status.Errorf(status.Internal, "gpu: legalized %s does not verify: %v", k.Name, err)
 	}
