@@ -87,7 +87,7 @@ func (s *submission) descriptorPool() error {
 		if o.kind != hal.CommandDispatch {
 			continue
 		}
-		p := &o.exe.entries[o.entry]
+		p := o.exe.entries[o.entry]
 		if n := len(o.bindings) + boolInt(p.reports); !p.pushDescriptors && n > 0 {
 			sets++
 			descriptors += uint32(n)
@@ -135,10 +135,10 @@ func (s *submission) emit(cb uintptr, o *op) error {
 // the submission's pool) and the push constants, and dispatches.
 func (s *submission) emitDispatch(cb uintptr, o *op) error {
 	d := s.d
-	p := &o.exe.entries[o.entry]
+	p := o.exe.entries[o.entry]
 	var m cmem
 	defer m.free()
-	d.vk.CmdBindPipeline(cb, pipelineBindPointCompute, p.pipeline)
+	d.vk.CmdBindPipeline(cb, pipelineBindPointCompute, o.pipeline)
 	n := len(o.bindings) + boolInt(p.reports)
 	if n > 0 {
 		infos := make([]descriptorBufferInfo, n)
@@ -146,7 +146,7 @@ func (s *submission) emitDispatch(cb uintptr, o *op) error {
 			if off := o.nullOffs[j]; off >= 0 {
 				infos[j] = descriptorBufferInfo{buffer: s.block.s.buffer, offset: uint64(off), rng: 16}
 			} else {
-				infos[j] = descriptorBufferInfo{buffer: b.st.buffer, offset: uint64(b.off), rng: uint64(b.n)}
+				infos[j] = descriptorBufferInfo{buffer: b.st.buffer, offset: uint64(b.off), rng: uint64(b.wordRange())}
 			}
 		}
 		if p.reports {

@@ -3,6 +3,7 @@ package vulkan
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 	"weak"
 
@@ -38,11 +39,17 @@ type device struct {
 	blockMu     sync.Mutex
 	blocks      []*hostBlock // staging blocks kept for reuse
 
-	// objects that Close destroys: live semaphores and executables (each
-	// holds a reference to the VkDevice until it is destroyed).
-	objMu       sync.Mutex
-	timelines   map[uint64]weak.Pointer[timeline]
-	executables map[*executable]struct{}
+	// objects that Close destroys: live semaphores, executables and the
+	// programs of executables (program.go; each semaphore and program
+	// holds a reference to the VkDevice until it is destroyed). The maps
+	// are nil once the device is closed.
+	objMu          sync.Mutex
+	timelines      map[uint64]weak.Pointer[timeline]
+	executables    map[uint64]execRecord
+	nextExecutable uint64
+	programs       map[programKey]*program
+	idle           []*program   // programs no executable uses, oldest first
+	pipelines      atomic.Int64 // compute pipelines created (tests count them)
 
 	// The VkDevice lives while the device is open or memory, semaphores or
 	// executables made from it are: refs counts them all.
@@ -60,7 +67,8 @@ func (v *device) init() error {
 	v.refs = 1
 	v.alloc = newAllocator(v)
 	v.timelines = map[uint64]weak.Pointer[timeline]{}
-	v.executables = map[*executable]struct{}{}
+	v.executables = map[uint64]execRecord{}
+	v.programs = map[programKey]*program{}
 	var m cmem
 	defer m.free()
 	poolInfo := &commandPoolCreateInfo{sType: sTypeCommandPoolCreateInfo, flags: 0x1 /* TRANSIENT */, queueFamilyIndex: v.queueFamily}
@@ -137,16 +145,18 @@ func (v *device) Formats() []string { return []string{spirvschema.Format} }
 
 // Close refuses new work, cancels the work still waiting for semaphores
 // (CANCELLED), waits for the work submitted, and destroys the semaphores
-// and executables. The VkDevice itself is destroyed once the memory
-// allocated from it is freed too (buffers may outlive their device; their
-// host views stay valid). Later calls do nothing.
+// and the executables' objects (pipelines, layouts, shader modules). The
+// VkDevice itself is destroyed once the memory allocated from it is freed
+// too (buffers may outlive their device; their host views stay valid).
+// Later calls do nothing.
 func (v *device) Close() error {
 	v.closeOnce.Do(func() {
 		v.closeErr = v.q.close()
 		v.objMu.Lock()
 		timelines := v.timelines
 		exes := v.executables
-		v.timelines, v.executables = nil, nil
+		progs := v.programs
+		v.timelines, v.executables, v.programs, v.idle = nil, nil, nil, nil
 		v.objMu.Unlock()
 		for handle, wp := range timelines {
 			if t := wp.Value(); t != nil {
@@ -155,8 +165,14 @@ func (v *device) Close() error {
 			v.vk.DestroySemaphore(v.handle, handle, nil)
 			v.unref()
 		}
-		for e := range exes {
-			e.destroy()
+		for _, r := range exes {
+			if e := r.exe.Value(); e != nil {
+				e.markReleased()
+			}
+		}
+		for _, p := range progs {
+			v.destroyProgram(p)
+			v.unref()
 		}
 		v.lifeMu.Lock()
 		v.closed = true

@@ -328,8 +328,8 @@ func TestRealLifetimes(t *testing.T) {
 	if !bytes.Equal(read(t, dev, dst), cts.ScaleExpected(in)) {
 		t.Error("a dispatch of an executable closed while it was queued")
 	}
-	if !exe.(*executable).destroyed {
-		t.Error("the closed executable's pipelines were not destroyed after the dispatch")
+	if !exe.(*executable).released {
+		t.Error("the closed executable was not released after the dispatch")
 	}
 	// Buffers outlive the device (their host view stays valid); the
 	// VkDevice goes with the last one.

@@ -62,9 +62,16 @@
 //     report run-time errors, releases what the submission held, and
 //     signals or fails its signal list. QueueHostCall runs on the host in
 //     queue order.
-//   - Executables (executable.go): vulkan-spirv-fb (go/schemas/spirv), one
-//     compute pipeline per entry point, checked first against the device's
-//     features and limits.
+//   - Executables (executable.go, program.go): vulkan-spirv-fb
+//     (go/schemas/spirv), checked against the device's features and
+//     limits when prepared, which also creates each entry point's
+//     VkShaderModule and layouts; an entry point's compute pipeline is
+//     created on its first dispatch (through the device's
+//     VkPipelineCache), so entry points never dispatched cost none. The
+//     device keeps these objects by a hash of the executable's bytes:
+//     preparing the same bytes again (a new VM context) reuses them and
+//     the pipelines built so far, while an executable uses them and then
+//     among the last maxIdlePrograms unused ones, until the device closes.
 //
 // Flags: --vulkan_validation_layers enables VK_LAYER_KHRONOS_validation
 // when it is installed (a warning on stderr otherwise) and a

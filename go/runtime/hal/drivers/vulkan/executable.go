@@ -1,12 +1,13 @@
 package vulkan
 
 import (
-	"encoding/binary"
+	"crypto/sha256"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"unsafe"
+	"weak"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	spirvschema "github.com/gree-ml/gree/go/schemas/spirv"
@@ -22,37 +23,29 @@ const (
 	pipelineShaderStageRequireFullSG = 0x2 // VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
 )
 
-// entryPipeline is one entry point's Vulkan objects.
-type entryPipeline struct {
-	name            string
-	bindings        int  // the kernel's bindings (the status buffer follows)
-	push            int  // int64 push constants
-	reports         bool // has a status buffer
-	pushDescriptors bool // descriptors are pushed, not allocated
-	module          uint64
-	setLayout       uint64
-	layout          uint64
-	pipeline        uint64
-}
-
-// executable is a prepared vulkan-spirv executable: a compute pipeline
-// per entry point. Its objects are destroyed on Close once no submission
-// uses them (and when the device closes).
+// executable is a prepared vulkan-spirv executable: a reference to the
+// device's program of its bytes (program.go). Close lets go of it once no
+// submission uses the executable; so does the garbage collector, when the
+// executable becomes unreachable, and the device's Close.
 type executable struct {
 	d       *device
-	entries []entryPipeline
+	id      uint64 // its key in d.executables
+	prog    *program
+	entries []*entryPipeline
 
-	mu        sync.Mutex
-	inflight  int
-	closed    bool
-	destroyed bool
+	mu       sync.Mutex
+	inflight int
+	closed   bool
+	released bool // it let go of its program
 }
 
 var _ hal.Executable = (*executable)(nil)
 
 // PrepareExecutable checks a vulkan-spirv executable against the device
 // (capabilities, push constants, workgroup size, shared memory, bindings,
-// subgroup size) and builds its pipelines.
+// subgroup size) and creates its shader modules and layouts; each entry
+// point's pipeline is created on its first dispatch. Bytes the device
+// prepared before share the objects (and pipelines) made then.
 func (v *device) PrepareExecutable(format string, data []byte) (hal.Executable, error) {
 	if err := v.q.open(); err != nil {
 		return nil, err
@@ -60,6 +53,20 @@ func (v *device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 	if format != spirvschema.Format {
 		return nil, status.Errorf(status.Unimplemented, "the vulkan device cannot run %q executables (it runs %q); compile with --iree-hal-target-backends=vulkan-spirv", format, spirvschema.Format)
 	}
+	key := programKey(sha256.Sum256(data))
+	e := &executable{d: v}
+	v.objMu.Lock()
+	if v.programs == nil {
+		v.objMu.Unlock()
+		return nil, v.closedError()
+	}
+	if p := v.takeProgramLocked(key); p != nil {
+		v.registerLocked(e, p)
+		v.objMu.Unlock()
+		return e, nil
+	}
+	v.objMu.Unlock()
+
 	x, err := spirvschema.Decode(data)
 	if err != nil {
 		return nil, err
@@ -69,31 +76,80 @@ func (v *device) PrepareExecutable(format string, data []byte) (hal.Executable, 
 			return nil, err
 		}
 	}
+	// A program holds the VkDevice.
 	if err := v.ref(); err != nil {
 		return nil, err
 	}
 	mark := v.driver.validationMark()
-	e := &executable{d: v}
-	for i := range x.Entries {
-		p, err := v.buildPipeline(&x.Entries[i])
-		if err != nil {
-			e.destroy()
-			return nil, fmt.Errorf("preparing entry point @%s on %s: %w", x.Entries[i].Name, v.describe(), err)
+	p, err := v.buildProgram(key, x)
+	if err == nil {
+		if err = v.driver.validationSince(mark); err != nil {
+			v.destroyProgram(p)
 		}
-		e.entries = append(e.entries, p)
 	}
-	if err := v.driver.validationSince(mark); err != nil {
-		e.destroy()
+	if err != nil {
+		v.unref()
 		return nil, err
 	}
 	v.objMu.Lock()
-	defer v.objMu.Unlock()
-	if v.executables == nil {
-		e.destroy()
-		return nil, status.Errorf(status.FailedPrecondition, "%s is closed", v.describe())
+	if v.programs == nil {
+		v.objMu.Unlock()
+		v.destroyProgram(p)
+		v.unref()
+		return nil, v.closedError()
 	}
-	v.executables[e] = struct{}{}
+	if q := v.takeProgramLocked(key); q != nil {
+		// Another prepare of the same bytes finished first.
+		v.registerLocked(e, q)
+		v.objMu.Unlock()
+		v.destroyProgram(p)
+		v.unref()
+		return e, nil
+	}
+	p.refs = 1
+	v.programs[key] = p
+	v.registerLocked(e, p)
+	v.objMu.Unlock()
 	return e, nil
+}
+
+// registerLocked makes e an executable of p, which it holds a reference
+// to, and has the garbage collector release it (v.objMu held).
+func (v *device) registerLocked(e *executable, p *program) {
+	v.nextExecutable++
+	e.id, e.prog, e.entries = v.nextExecutable, p, p.entries
+	v.executables[e.id] = execRecord{weak.Make(e), p}
+	runtime.AddCleanup(e, func(id uint64) { v.dropExecutable(id) }, e.id)
+}
+
+// dropExecutable releases the program of executable id, once: after
+// Close, after the last submission of a closed executable, or when an
+// executable becomes unreachable.
+func (v *device) dropExecutable(id uint64) {
+	v.objMu.Lock()
+	r, ok := v.executables[id]
+	delete(v.executables, id)
+	v.objMu.Unlock()
+	if !ok {
+		return
+	}
+	if e := r.exe.Value(); e != nil {
+		e.markReleased()
+	}
+	v.releaseProgram(r.prog)
+}
+
+// execRecord is a live executable of a device and its program.
+type execRecord struct {
+	exe  weak.Pointer[executable]
+	prog *program
+}
+
+// markReleased notes that e let go of its program: later dispatches fail.
+func (e *executable) markReleased() {
+	e.mu.Lock()
+	e.released = true
+	e.mu.Unlock()
 }
 
 // checkEntry checks what an entry point needs against the device.
@@ -158,80 +214,6 @@ func (v *device) canRequireSubgroupSize(s int) bool {
 		s >= int(l.minSubgroupSize) && s <= int(l.maxSubgroupSize) && s&(s-1) == 0
 }
 
-// buildPipeline creates an entry point's shader module, layouts and
-// compute pipeline.
-func (v *device) buildPipeline(e *spirvschema.Entry) (p entryPipeline, err error) {
-	p = entryPipeline{name: e.Name, bindings: len(e.Bindings), push: e.NumPushConstants, reports: e.Reports()}
-	defer func() {
-		if err != nil {
-			v.destroyPipeline(&p)
-		}
-	}()
-	var m cmem
-	defer m.free()
-	// The module's words, 4-byte aligned as Vulkan reads them.
-	words := make([]uint32, len(e.SPIRV)/4)
-	for i := range words {
-		words[i] = binary.LittleEndian.Uint32(e.SPIRV[4*i:])
-	}
-	modInfo := &shaderModuleCreateInfo{sType: sTypeShaderModuleCreateInfo, codeSize: uintptr(len(e.SPIRV)), pCode: pinned(&m, words)}
-	if err := check(v.vk.CreateShaderModule(v.handle, modInfo, nil, &p.module), "vkCreateShaderModule"); err != nil {
-		return p, err
-	}
-	n := descriptorCount(e)
-	p.pushDescriptors = v.features.pushDescriptor && n <= int(v.limits.maxPushDescriptors)
-	bindings := make([]descriptorSetLayoutBinding, n)
-	for i := range bindings {
-		bindings[i] = descriptorSetLayoutBinding{binding: uint32(i), descriptorType: descriptorTypeStorageBuffer, descriptorCount: 1, stageFlags: shaderStageComputeBit}
-	}
-	setInfo := &descriptorSetLayoutCreateInfo{sType: sTypeDescriptorSetLayoutCreateInfo, bindingCount: uint32(n), pBindings: pinned(&m, bindings)}
-	if p.pushDescriptors {
-		setInfo.flags = descriptorSetLayoutPushBit
-	}
-	if err := check(v.vk.CreateDescriptorSetLayout(v.handle, setInfo, nil, &p.setLayout), "vkCreateDescriptorSetLayout"); err != nil {
-		return p, err
-	}
-	layouts := []uint64{p.setLayout}
-	layoutInfo := &pipelineLayoutCreateInfo{sType: sTypePipelineLayoutCreateInfo, setLayoutCount: 1, pSetLayouts: pinned(&m, layouts)}
-	if p.push > 0 {
-		ranges := []pushConstantRange{{stageFlags: shaderStageComputeBit, size: uint32(8 * p.push)}}
-		layoutInfo.pushConstantRangeCount, layoutInfo.pPushConstantRanges = 1, pinned(&m, ranges)
-	}
-	if err := check(v.vk.CreatePipelineLayout(v.handle, layoutInfo, nil, &p.layout), "vkCreatePipelineLayout"); err != nil {
-		return p, err
-	}
-	info := &computePipelineCreateInfo{sType: sTypeComputePipelineCreateInfo, layout: p.layout, basePipelineIndex: -1}
-	info.stage = pipelineShaderStageCreateInfo{sType: sTypePipelineShaderStageCreateInfo, stage: shaderStageComputeBit, module: p.module, pName: m.str("main")}
-	if s := e.SubgroupSize; s != 0 && v.canRequireSubgroupSize(s) {
-		req := &requiredSubgroupSizeCreateInfo{sType: sTypeRequiredSubgroupSizeCreateInfo, requiredSubgroupSize: uint32(s)}
-		info.stage.pNext = m.pin(unsafe.Pointer(req))
-		if v.features.computeFullSubgroups && e.WorkgroupSize[0]%s == 0 {
-			info.stage.flags = pipelineShaderStageRequireFullSG
-		}
-	}
-	m.pin(unsafe.Pointer(info))
-	if err := check(v.vk.CreateComputePipelines(v.handle, v.pipelineCache, 1, info, nil, &p.pipeline), "vkCreateComputePipelines"); err != nil {
-		return p, err
-	}
-	return p, nil
-}
-
-func (v *device) destroyPipeline(p *entryPipeline) {
-	if p.pipeline != 0 {
-		v.vk.DestroyPipeline(v.handle, p.pipeline, nil)
-	}
-	if p.layout != 0 {
-		v.vk.DestroyPipelineLayout(v.handle, p.layout, nil)
-	}
-	if p.setLayout != 0 {
-		v.vk.DestroyDescriptorSetLayout(v.handle, p.setLayout, nil)
-	}
-	if p.module != 0 {
-		v.vk.DestroyShaderModule(v.handle, p.module, nil)
-	}
-	*p = entryPipeline{name: p.name}
-}
-
 // NumEntries returns the number of entry points.
 func (e *executable) NumEntries() int { return len(e.entries) }
 
@@ -251,7 +233,7 @@ func (e *executable) entryName(i int) string {
 	return fmt.Sprintf("entry point %d", i)
 }
 
-// Close destroys the pipelines once no submission uses them.
+// Close releases the executable once no submission uses it.
 func (e *executable) Close() error {
 	e.mu.Lock()
 	if e.closed {
@@ -262,7 +244,7 @@ func (e *executable) Close() error {
 	now := e.inflight == 0
 	e.mu.Unlock()
 	if now {
-		e.destroy()
+		e.d.dropExecutable(e.id)
 	}
 	return nil
 }
@@ -271,7 +253,7 @@ func (e *executable) Close() error {
 func (e *executable) acquire() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.closed || e.destroyed {
+	if e.closed || e.released {
 		return status.New(status.FailedPrecondition, "dispatch of an executable that was closed")
 	}
 	e.inflight++
@@ -284,26 +266,6 @@ func (e *executable) releaseUse() {
 	now := e.closed && e.inflight == 0
 	e.mu.Unlock()
 	if now {
-		e.destroy()
+		e.d.dropExecutable(e.id)
 	}
-}
-
-// destroy destroys the pipelines once.
-func (e *executable) destroy() {
-	e.mu.Lock()
-	if e.destroyed {
-		e.mu.Unlock()
-		return
-	}
-	e.destroyed = true
-	e.mu.Unlock()
-	for i := range e.entries {
-		e.d.destroyPipeline(&e.entries[i])
-	}
-	e.d.objMu.Lock()
-	if e.d.executables != nil {
-		delete(e.d.executables, e)
-	}
-	e.d.objMu.Unlock()
-	e.d.unref()
 }

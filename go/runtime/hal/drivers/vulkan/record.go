@@ -17,6 +17,17 @@ type span struct {
 	n   int64
 }
 
+// wordRange returns the bytes a dispatch binds of the span: its length
+// rounded up to whole 32-bit words, within the VkBuffer (whose size is
+// its allocation's rounded up to words, or a whole imported range). A
+// kernel that holds elements narrower than a word in i32 words (a GPU
+// legalization's packed binding, see kir's package documentation)
+// addresses the span's partial last word so.
+func (sp span) wordRange() int64 {
+	end := min((sp.off+sp.n+3)&^3, (sp.st.base+sp.st.size+3)&^3)
+	return max(end-sp.off, sp.n)
+}
+
 // op is one recorded command, resolved for the submission.
 type op struct {
 	kind     hal.CommandKind
@@ -26,6 +37,7 @@ type op struct {
 	data     []byte
 	exe      *executable
 	entry    int
+	pipeline uint64
 	grid     [3]uint32
 	push     []int64
 	bindings []span
@@ -170,7 +182,7 @@ func (s *submission) resolveDispatch(c *hal.Command, o *op) error {
 	if c.Entry < 0 || c.Entry >= len(e.entries) {
 		return status.Errorf(status.OutOfRange, "dispatch of entry point %d of an executable with %d entry points", c.Entry, len(e.entries))
 	}
-	p := &e.entries[c.Entry]
+	p := e.entries[c.Entry]
 	name := e.entryName(c.Entry)
 	lim := d.limits.maxComputeWorkGroupCount
 	for i, n := range c.Workgroups {
@@ -209,7 +221,10 @@ func (s *submission) resolveDispatch(c *hal.Command, o *op) error {
 	}
 	s.exes = append(s.exes, e)
 	o.exe, o.entry = e, c.Entry
-	return nil
+	// The entry point's first dispatch creates its pipeline.
+	var err error
+	o.pipeline, err = d.pipeline(p)
+	return err
 }
 
 // stage plans the commands: what goes through the staging block (the
@@ -250,7 +265,7 @@ func (s *submission) stage() error {
 				o.copies = append(o.copies, stagedCopy{take(t.n, 4), t})
 			}
 		case hal.CommandDispatch:
-			p := &o.exe.entries[o.entry]
+			p := o.exe.entries[o.entry]
 			if p.reports {
 				o.statusOff = take(spirvschema.StatusBytes, align)
 			}
