@@ -46,6 +46,9 @@ type Options struct {
 	LLVMCPU LLVMCPUOptions
 	// Vulkan holds the --iree-vulkan-target* flags.
 	Vulkan VulkanOptions
+	// Dump holds the --iree-hal-dump-executable-*-to directories, which
+	// every backend writes its executables' files to.
+	Dump DumpOptions
 	// Demote holds the --iree-input-demote-*/--iree-input-promote-* type
 	// conversions applied to the whole program after input conversion.
 	Demote input.DemoteOptions

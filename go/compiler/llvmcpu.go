@@ -24,9 +24,14 @@ type LLVMCPUOptions struct {
 	// OptLevel is --iree-opt-level ("O0".."O3"; "" = O2, as IREE's), LLVM's
 	// pipeline level.
 	OptLevel string
-	// DumpIntermediates and DumpBinaries are the
-	// --iree-hal-dump-executable-{intermediates,binaries}-to directories.
-	DumpIntermediates, DumpBinaries string
+}
+
+// DumpOptions are the --iree-hal-dump-executable-{intermediates,binaries}-to
+// directories ("" writes nothing). llvm-cpu writes NAME.ll,
+// NAME.optimized.ll and NAME.o, and NAME.so; vulkan-spirv writes each
+// kernel's legalized kir (ENTRY.kir) and SPIR-V module (ENTRY.spv).
+type DumpOptions struct {
+	Intermediates, Binaries string
 }
 
 // LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vmvx's
@@ -80,7 +85,7 @@ func emitLLVMCPU(ks []*kir.Kernel, opts Options) ([]byte, []module.Attr, error) 
 	if name == "" || name == "." || strings.HasPrefix(name, "<") {
 		name = "module"
 	}
-	dump := llvmcpu.Dump{Intermediates: opts.LLVMCPU.DumpIntermediates, Binaries: opts.LLVMCPU.DumpBinaries,
+	dump := llvmcpu.Dump{Intermediates: opts.Dump.Intermediates, Binaries: opts.Dump.Binaries,
 		Name: name + "_llvm_cpu_" + strings.ReplaceAll(strings.SplitN(m.Triple, "-", 2)[0], "-", "_")}
 	data, err := llvmcpu.EmitWithDump(ks, m, dump)
 	if err != nil {

@@ -2,12 +2,15 @@ package compiler
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
 	"github.com/gree-ml/gree/go/compiler/target/spirv"
 	"github.com/gree-ml/gree/go/schemas/module"
 	schema "github.com/gree-ml/gree/go/schemas/spirv"
+	"github.com/gree-ml/gree/go/status"
 )
 
 func init() {
@@ -32,19 +35,25 @@ func configureVulkan(opts Options) (*Backend, error) {
 		Format:   schema.Format,
 		Strategy: gpu.Strategy(t),
 		Legalize: func(k *kir.Kernel) error { return gpu.Legalize(k, t) },
-		EmitWith: func(ks []*kir.Kernel, _ Options) ([]byte, []module.Attr, error) {
-			return emitSPIRV(ks, t)
+		EmitWith: func(ks []*kir.Kernel, opts Options) ([]byte, []module.Attr, error) {
+			return emitSPIRV(ks, t, opts.Dump)
 		},
 	}, nil
 }
 
 // emitSPIRV translates the kernels for t into one vulkan-spirv-fb
-// executable.
-func emitSPIRV(ks []*kir.Kernel, t *gpu.Target) ([]byte, []module.Attr, error) {
+// executable, writing each kernel's kir and SPIR-V where dump asks.
+func emitSPIRV(ks []*kir.Kernel, t *gpu.Target, dump DumpOptions) ([]byte, []module.Attr, error) {
 	x := &schema.Executable{Target: t.Name}
 	for _, k := range ks {
+		if err := dumpFile(dump.Intermediates, k.Name+".kir", []byte(k.String())); err != nil {
+			return nil, nil, err
+		}
 		e, err := spirv.Emit(k, spirv.Options{Version: t.SPIRVVersion, Capabilities: t.Capabilities, SubgroupSize: t.SubgroupSize, Target: t.Name})
 		if err != nil {
+			return nil, nil, err
+		}
+		if err := dumpFile(dump.Binaries, k.Name+".spv", e.SPIRV); err != nil {
 			return nil, nil, err
 		}
 		x.Entries = append(x.Entries, e)
@@ -54,4 +63,19 @@ func emitSPIRV(ks []*kir.Kernel, t *gpu.Target) ([]byte, []module.Attr, error) {
 		return nil, nil, fmt.Errorf("encoding the executable: %w", err)
 	}
 	return data, []module.Attr{{Key: "vulkan.target", Value: t.String()}}, nil
+}
+
+// dumpFile writes data to dir/name when dir is set (an
+// --iree-hal-dump-executable-*-to directory).
+func dumpFile(dir, name string, data []byte) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return status.Errorf(status.PermissionDenied, "dump directory: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		return status.Errorf(status.PermissionDenied, "dumping %s: %v", name, err)
+	}
+	return nil
 }

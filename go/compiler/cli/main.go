@@ -117,8 +117,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			TargetCPUFeatures: p.str("iree-llvmcpu-target-cpu-features", ""),
 			TargetTriple:      p.str("iree-llvmcpu-target-triple", ""),
 			OptLevel:          p.str("iree-opt-level", ""),
-			DumpIntermediates: p.str("iree-hal-dump-executable-intermediates-to", ""),
-			DumpBinaries:      p.str("iree-hal-dump-executable-binaries-to", ""),
+		},
+		Dump: compiler.DumpOptions{
+			Intermediates: p.str("iree-hal-dump-executable-intermediates-to", ""),
+			Binaries:      p.str("iree-hal-dump-executable-binaries-to", ""),
 		},
 	}
 	var out []byte

@@ -45,6 +45,12 @@ func (b *Builder) StoreShared(s int, off, val Value) {
 	b.Append(&Op{Kind: StoreShared, Args: []Value{off, val}, Binding: s})
 }
 
+// AtomicRMW emits an atomic read-modify-write of kind a combining the i32
+// value val into binding's element at off.
+func (b *Builder) AtomicRMW(binding int, a AtomicKind, off, val Value) {
+	b.Append(&Op{Kind: AtomicRMW, Args: []Value{off, val}, Binding: binding, Imm: int64(a)})
+}
+
 // Barrier emits a workgroup barrier.
 func (b *Builder) Barrier() { b.Append(&Op{Kind: Barrier}) }
 

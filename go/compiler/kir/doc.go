@@ -117,4 +117,31 @@
 // of a failed dispatch wrote is unspecified. A For whose step is not
 // positive is reported the same way (INVALID_ARGUMENT in Run and vmvx,
 // ErrStep in llvm-cpu).
+//
+// # Partial elements and atomics
+//
+// A binding's buffer whose length is not a multiple of its element size
+// ends in a partial element, which loads and stores address like the
+// others (the element count rounds up): its bytes past the buffer's end
+// read as zero in Run and vmvx (unspecified elsewhere) and are not
+// written. This is how a GPU legalization's packed bindings see their
+// last word: on targets without 8- and 16-bit storage, package gpu
+// (NarrowTypes) turns a binding of i8, i16, f16 or bf16 elements into one
+// of i32 words over the same bytes, so a tensor of 7 i8 elements is two
+// words, the second partial. The runtimes that run legalized kernels bind
+// whole words: the Vulkan driver rounds every binding's range up to a
+// multiple of 4 bytes (allocations are whole words), and vmvx runs a
+// dispatch whose buffer ends in a partial element on a padded copy.
+// Bounds checks of packed bindings are therefore per word: an access to
+// the bytes of the last word past the tensor's end is not reported.
+// llvm-cpu, which never sees legalized kernels, counts whole elements.
+//
+// Packed elements narrower than a word are stored with AtomicRMW (clear
+// the element's bits with an and, set them with an or), which is atomic
+// with respect to the other threads' atomics on the word; no thread reads
+// or writes another's element, so plain loads of the word see its own
+// bytes exactly. Run executes atomics, and the loads and stores of kernels
+// that have them, under one lock; vmvx with the host's atomic
+// instructions; SPIR-V with OpAtomicAnd and OpAtomicOr (Device scope,
+// relaxed).
 package kir

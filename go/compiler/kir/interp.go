@@ -2,6 +2,7 @@ package kir
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/gree-ml/gree/go/status"
 )
@@ -74,7 +75,7 @@ func run(k *Kernel, grid [3]int64, pushConstants []int64, bindings [][]byte) err
 			return status.Errorf(status.InvalidArgument, "kir: run @%s: grid dimension %d is %d", k.Name, d, n)
 		}
 	}
-	m := &machine{k: k, grid: grid, pcs: pushConstants, bindings: bindings}
+	m := &machine{k: k, grid: grid, pcs: pushConstants, bindings: bindings, atomics: hasKind(k.Body, AtomicRMW)}
 	for z := int64(0); z < grid[2]; z++ {
 		for y := int64(0); y < grid[1]; y++ {
 			for x := int64(0); x < grid[0]; x++ {
@@ -99,6 +100,25 @@ type machine struct {
 	threads  int64
 	sgSize   int64
 	groups   *rendezvous // nil with one thread
+	// atomics is set for kernels with AtomicRMW ops, which run under mu,
+	// as do their threads' binding loads and stores.
+	atomics bool
+	mu      sync.Mutex
+}
+
+// hasKind reports whether blk or a nested block has an op of kind k.
+func hasKind(blk *Block, k Kind) bool {
+	for _, op := range blk.Ops {
+		if op.Kind == k {
+			return true
+		}
+		for _, r := range op.Regions {
+			if hasKind(r, k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // thread is one invocation: its values and ids.
@@ -195,7 +215,7 @@ func (t *thread) forOp(op *Op) error {
 		}
 		iters = ys
 		next := iv + step
-		if next < iv {
+		if next < iv || int64(sext(uint64(next), t.m.k.Types[body.Args[0]].Elem.Bits())) != next {
 			break
 		}
 		iv = next

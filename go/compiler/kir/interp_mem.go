@@ -7,8 +7,27 @@ import (
 	"github.com/gree-ml/gree/go/status"
 )
 
-// readElem decodes element i of buf (elements of type s, little-endian).
+// elemCount returns the number of elements of type s in buf, a partial
+// last element included (see the package documentation).
+func elemCount(buf []byte, s Scalar) int64 {
+	n := s.ByteSize()
+	return int64((len(buf) + n - 1) / n)
+}
+
+// partial reports whether element i of buf (elements of type s) is the
+// partial last one, cut short by the end of the buffer.
+func partial(buf []byte, s Scalar, i int64) bool {
+	return (i+1)*int64(s.ByteSize()) > int64(len(buf))
+}
+
+// readElem decodes element i of buf (elements of type s, little-endian);
+// the bytes of a partial last element past the buffer's end read as zero.
 func readElem(buf []byte, s Scalar, i int64) uint64 {
+	if partial(buf, s, i) {
+		var tmp [8]byte
+		copy(tmp[:], buf[i*int64(s.ByteSize()):])
+		return readElem(tmp[:], s, 0)
+	}
 	switch s.ByteSize() {
 	case 1:
 		if s == I1 {
@@ -31,8 +50,15 @@ func readElem(buf []byte, s Scalar, i int64) uint64 {
 	return binary.LittleEndian.Uint64(buf[8*i:])
 }
 
-// writeElem encodes x as element i of buf.
+// writeElem encodes x as element i of buf; of a partial last element
+// only the bytes within the buffer are written.
 func writeElem(buf []byte, s Scalar, i int64, x uint64) {
+	if partial(buf, s, i) {
+		var tmp [8]byte
+		writeElem(tmp[:], s, 0, x)
+		copy(buf[i*int64(s.ByteSize()):], tmp[:])
+		return
+	}
 	switch s.ByteSize() {
 	case 1:
 		if s == I1 {
@@ -110,8 +136,11 @@ func (t *thread) memOp(op *Op, rt Type) error {
 		if op.Kind == LoadStrided {
 			stride = t.scalar(op.Args[1])
 		}
-		if err := t.span(op, what, off, stride, rt.Width(), int64(len(buf)/s.ByteSize())); err != nil {
+		if err := t.span(op, what, off, stride, rt.Width(), elemCount(buf, s)); err != nil {
 			return err
+		}
+		if unlock := t.lockBindings(op); unlock != nil {
+			defer unlock()
 		}
 		r := make([]uint64, rt.Width())
 		for i := range r {
@@ -125,12 +154,32 @@ func (t *thread) memOp(op *Op, rt Type) error {
 			stride = t.scalar(op.Args[1])
 		}
 		val := t.vals[op.Args[len(op.Args)-1]]
-		if err := t.span(op, what, off, stride, len(val), int64(len(buf)/s.ByteSize())); err != nil {
+		if err := t.span(op, what, off, stride, len(val), elemCount(buf, s)); err != nil {
 			return err
+		}
+		if unlock := t.lockBindings(op); unlock != nil {
+			defer unlock()
 		}
 		for i, x := range val {
 			writeElem(buf, s, off+int64(i)*stride, x)
 		}
+	case AtomicRMW:
+		buf := t.m.bindings[op.Binding]
+		off := t.scalar(op.Args[0])
+		if err := t.span(op, "binding", off, 1, 1, elemCount(buf, I32)); err != nil {
+			return err
+		}
+		x := t.vals[op.Args[1]][0]
+		t.m.mu.Lock()
+		old := readElem(buf, I32, off)
+		switch AtomicKind(op.Imm) {
+		case AtomicAnd:
+			old &= x
+		case AtomicOr:
+			old |= x
+		}
+		writeElem(buf, I32, off, old)
+		t.m.mu.Unlock()
 	case Barrier:
 		if t.m.groups != nil {
 			_, err := t.m.groups.meet(t, -1, op, nil)
@@ -162,6 +211,18 @@ func (t *thread) memOp(op *Op, rt Type) error {
 		return t.errf(status.Internal, op, "not implemented by the interpreter")
 	}
 	return nil
+}
+
+// lockBindings takes the lock of binding memory for a load or store of a
+// binding in a kernel with atomics, whose threads (goroutines) may write
+// other bytes of the words it reads; it returns the unlock, or nil when
+// no lock is needed.
+func (t *thread) lockBindings(op *Op) func() {
+	if !t.m.atomics || t.m.groups == nil || op.Kind == LoadShared || op.Kind == StoreShared {
+		return nil
+	}
+	t.m.mu.Lock()
+	return t.m.mu.Unlock
 }
 
 // subgroup exchanges the first operand of op with the other threads of

@@ -27,19 +27,24 @@ func (t *thread) op(op *Op) error {
 	case kind == ConstFloat:
 		splat(fromF(rt.Elem, op.F))
 	case kind == PushConstant:
-		splat(uint64(t.m.pcs[op.Imm]))
+		x := uint64(t.m.pcs[op.Imm])
+		if rt.Width() == 2 {
+			set([]uint64{sext(x, 32), sext(x>>32, 32)})
+			break
+		}
+		splat(sext(x, rt.Elem.Bits()))
 	case kind == WorkgroupID:
-		splat(uint64(t.m.wg[op.Imm]))
+		splat(sext(uint64(t.m.wg[op.Imm]), rt.Elem.Bits()))
 	case kind == WorkgroupCount:
-		splat(uint64(t.m.grid[op.Imm]))
+		splat(sext(uint64(t.m.grid[op.Imm]), rt.Elem.Bits()))
 	case kind == ThreadID:
-		splat(uint64(t.tid[op.Imm]))
+		splat(sext(uint64(t.tid[op.Imm]), rt.Elem.Bits()))
 	case kind == WorkgroupSize:
-		splat(uint64(k.WorkgroupSize[op.Imm]))
+		splat(sext(uint64(k.WorkgroupSize[op.Imm]), rt.Elem.Bits()))
 	case kind == SubgroupSize:
-		splat(uint64(t.m.sgSize))
+		splat(sext(uint64(t.m.sgSize), rt.Elem.Bits()))
 	case kind == LaneID:
-		splat(uint64(t.linear % t.m.sgSize))
+		splat(sext(uint64(t.linear%t.m.sgSize), rt.Elem.Bits()))
 	case kind == Add || kind == Sub || kind == Mul || IsIntBinary(kind) || IsFloatBinary(kind):
 		a, b, r := arg(0), arg(1), out()
 		if rt.Elem.IsInt() {

@@ -128,6 +128,16 @@ const (
 	StoreStrided // Binding, (offset, stride, value)
 	LoadShared   // Binding = shared allocation index, (offset) → Type (thread level)
 	StoreShared  // Binding = shared allocation index, (offset, value) (thread level)
+	// AtomicRMW: Binding, (offset, value), Imm = AtomicKind: replaces the
+	// binding element at offset by its combination with value, atomically
+	// with respect to every other AtomicRMW of the dispatch on that
+	// element; it orders no other memory access. Defined on scalar i32
+	// elements of a binding the kernel writes (Write access suffices:
+	// the bits the combination keeps are not the kernel's to read); no
+	// result. GPU legalizations store the narrow elements of a packed
+	// binding with it (package gpu's NarrowTypes), so that threads
+	// writing different bytes of one word do not race.
+	AtomicRMW
 	// Barrier: every thread of the workgroup waits until all have reached
 	// it; shared-memory accesses before it happen before those after it
 	// in every thread of the workgroup (acquire-release on workgroup
@@ -208,6 +218,15 @@ const (
 // (global memory) accesses of the workgroup's threads: what one thread
 // stored before it, the others may read after it.
 const BarrierBindings = 1
+
+// AtomicKind is the combining function of an AtomicRMW.
+type AtomicKind uint8
+
+// Atomic read-modify-write kinds.
+const (
+	AtomicAnd AtomicKind = iota // element & value
+	AtomicOr                    // element | value
+)
 
 // Pred is a comparison predicate (arith's cmpi/cmpf predicates).
 type Pred uint8

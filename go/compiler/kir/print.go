@@ -29,8 +29,9 @@ var kindNames = [...]string{
 	Broadcast: "broadcast", Extract: "extract", Insert: "insert", LaneIota: "iota",
 	Reduce: "reduce", Load: "load", Store: "store", LoadStrided: "load_strided",
 	StoreStrided: "store_strided", LoadShared: "load_shared", StoreShared: "store_shared",
-	Barrier: "barrier", SubgroupReduce: "subgroup_reduce", SubgroupShuffle: "subgroup_shuffle",
-	Contract: "contract", DWConv: "dwconv", For: "for", If: "if", Yield: "yield",
+	AtomicRMW: "atomic_rmw", Barrier: "barrier", SubgroupReduce: "subgroup_reduce",
+	SubgroupShuffle: "subgroup_shuffle", Contract: "contract", DWConv: "dwconv", For: "for", If: "if",
+	Yield: "yield",
 }
 
 // String returns the op's name in the printed form, e.g. "add".
@@ -55,6 +56,16 @@ func (r ReduceKind) String() string {
 		return reduceNames[r]
 	}
 	return "reduce(" + strconv.Itoa(int(r)) + ")"
+}
+
+var atomicNames = [...]string{"and", "or"}
+
+// String returns the atomic kind's name in the printed form, e.g. "or".
+func (a AtomicKind) String() string {
+	if int(a) < len(atomicNames) {
+		return atomicNames[a]
+	}
+	return "atomic(" + strconv.Itoa(int(a)) + ")"
 }
 
 func nameOr(names []string, i int64, what string) string {
@@ -194,6 +205,8 @@ func (p *printer) op(op *Op, depth int) {
 		p.f("%s %s, %s[%s] : %s\n", op.Kind, arg(1), p.mem(op), arg(0), p.types(op.Args[min(1, len(op.Args)):]))
 	case StoreStrided:
 		p.f("store_strided %s, b%d[%s, stride %s] : %s\n", arg(2), op.Binding, arg(0), arg(1), p.types(op.Args[min(2, len(op.Args)):]))
+	case AtomicRMW:
+		p.f("atomic_rmw %s %s, b%d[%s] : %s\n", AtomicKind(op.Imm), arg(1), op.Binding, arg(0), p.types(op.Args[min(1, len(op.Args)):]))
 	case Contract:
 		p.contract(op)
 	case DWConv:

@@ -201,6 +201,10 @@ func (v *verifier) yield(op *Op, want []Type, top bool) error {
 	return nil
 }
 
+// IsIndexType reports whether t is an index type: i64, or i32 (the low
+// 32 bits of an index whose value lies in the int32 range).
+func IsIndexType(t Type) bool { return SameType(t, S(I64)) || SameType(t, S(I32)) }
+
 // SameType reports whether a and b are the same type (a Lanes of 0 and of
 // 1 both mean a scalar).
 func SameType(a, b Type) bool { return a.Elem == b.Elem && a.Width() == b.Width() }
@@ -220,8 +224,8 @@ func (v *verifier) forOp(op *Op, ts []Type) error {
 		return v.errf(op, "needs lo, hi, step and one region")
 	}
 	for i := 0; i < 3; i++ {
-		if !SameType(ts[i], S(Index)) {
-			return v.errf(op, "bound %d has type %s, want i64", i, ts[i])
+		if !IsIndexType(ts[i]) || !SameType(ts[i], ts[0]) {
+			return v.errf(op, "bound %d has type %s, want i64 (or i32 like the others)", i, ts[i])
 		}
 	}
 	inits := ts[3:]
@@ -233,7 +237,7 @@ func (v *verifier) forOp(op *Op, ts []Type) error {
 		if a < 0 || int(a) >= len(v.k.Types) {
 			return v.errf(op, "block argument %%%d has no type", a)
 		}
-		want := S(Index)
+		want := ts[0]
 		if i > 0 {
 			want = inits[i-1]
 		}

@@ -10,7 +10,7 @@ func (v *verifier) checkVectorMemory(op *Op, ts []Type, rt Type) error {
 	}
 	idx := func(is ...int) error {
 		for _, i := range is {
-			if !SameType(ts[i], S(Index)) {
+			if !IsIndexType(ts[i]) {
 				return v.errf(op, "operand %d has type %s, want i64", i, ts[i])
 			}
 		}
@@ -96,6 +96,23 @@ func (v *verifier) checkVectorMemory(op *Op, ts []Type, rt Type) error {
 		}
 		if ts[n-1].Elem != elem {
 			return v.errf(op, "stores %s to a buffer of %s", ts[n-1], elem)
+		}
+	case AtomicRMW:
+		if err := nargs(2); err != nil {
+			return err
+		}
+		if err := idx(0); err != nil {
+			return err
+		}
+		if op.Imm < 0 || op.Imm > int64(AtomicOr) {
+			return v.errf(op, "atomic kind %d out of range", op.Imm)
+		}
+		elem, err := v.binding(op, op.Binding, Write)
+		if err != nil {
+			return err
+		}
+		if elem != I32 || !SameType(ts[1], S(I32)) {
+			return v.errf(op, "combines %s into a buffer of %s; atomics are defined on scalar i32 elements", ts[1], elem)
 		}
 	case Barrier:
 		if op.Imm != 0 && op.Imm != BarrierBindings {

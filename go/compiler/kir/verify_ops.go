@@ -61,7 +61,7 @@ func (v *verifier) check(op *Op, ts []Type) error {
 	}
 	nres := 1
 	switch op.Kind {
-	case Store, StoreStrided, StoreShared, Barrier, Contract, DWConv:
+	case Store, StoreStrided, StoreShared, AtomicRMW, Barrier, Contract, DWConv:
 		nres = 0
 	}
 	if len(op.Results) != nres {
@@ -93,6 +93,9 @@ func (v *verifier) check(op *Op, ts []Type) error {
 	case k == PushConstant:
 		if op.Imm < 0 || op.Imm >= int64(v.k.NumPushConstants) {
 			return v.errf(op, "push constant %d of %d", op.Imm, v.k.NumPushConstants)
+		}
+		if SameType(rt, V(I32, 2)) {
+			return nil // both words
 		}
 		return v.indexResult(op, ts, rt)
 	case k == WorkgroupID || k == WorkgroupCount || k == ThreadID || k == WorkgroupSize:
@@ -180,7 +183,7 @@ func (v *verifier) indexResult(op *Op, ts []Type, rt Type) error {
 	if len(ts) != 0 {
 		return v.errf(op, "takes no operands")
 	}
-	if !SameType(rt, S(Index)) {
+	if !IsIndexType(rt) {
 		return v.errf(op, "result has type %s, want i64", rt)
 	}
 	return nil

@@ -134,6 +134,8 @@ const (
 	ForInit // r r r r t: iv ← lo; error if step ≤ 0; jump to t when iv ≥ hi (iv, lo, hi, step)
 	ForNext // r r r t: iv += step and jump to t unless that overflows or reaches hi (iv, hi, step)
 
+	AtomicRMW // u b r r: u = kind (0 and, 1 or), binding b of i32 (written), i64 offset, i32 scalar value
+
 	numOpcodes
 )
 
@@ -191,6 +193,7 @@ var opInfos = [...]opInfo{
 	Contract: {"contract", "bbburrrrrrrrrrrr"},
 	Mov:      {"mov", "dr"}, Jmp: {"jmp", "t"}, Jz: {"jz", "rt"}, Jnz: {"jnz", "rt"},
 	ForInit: {"for_init", "rrrrt"}, ForNext: {"for_next", "rrrt"},
+	AtomicRMW: {"atomic_rmw", "ubrr"},
 }
 
 // Valid reports whether op is a defined opcode.

@@ -205,6 +205,20 @@ func (v *instrVerifier) vectorMemory(in *Instr, d RegType, a []RegType, indices 
 				return fmt.Errorf("operand %d is %s, want i64", i, a[i])
 			}
 		}
+	case AtomicRMW:
+		e, err := v.binding(in.Bindings[0], Write)
+		if err != nil {
+			return err
+		}
+		if e != I32 || a[1] != (RegType{I32, 1}) {
+			return fmt.Errorf("combines %s into a buffer of %s; atomics take i32 scalars", a[1], e)
+		}
+		if in.Imm < 0 || in.Imm > 1 {
+			return fmt.Errorf("atomic kind %d out of 0..1", in.Imm)
+		}
+		if a[0] != index {
+			return fmt.Errorf("offset is %s, want i64", a[0])
+		}
 	case Barrier:
 	case SubgroupShuffle:
 		if a[0] != d || d.Lanes != 1 || a[1] != index {

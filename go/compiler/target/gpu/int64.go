@@ -46,24 +46,20 @@ import (
 //     between i64 and f64, a subgroup product) is a FAILED_PRECONDITION
 //     error.
 //
-// Kernels are built with kir.Index (i64) index arithmetic, and kir's
-// verifier requires it for the results of PushConstant and the id
-// queries, For bounds, offsets and strides: index narrowing needs kir,
-// its interpreter and the emitters to accept i32 there (see
-// NarrowIndices), which they do not yet. Until they do, LowerInt64
-// emulates the data only and leaves index arithmetic 64-bit
-// (narrowIndexArithmetic), so SPIR-V emission for such a target still
-// fails on the index arithmetic.
+// Kernels are built with kir.Index (i64) index arithmetic; kir accepts i32
+// indices too (kir.IsIndexType: the results of PushConstant and the id
+// queries, For bounds, offsets and strides, and vector<2xi32> push
+// constants for both words), the SPIR-V emitter computes them in 32 bits,
+// and vmvx widens them back (kir.WidenIndices).
 
 // narrowIndexArithmetic makes LowerInt64 narrow index arithmetic to i32
-// (NarrowIndices) before emulating i64 data. It waits for kir, its
-// interpreter, vmvx and the SPIR-V emitter to accept i32 index values and
-// two-word push constants (see NarrowIndices).
-var narrowIndexArithmetic = false
+// (NarrowIndices) before emulating i64 data; tests turn it off to check
+// the emulation alone.
+var narrowIndexArithmetic = true
 
 // LowerInt64 rewrites k, legalized for target t, which lacks the Int64
-// capability, so that it uses no i64 data: NarrowIndices (once kir
-// accepts i32 indices) then EmulateInt64. An op that cannot be emulated
+// capability, so that it uses no i64 values: NarrowIndices, then
+// EmulateInt64. An op that cannot be emulated
 // is a FAILED_PRECONDITION error naming it and the target.
 func LowerInt64(k *kir.Kernel, t *Target) error {
 	index := kir.Index

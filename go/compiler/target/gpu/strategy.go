@@ -94,6 +94,11 @@ func Legalize(k *kir.Kernel, t *Target) error {
 			return err
 		}
 	}
+	// 8- and 16-bit types the target cannot hold, last: after the i64
+	// legalization, whose i32 words it may leave narrow work around.
+	if err := NarrowTypes(k, t); err != nil {
+		return err
+	}
 	if err := kir.Verify(k); err != nil {
 		return status.Errorf(status.Internal, "gpu: legalized %s does not verify: %v", k.Name, err)
 	}

@@ -131,9 +131,11 @@ func Llvmpipe() *Target {
 
 // AndroidBaseline2022 is Vulkan's vp_android_baseline_2022 profile,
 // IREE's default Vulkan target: 32-bit scalars only, no subgroup
-// operations, small workgroups.
+// operations, small workgroups. Its modules are meant to run on any
+// Vulkan device, lavapipe included, so they keep lavapipe's loop budget
+// too (only loops over more than 65535 steps per thread are unrolled).
 func AndroidBaseline2022() *Target {
 	return &Target{Name: "vp_android_baseline_2022", Vendor: "khronos", Arch: "vp_android_baseline_2022", SPIRVVersion: SPIRV13,
 		SubgroupSize: 0, MaxWorkgroupSize: [3]int{128, 128, 64}, MaxWorkgroupInvocations: 128, MaxSharedBytes: 16 << 10,
-		MaxGrid: [3]int{65535, 65535, 65535}, MaxPushConstantBytes: 128, Capabilities: caps("Shader")}
+		MaxGrid: [3]int{65535, 65535, 65535}, MaxPushConstantBytes: 128, MaxLoopIterations: 65535, Capabilities: caps("Shader")}
 }

@@ -142,6 +142,8 @@ func (f *fn) op(op *kir.Op) error {
 		res(f.load(op, rt))
 	case k == kir.Store || k == kir.StoreStrided || k == kir.StoreShared:
 		f.store(op)
+	case k == kir.AtomicRMW:
+		return status.Errorf(status.Unimplemented, "op %s stores packed narrow elements of a GPU-legalized kernel (package gpu); llvm-cpu kernels are never legalized for GPUs, so it has no llvm-cpu lowering", k)
 	case k == kir.Contract:
 		f.contract(op)
 	case k == kir.DWConv:

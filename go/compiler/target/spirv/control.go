@@ -116,11 +116,12 @@ func (e *emitter) ifOp(op *kir.Op) {
 // increment has not overflowed; a step that is not positive (unless it
 // is a positive constant) is a failed check that skips the loop.
 func (e *emitter) forOp(op *kir.Op) {
-	u64, b := e.u64(), e.bool()
+	u64, cU64 := e.idxT(op.Args[0])
+	b := e.bool()
 	lo, hi, step := e.lane(op.Args[0], 0), e.lane(op.Args[1], 0), e.lane(op.Args[2], 0)
 	stepOK := e.cBool(true)
 	if s, ok := e.constIndex(op.Args[2]); !ok || s <= 0 {
-		stepOK = e.val(b, opSGreaterThan, step, e.cU64(0))
+		stepOK = e.val(b, opSGreaterThan, step, cU64(0))
 		e.ifElse(stepOK, nil, func() []uint32 { return nil }, func() []uint32 {
 			e.fail(llvmcpu.ErrStep, 0)
 			return nil

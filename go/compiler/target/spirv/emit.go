@@ -304,6 +304,8 @@ func (e *emitter) translate(op *kir.Op) {
 		e.ifOp(op)
 	case k == kir.ConstInt || k == kir.ConstFloat:
 		e.constant(op, rt)
+	case k == kir.PushConstant && rt.Width() == 2:
+		e.set(op.Results[0], []uint32{e.pushConstant(int(op.Imm), true), e.pushWord(2*int(op.Imm) + 1)})
 	case k >= kir.PushConstant && k <= kir.LaneID:
 		e.set(op.Results[0], []uint32{e.query(op)})
 	case k == kir.Add || k == kir.Sub || k == kir.Mul || kir.IsIntBinary(k) || kir.IsFloatBinary(k):
@@ -351,6 +353,8 @@ func (e *emitter) translate(op *kir.Op) {
 		e.load(op, rt)
 	case k == kir.Store || k == kir.StoreStrided || k == kir.StoreShared:
 		e.store(op)
+	case k == kir.AtomicRMW:
+		e.atomicRMW(op)
 	case k == kir.Barrier:
 		e.barrier(op.Imm == kir.BarrierBindings)
 	case k == kir.SubgroupReduce:

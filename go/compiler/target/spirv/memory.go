@@ -32,15 +32,40 @@ func (e *emitter) declareBindings() {
 	}
 }
 
-// pushConstant loads push constant i (an i64).
-func (e *emitter) pushConstant(i int) uint32 {
-	u64 := e.u64()
+// pushConstant loads push constant i: an i64, or its low word (i32).
+func (e *emitter) pushConstant(i int, narrow bool) uint32 {
+	u32 := e.u32()
 	if e.push == 0 {
-		blk := e.m.tBlock(u64, e.k.NumPushConstants, 8)
+		blk := e.m.tBlock(u32, 2*e.k.NumPushConstants, 4)
 		e.push = e.m.variable(e.m.tPtr(scPushConstant, blk), scPushConstant)
 	}
-	p := e.val(e.m.tPtr(scPushConstant, u64), opAccessChain, e.push, e.cU32(0), e.cU32(uint32(i)))
-	return e.val(u64, opLoad, p)
+	word := func(j int) uint32 {
+		p := e.val(e.m.tPtr(scPushConstant, u32), opAccessChain, e.push, e.cU32(0), e.cU32(uint32(j)))
+		return e.val(u32, opLoad, p)
+	}
+	if narrow {
+		return word(2 * i)
+	}
+	v2 := e.m.tVec(u32, 2)
+	return e.val(e.u64(), opBitcast, e.val(v2, opCompositeConstruct, word(2*i), word(2*i+1)))
+}
+
+// pushWord loads word j of the push constants.
+func (e *emitter) pushWord(j int) uint32 {
+	u32 := e.u32()
+	p := e.val(e.m.tPtr(scPushConstant, u32), opAccessChain, e.push, e.cU32(0), e.cU32(uint32(j)))
+	return e.val(u32, opLoad, p)
+}
+
+// narrowIndex reports whether v, an index operand, is i32.
+func (e *emitter) narrowIndex(v kir.Value) bool { return e.k.Types[v].Elem == kir.I32 }
+
+// idxT returns the register type of index values like v, and a constant maker.
+func (e *emitter) idxT(v kir.Value) (uint32, func(uint64) uint32) {
+	if e.narrowIndex(v) {
+		return e.u32(), func(x uint64) uint32 { return e.cU32(uint32(x)) }
+	}
+	return e.u64(), e.cU64
 }
 
 // reportFn returns the function that records a failed check: it stores
@@ -136,25 +161,33 @@ func (e *emitter) staticInBounds(a access) bool {
 // interpreter checks it: the offset and the last lane's offset are in
 // range (the stride's magnitude below 2^40, beyond any buffer).
 func (e *emitter) inBounds(a access) uint32 {
-	u64, b := e.u64(), e.bool()
+	u64, cU64 := e.idxT(a.off)
+	b := e.bool()
+	narrow := e.narrowIndex(a.off)
 	var count uint32
 	if a.shared {
-		count = e.cU64(uint64(e.k.Shared[a.index].Count))
+		count = cU64(uint64(e.k.Shared[a.index].Count))
 	} else {
-		n := e.val(e.u32(), opArrayLength, e.bindings[a.index], 0)
-		count = e.val(u64, opUConvert, n)
+		count = e.val(e.u32(), opArrayLength, e.bindings[a.index], 0)
+		if !narrow {
+			count = e.val(u64, opUConvert, count)
+		}
+	}
+	lim, lim2 := uint64(1<<40), uint64(1<<41)
+	if narrow {
+		lim, lim2 = 1<<20, 1<<21
 	}
 	off := e.lane(a.off, 0)
 	ok := e.val(b, opULessThan, off, count)
 	if a.lanes > 1 {
 		var last uint32
 		if a.stride < 0 {
-			last = e.val(u64, opIAdd, off, e.cU64(uint64(a.lanes-1)))
+			last = e.val(u64, opIAdd, off, cU64(uint64(a.lanes-1)))
 		} else {
 			s := e.lane(a.stride, 0)
-			small := e.val(b, opULessThan, e.val(u64, opIAdd, s, e.cU64(1<<40)), e.cU64(1<<41))
+			small := e.val(b, opULessThan, e.val(u64, opIAdd, s, cU64(lim)), cU64(lim2))
 			ok = e.val(b, opLogicalAnd, ok, small)
-			last = e.val(u64, opIAdd, off, e.val(u64, opIMul, s, e.cU64(uint64(a.lanes-1))))
+			last = e.val(u64, opIAdd, off, e.val(u64, opIMul, s, cU64(uint64(a.lanes-1))))
 		}
 		ok = e.val(b, opLogicalAnd, ok, e.val(b, opULessThan, last, count))
 	}
@@ -179,10 +212,14 @@ func (e *emitter) guarded(a access, ts []uint32, zeros []uint32, body func() []u
 
 // pointers returns the pointers to a's lanes (after the bounds check).
 func (e *emitter) pointers(a access) []uint32 {
-	u32, u64 := e.u32(), e.u64()
+	u32 := e.u32()
+	u64, cU64 := e.idxT(a.off)
 	off := e.lane(a.off, 0)
 	idx := make([]uint32, a.lanes)
-	base := e.val(u32, opUConvert, off)
+	base := off
+	if !e.narrowIndex(a.off) {
+		base = e.val(u32, opUConvert, off)
+	}
 	for i := range idx {
 		switch {
 		case i == 0:
@@ -191,8 +228,12 @@ func (e *emitter) pointers(a access) []uint32 {
 			idx[i] = e.val(u32, opIAdd, base, e.cU32(uint32(i)))
 		default:
 			s := e.lane(a.stride, 0)
-			o := e.val(u64, opIAdd, off, e.val(u64, opIMul, s, e.cU64(uint64(i))))
-			idx[i] = e.val(u32, opUConvert, o)
+			o := e.val(u64, opIAdd, off, e.val(u64, opIMul, s, cU64(uint64(i))))
+			if e.narrowIndex(a.off) {
+				idx[i] = o
+			} else {
+				idx[i] = e.val(u32, opUConvert, o)
+			}
 		}
 	}
 	ps := make([]uint32, a.lanes)

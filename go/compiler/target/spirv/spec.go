@@ -36,6 +36,7 @@ const (
 	opArrayLength            = 68
 	opDecorate               = 71
 	opMemberDecorate         = 72
+	opCompositeConstruct     = 80
 	opCompositeExtract       = 81
 	opConvertFToU            = 109
 	opConvertFToS            = 110

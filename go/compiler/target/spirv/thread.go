@@ -43,12 +43,17 @@ func (e *emitter) threads() int {
 // query translates PushConstant, WorkgroupID, WorkgroupCount, ThreadID,
 // WorkgroupSize, SubgroupSize and LaneID (all i64).
 func (e *emitter) query(op *kir.Op) uint32 {
-	u64 := e.u64()
-	wide := func(x uint32) uint32 { return e.val(u64, opUConvert, x) }
+	narrow := e.k.Types[op.Results[0]].Elem == kir.I32
+	wide := func(x uint32) uint32 {
+		if narrow {
+			return x
+		}
+		return e.val(e.u64(), opUConvert, x)
+	}
 	d := int(op.Imm)
 	switch op.Kind {
 	case kir.PushConstant:
-		return e.pushConstant(d)
+		return e.pushConstant(d, narrow)
 	case kir.WorkgroupID:
 		return wide(e.builtinU32(builtinWorkgroupID, d))
 	case kir.WorkgroupCount:
@@ -56,7 +61,7 @@ func (e *emitter) query(op *kir.Op) uint32 {
 	case kir.ThreadID:
 		return wide(e.builtinU32(builtinLocalInvocationID, d))
 	case kir.WorkgroupSize:
-		return e.cU64(uint64(e.k.WorkgroupSize[d]))
+		return wide(e.cU32(uint32(e.k.WorkgroupSize[d])))
 	case kir.SubgroupSize:
 		return wide(e.subgroupSize())
 	}
@@ -129,9 +134,14 @@ func (e *emitter) shuffle(s kir.Scalar, x, id uint32) uint32 {
 // subgroupShuffle translates SubgroupShuffle: the value of the lane (i
 // mod the subgroup's thread count).
 func (e *emitter) subgroupShuffle(op *kir.Op, rt kir.Type) {
-	u64 := e.u64()
-	n := e.val(u64, opUConvert, e.activeLanes())
-	lane := e.val(e.u32(), opUConvert, e.val(u64, opSMod, e.lane(op.Args[1], 0), n))
+	var lane uint32
+	if e.k.Types[op.Args[1]].Elem == kir.I32 {
+		lane = e.val(e.u32(), opSMod, e.lane(op.Args[1], 0), e.activeLanes())
+	} else {
+		u64 := e.u64()
+		n := e.val(u64, opUConvert, e.activeLanes())
+		lane = e.val(e.u32(), opUConvert, e.val(u64, opSMod, e.lane(op.Args[1], 0), n))
+	}
 	e.lanewise(op, rt, func(i int) uint32 { return e.shuffle(rt.Elem, e.lane(op.Args[0], i), lane) })
 }
 

@@ -27,6 +27,9 @@ func Translate(kernels []*kir.Kernel) (*vmvx.Executable, error) {
 		if err := kir.Verify(k); err != nil {
 			return nil, fmt.Errorf("vmvx: kernel %d: %w", i, err)
 		}
+		// vmvx's index registers are 64-bit: i32 indices (kernels
+		// legalized for GPUs without Int64) widen.
+		kir.WidenIndices(k)
 		e, err := emitKernel(k)
 		if err != nil {
 			return nil, fmt.Errorf("vmvx: kernel %d (@%s): %w", i, k.Name, err)

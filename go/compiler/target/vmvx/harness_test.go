@@ -29,31 +29,36 @@ func diff(t *testing.T, k *kir.Kernel, grid [3]int64, pcs []int64, inputs [][]by
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	// Sequential, one State.
+	// Sequential, one State (on the buffers a dispatch runs on:
+	// WholeElements pads those that end in a partial element).
 	got := clone(inputs)
+	bound, finish := x.WholeElements(0, got)
 	st := rt.NewState()
 	for z := int64(0); z < grid[2]; z++ {
 		for y := int64(0); y < grid[1]; y++ {
 			for xx := int64(0); xx < grid[0]; xx++ {
-				if err := x.RunWorkgroup(st, 0, [3]int64{xx, y, z}, grid, pcs, got); err != nil {
+				if err := x.RunWorkgroup(st, 0, [3]int64{xx, y, z}, grid, pcs, bound); err != nil {
 					t.Fatalf("RunWorkgroup: %v\n%s", err, k)
 				}
 			}
 		}
 	}
+	finish()
 	compare(t, k, "sequential", want, got)
 	// Concurrent: workgroups dealt round-robin to goroutines.
 	got = clone(inputs)
+	bound, finish = x.WholeElements(0, got)
 	const workers = 4
 	states := make([]*rt.State, workers)
 	for w := range states {
 		states[w] = rt.NewState()
 	}
 	if err := targettest.Concurrently(workers, grid[0]*grid[1]*grid[2], func(w int, i int64) error {
-		return x.RunWorkgroup(states[w], 0, targettest.WorkgroupID(i, grid), grid, pcs, got)
+		return x.RunWorkgroup(states[w], 0, targettest.WorkgroupID(i, grid), grid, pcs, bound)
 	}); err != nil {
 		t.Fatalf("concurrent RunWorkgroup: %v", err)
 	}
+	finish()
 	compare(t, k, "concurrent", want, got)
 	return want
 }
@@ -71,6 +76,9 @@ func compare(t *testing.T, k *kir.Kernel, mode string, want, got [][]byte) {
 				continue
 			}
 			t.Fatalf("%s: binding %d element %d: kir %x, vmvx %x\n%s", mode, i, j/sz, w, g, k)
+		}
+		if tail := len(want[i]) / sz * sz; !bytes.Equal(want[i][tail:], got[i][tail:]) {
+			t.Fatalf("%s: binding %d's partial last element: kir %x, vmvx %x\n%s", mode, i, want[i][tail:], got[i][tail:], k)
 		}
 	}
 }

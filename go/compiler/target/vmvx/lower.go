@@ -42,7 +42,7 @@ var opcodes = map[kir.Kind]vmvx.Opcode{
 	kir.StoreStrided: vmvx.StoreStrided, kir.LoadShared: vmvx.LoadShared,
 	kir.StoreShared: vmvx.StoreShared, kir.Barrier: vmvx.Barrier,
 	kir.SubgroupReduce: vmvx.SubgroupReduce, kir.SubgroupShuffle: vmvx.SubgroupShuffle,
-	kir.Contract: vmvx.Contract,
+	kir.Contract: vmvx.Contract, kir.AtomicRMW: vmvx.AtomicRMW,
 }
 
 // simple emits the one instruction of an op without regions.
@@ -68,7 +68,7 @@ func (em *emitter) simple(op *kir.Op) error {
 	switch op.Kind {
 	case kir.ConstFloat:
 		in.Imm = vmvx.FloatImm(op.F)
-	case kir.Load, kir.Store, kir.LoadStrided, kir.StoreStrided, kir.LoadShared, kir.StoreShared:
+	case kir.Load, kir.Store, kir.LoadStrided, kir.StoreStrided, kir.LoadShared, kir.StoreShared, kir.AtomicRMW:
 		in.Bindings[0] = uint32(op.Binding)
 	case kir.Contract:
 		if op.Imm&^(kir.ContractUnsigned|kir.ContractZero) != 0 {

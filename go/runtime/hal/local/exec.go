@@ -85,6 +85,8 @@ func (d *Device) dispatch(he hal.Executable, entry int, grid [3]int64, push []in
 	if err != nil || total == 0 {
 		return err
 	}
+	bindings, finish := e.exe.WholeElements(entry, bindings)
+	defer finish()
 	run := func(st *vmvx.State, i int64) error {
 		id := [3]int64{i % grid[0], (i / grid[0]) % grid[1], i / (grid[0] * grid[1])}
 		return e.exe.RunWorkgroup(st, entry, id, grid, push, bindings)

@@ -42,6 +42,8 @@ func (pr *preparer) buildOther(in *inst, dst opnd, args []opnd) error {
 		if op == vmvx.StoreStrided {
 			in.fn = storeStrided
 		}
+	case vmvx.AtomicRMW:
+		in.fn = atomicRMW
 	case vmvx.Barrier:
 		in.op = xBarrier
 	case vmvx.SubgroupReduce:

@@ -17,7 +17,7 @@ func FuzzLoad(f *testing.F) {
 	seeds := []*vmvx.Executable{chainExe(8, 5), chainExe(3, 2)}
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 4; i++ {
-		seeds = append(seeds, &vmvx.Executable{Entries: []vmvx.Entry{randomEntry(r)}})
+		seeds = append(seeds, &vmvx.Executable{Entries: []vmvx.Entry{randomEntry(r, firstOpcodes)}})
 	}
 	for _, x := range seeds {
 		data, _ := vmvx.Encode(x)
