@@ -2,7 +2,12 @@
 vmvx and llvm-cpu, and for vmvx with the GPU strategy of a target with
 subgroup operations (llvmpipe) and one without (IREE's default Vulkan
 profile): thread-level kernels run by the CPU drivers. All pass under
-iree-check-module on local-sync and local-task."""
+iree-check-module on local-sync and local-task. They also compile for
+vulkan-spirv, for lavapipe's target and for IREE's default profile (with
+--iree-input-demote-f64-to-f32, as IREE's own Vulkan test configurations
+pass: the profile has no Float64), and pass on the vulkan driver (Mesa's
+lavapipe in CI); those configurations skip, saying why, where no Vulkan
+device exists."""
 
 import os
 import pathlib
@@ -19,23 +24,38 @@ def llvm_cpu_available(bin_dir):
     return "  llvm-cpu\n" in out
 
 
+def vulkan_device(bin_dir):
+    """"" when iree-run-module lists a Vulkan device, else why not."""
+    r = subprocess.run([os.path.join(bin_dir, "iree-run-module"), "--list_devices"], capture_output=True, text=True)
+    if any(l.startswith("vulkan://") for l in r.stdout.splitlines()):
+        return ""
+    return "no Vulkan device (apt-get install libvulkan1 mesa-vulkan-drivers for lavapipe): " + (r.stderr.strip() or "none listed")
+
+
+CPU_DEVICES = "local-sync,local-task"
+
+# name: (backend, run_check_tests.py flags, devices)
 CONFIGS = {
-    "vmvx": ("vmvx", []),
-    "llvm-cpu": ("llvm-cpu", []),
-    "vmvx-gpu-strategy-llvmpipe": ("vmvx", ["--flag=--gree-test-gpu-strategy=llvmpipe"]),
-    "vmvx-gpu-strategy-android-baseline": ("vmvx", ["--flag=--gree-test-gpu-strategy=vp_android_baseline_2022"]),
+    "vmvx": ("vmvx", [], CPU_DEVICES),
+    "llvm-cpu": ("llvm-cpu", [], CPU_DEVICES),
+    "vmvx-gpu-strategy-llvmpipe": ("vmvx", ["--flag=--gree-test-gpu-strategy=llvmpipe"], CPU_DEVICES),
+    "vmvx-gpu-strategy-android-baseline": ("vmvx", ["--flag=--gree-test-gpu-strategy=vp_android_baseline_2022"], CPU_DEVICES),
+    "vulkan-llvmpipe": ("vulkan-spirv", ["--flag=--iree-vulkan-target=llvmpipe"], "vulkan"),
+    "vulkan-android-baseline": ("vulkan-spirv", ["--flag=--iree-input-demote-f64-to-f32"], "vulkan"),
 }
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
 @pytest.mark.parametrize("path", sorted(E2E.glob("*.mlir")), ids=lambda p: p.name)
 def test_check_file(bin_dir, path, config):
-    backend, flags = CONFIGS[config]
+    backend, flags, devices = CONFIGS[config]
     if backend == "llvm-cpu" and not llvm_cpu_available(bin_dir):
         pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
+    if devices == "vulkan" and (why := vulkan_device(bin_dir)):
+        pytest.skip(why)
     r = subprocess.run(
-        [sys.executable, str(E2E / "run_check_tests.py"), str(path), "--bin", bin_dir, "--backend", backend, *flags, "--devices", "local-sync,local-task"],
-        capture_output=True, text=True, timeout=600,
+        [sys.executable, str(E2E / "run_check_tests.py"), str(path), "--bin", bin_dir, "--backend", backend, *flags, "--devices", devices],
+        capture_output=True, text=True, timeout=900,
     )
     lines = [l for l in r.stdout.splitlines() if l.endswith(str(path)) or str(path) + "  --" in l]
     assert lines, r.stdout + r.stderr
