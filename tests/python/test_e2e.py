@@ -131,3 +131,30 @@ def test_llvm_cpu_module_records_target_and_agrees_with_vmvx(bin_dir, tmp_path):
     assert np.array_equal(outs["llvm-cpu", "local-sync"], outs["llvm-cpu", "local-task"])
     dump = subprocess.run([os.path.join(bin_dir, "iree-dump-module"), str(tmp_path / "llvm-cpu.vmfb")], capture_output=True, text=True, check=True).stdout
     assert "llvmcpu.target_cpu:" in dump and "llvm-cpu-elf" in dump
+
+
+@pytest.mark.parametrize("target,env,flags", [
+    ("llvmpipe", "vulkan1.3", []),
+    ("vp_android_baseline_2022", "vulkan1.1", ["--iree-input-demote-f64-to-f32"]),
+], ids=["llvmpipe", "android-baseline"])
+def test_vulkan_spirv_modules_pass_spirv_val(bin_dir, tmp_path, target, env, flags):
+    """Every SPIR-V module iree-compile writes for tests/e2e (dumped with
+    --iree-hal-dump-executable-binaries-to) passes spirv-val for the
+    target's Vulkan environment."""
+    import shutil
+
+    val = shutil.which("spirv-val")
+    if not val:
+        pytest.skip("spirv-val is not installed (apt-get install spirv-tools)")
+    dump = tmp_path / "spv"
+    for src in sorted(E2E.glob("*.mlir")):
+        subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-target-backends=vulkan-spirv", f"--iree-vulkan-target={target}",
+                        *flags, f"--iree-hal-dump-executable-binaries-to={dump / src.stem}", str(src), "-o", str(tmp_path / "m.vmfb")], check=True)
+    modules = sorted(dump.rglob("*.spv"))
+    assert len(modules) > 100
+    bad = []
+    for m in modules:
+        r = subprocess.run([val, "--target-env", env, str(m)], capture_output=True, text=True)
+        if r.returncode != 0:
+            bad.append(f"{m.relative_to(dump)}: {r.stdout}{r.stderr}")
+    assert not bad, "\n".join(bad[:5])
