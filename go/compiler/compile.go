@@ -3,7 +3,9 @@ package compiler
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
@@ -118,6 +120,9 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	defer func() {
 		// A panic is a compiler bug; it must not take the process down.
 		if p := recover(); p != nil {
+			if os.Getenv("GREE_DEBUG_PANICS") != "" {
+				fmt.Fprintf(os.Stderr, "panic: %v\n%s", p, debug.Stack())
+			}
 			out, err = nil, fmt.Errorf("internal compiler error (please report it with the input): %v", p)
 		}
 	}()

@@ -171,6 +171,26 @@ func.func @matmul_bias_relu_fused() {
   return
 }
 
+func.func @matmul_row_bias_broadcast_map() {
+  // The bias is a 1xN row read through (d0, d1) -> (0, d1), as ONNX Gemm's
+  // broadcast bias imports: a constant in an epilogue's indexing map.
+  %a = util.unfoldable_constant dense<[[1.0, -2.0, 0.5], [3.0, 4.0, -1.0]]> : tensor<2x3xf32>
+  %b = util.unfoldable_constant dense<[[1.0, 2.0], [3.0, -1.0], [2.0, 2.0]]> : tensor<3x2xf32>
+  %bias = util.unfoldable_constant dense<[[0.5, -10.0]]> : tensor<1x2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<2x2xf32>, tensor<1x2xf32>) outs(%e : tensor<2x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2xf32>
+  // a·b = [[-4, 5], [13, 0]]; + bias.
+  check.expect_almost_eq_const(%r, dense<[[-3.5, -5.0], [13.5, -10.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  return
+}
+
 func.func @conv_bias_fused() {
   %in = util.unfoldable_constant dense<1.0> : tensor<1x3x3x2xf32>
   %w = util.unfoldable_constant dense<0.5> : tensor<2x2x2x3xf32>

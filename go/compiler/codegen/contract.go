@@ -29,10 +29,11 @@ func matchContract(op linalg.Generic) (contractShape, bool) {
 }
 
 // strideFor returns operand t's element stride along loop l (0 when the
-// operand does not use l).
+// operand does not use l; constant results, such as the 0 of a broadcast
+// size-1 dimension, use no loop).
 func (g *gen) strideFor(t *ir.Value, m *ir.AffineMap, l int) kir.Value {
 	for r, e := range m.Results {
-		if d := e.(*ir.AffineDimExpr); d.Pos == l {
+		if d, ok := e.(*ir.AffineDimExpr); ok && d.Pos == l {
 			return g.strides[t][r]
 		}
 	}
