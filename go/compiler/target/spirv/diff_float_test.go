@@ -124,3 +124,29 @@ func TestRunFloatOps(t *testing.T) {
 		}
 	}
 }
+
+// TestPowIntegerExponentsExact checks that pow with a small integral
+// exponent is exact where the result is representable (3^6 = 729, not
+// 728.99…, which an integer conversion would cut to 728: ONNX's integer
+// Pow computes through f64 this way), in every float width.
+func TestPowIntegerExponentsExact(t *testing.T) {
+	var xs, ys []float64
+	for _, x := range []float64{2, 3, -3, 5, 7, 10, -11, 0.5, 1.5} {
+		for _, y := range []float64{2, 3, 4, 5, 6, 7, 9, -2, -3, 12, 15} {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	n := len(xs)
+	for _, s := range floatTypes {
+		k := mathKernel(s, n, []kir.Kind{kir.PowF})
+		in := [][]byte{encFloats(s, xs), encFloats(s, ys), make([]byte, n*s.ByteSize())}
+		_, got := runBoth(t, k, [3]int64{int64(n), 1, 1}, nil, in)
+		for i := range n {
+			g, _ := elem(got.bufs[2], s, i)
+			w, _ := elem(encFloats(s, []float64{math.Pow(xs[i], ys[i])}), s, 0)
+			if g != w && !(math.IsInf(g, 0) && math.IsInf(w, 0)) {
+				t.Errorf("%s: pow(%g, %g) = %v, want %v", s, xs[i], ys[i], g, w)
+			}
+		}
+	}
+}

@@ -137,13 +137,38 @@ func (f fb) isOddInt(y uint32) uint32 {
 	return f.and(f.isInt(y), f.not(f.isInt(h)))
 }
 
+// powIntBits bounds the integer exponents pow computes by squaring.
+const powIntBits = 6
+
+// powInt returns ax^y for an integral y with |y| < 2^powIntBits (other
+// y give a value pow does not select): square-and-multiply over the bits
+// of |y|, inverted when y < 0.
+func (f fb) powInt(ax, y uint32) uint32 {
+	e := f.e
+	u := e.u32()
+	ay := f.abs(y)
+	n := e.val(u, opConvertFToS, f.sel(f.lt(ay, f.c(1<<powIntBits)), ay, f.c(0)))
+	r, p := f.c(1), ax
+	for i := 0; i < powIntBits; i++ {
+		bit := e.val(e.bool(), opINotEqual, e.val(u, opBitwiseAnd, n, e.cU32(1<<i)), e.cU32(0))
+		r = f.sel(bit, f.mul(r, p), r)
+		if i+1 < powIntBits {
+			p = f.mul(p, p)
+		}
+	}
+	return f.sel(f.lt(y, f.c(0)), f.div(f.c(1), r), r)
+}
+
 // isInt reports an integral y (false for ±Inf and NaN).
 func (f fb) isInt(y uint32) uint32 {
 	return f.and(f.eq(f.glsl(glslTrunc, y), y), f.not(f.isInf(y)))
 }
 
-// pow is Go's Pow: its special cases, else ±e^(y·log|x|). An f32 pow is
-// computed in f64 when the target has Float64.
+// pow is Go's Pow: its special cases, else ±e^(y·log|x|), or |x|^|y| by
+// repeated squaring when y is an integer of magnitude below 2^powIntBits
+// (exact where the result is: 3^6 is 729, not 728.99…, which an integer
+// conversion would cut to 728), inverted for y < 0. An f32 pow is computed
+// in f64 when the target has Float64.
 func (f fb) pow(x, y uint32) uint32 {
 	if f.w == 32 && f.e.opts.Capabilities["Float64"] {
 		d := f.e.flt(64)
@@ -155,6 +180,7 @@ func (f fb) pow(x, y uint32) uint32 {
 		zero, one, inf := f.c(0), f.c(1), f.c(math.Inf(1))
 		ax := f.abs(x)
 		g := f.exp(f.mul(y, f.log(ax)))
+		g = f.sel(f.and(f.isInt(y), f.lt(f.abs(y), f.c(1<<powIntBits))), f.powInt(ax, y), g)
 		xneg, odd := f.lt(x, zero), f.isOddInt(y)
 		g = f.sel(f.and(xneg, odd), f.neg(g), g)
 		g = f.sel(f.and(xneg, f.not(f.isInt(y))), f.nan(), g)
