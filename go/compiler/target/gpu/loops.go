@@ -189,26 +189,43 @@ func (r *ranges) def(op *kir.Op) {
 	case kir.Sub:
 		set(args[0].lo-args[1].hi, args[0].hi-args[1].lo)
 	case kir.Mul:
-		if args[0].lo >= 0 && args[1].lo >= 0 && args[0].hi < unbounded && args[1].hi < unbounded && (args[1].hi == 0 || args[0].hi <= unbounded/max(args[1].hi, 1)) {
-			set(args[0].lo*args[1].lo, args[0].hi*args[1].hi)
+		// The products of the corners, where none can overflow.
+		ma, mb := max(-args[0].lo, args[0].hi), max(-args[1].lo, args[1].hi)
+		if mb == 0 || ma <= (1<<62)/mb {
+			set(corners(args[0], args[1], func(a, b int64) int64 { return a * b }))
 		}
 	case kir.MinS:
 		set(min(args[0].lo, args[1].lo), min(args[0].hi, args[1].hi))
 	case kir.MaxS:
 		set(max(args[0].lo, args[1].lo), max(args[0].hi, args[1].hi))
-	case kir.DivS, kir.FloorDivS:
-		if args[0].lo >= 0 && args[1].lo > 0 {
-			set(args[0].lo/args[1].hi, args[0].hi/args[1].lo)
-		}
-	case kir.CeilDivS:
-		if args[0].lo >= 0 && args[1].lo > 0 {
-			set((args[0].lo+args[1].hi-1)/args[1].hi, (args[0].hi+args[1].lo-1)/args[1].lo)
+	case kir.DivS, kir.FloorDivS, kir.CeilDivS:
+		// With a positive divisor each division is monotone in both
+		// operands (for a numerator of either sign), so the corners bound
+		// it.
+		if args[1].lo > 0 {
+			div := map[kir.Kind]func(a, b int64) int64{kir.DivS: func(a, b int64) int64 { return a / b }, kir.FloorDivS: floorDiv, kir.CeilDivS: func(a, b int64) int64 { return -floorDiv(-a, b) }}[op.Kind]
+			set(corners(args[0], args[1], div))
 		}
 	case kir.RemS:
 		if args[0].lo >= 0 && args[1].lo > 0 {
 			set(0, min(args[0].hi, args[1].hi-1))
 		}
 	}
+}
+
+// corners returns the least and greatest of f over the corners of a × b.
+func corners(a, b span, f func(x, y int64) int64) (int64, int64) {
+	vs := [4]int64{f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)}
+	return min(vs[0], vs[1], vs[2], vs[3]), max(vs[0], vs[1], vs[2], vs[3])
+}
+
+// floorDiv is a/b rounded toward -∞ (b > 0).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
 }
 
 // constants maps the kernel's scalar integer constants to their values.

@@ -67,3 +67,29 @@ func TestLoopIterations(t *testing.T) {
 		t.Fatalf("got %d, %v; want 600", n, ok)
 	}
 }
+
+// TestLoopIterationsThroughSignedDivisions: a thread's element range whose
+// length may be negative (its start past the end) still bounds the loop
+// when divided by a positive step, so a short element-wise kernel is not
+// unrolled for lavapipe's budget.
+func TestLoopIterationsThroughSignedDivisions(t *testing.T) {
+	k, b := kir.NewKernel("short")
+	k.Bindings = []kir.Binding{{Elem: kir.F32, Access: kir.Write}}
+	k.WorkgroupSize = [3]int{64, 1, 1}
+	k.Grid[0] = kir.GridDim{Static: 3, Tile: 192}
+	tid := b.Query(kir.ThreadID, 0)
+	start := b.Bin(kir.Mul, tid, b.Idx(3))
+	end := b.Bin(kir.MinS, b.Bin(kir.Add, start, b.Idx(3)), b.Idx(3))
+	n := b.Bin(kir.DivS, b.Bin(kir.Sub, end, start), b.Idx(4)) // may be negative
+	stop := b.Bin(kir.Add, start, b.Bin(kir.Mul, n, b.Idx(4)))
+	b.For(start, stop, b.Idx(4), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+		b.Store(0, i, b.Float(kir.S(kir.F32), 1))
+		return nil
+	})
+	got, ok := gpu.LoopIterations(k)
+	// Intervals lose that the start and the stop move together: the
+	// bound is the start's range over the step, far under any budget.
+	if !ok || got > 64 {
+		t.Fatalf("LoopIterations = %d, %v; want at most 64, true", got, ok)
+	}
+}
