@@ -5,7 +5,12 @@ functions, locations, sharding annotations); gree compiles the text for vmvx
 through ``iree_go.compiler.compile_str`` and runs it on local-task, and the
 results must match JAX's own (XLA CPU) results: f32 within 1e-5 relative
 (reductions: relative to the output's largest magnitude), integers and
-booleans exactly. Inputs are random, nonzero, from a fixed seed."""
+booleans exactly. Inputs are random, nonzero, from a fixed seed.
+
+Every test runs twice: vmvx on local-task, and vulkan-spirv for lavapipe's
+target (--iree-vulkan-target=llvmpipe: JAX's x64 programs and its random and
+special functions need f64) on the vulkan driver, which skips, saying why,
+where no Vulkan device exists (CI has Mesa's lavapipe)."""
 
 import os
 
@@ -38,12 +43,37 @@ def ri(*shape, lo=-50, hi=50):
     return x
 
 
+# (target backend, driver) of the running test: set by the autouse fixture.
+CONFIG = {"backend": "vmvx", "driver": "local-task", "flags": []}
+
+
+def _vulkan_missing():
+    try:
+        if ireert.get_driver("vulkan").query_available_devices():
+            return ""
+        return "the vulkan driver lists no device"
+    except Exception as e:  # noqa: BLE001 - the reason is the message
+        return f"no Vulkan (apt-get install libvulkan1 mesa-vulkan-drivers for lavapipe): {e}"
+
+
+@pytest.fixture(autouse=True, params=[("vmvx", "local-task", []), ("vulkan-spirv", "vulkan", ["--iree-vulkan-target=llvmpipe"])],
+                ids=["vmvx", "vulkan"])
+def config(request):
+    backend, driver, flags = request.param
+    if driver == "vulkan" and (why := _vulkan_missing()):
+        pytest.skip(why)
+    CONFIG.update(backend=backend, driver=driver, flags=flags)
+    yield
+    CONFIG.update(backend="vmvx", driver="local-task", flags=[])
+
+
 def compile_jax(fn, *args, debug_info=False, text=None):
-    """Lowers fn with JAX, compiles the text with gree, loads it on local-task."""
+    """Lowers fn with JAX, compiles the text with gree for the test's
+    target and loads it on its driver."""
     if text is None:
         text = jax.jit(fn).lower(*args).as_text(debug_info=debug_info)
-    vmfb = ireec.compile_str(text, target_backends=["vmvx"])
-    return ireert.load_vm_flatbuffer(vmfb, driver="local-task")
+    vmfb = ireec.compile_str(text, target_backends=[CONFIG["backend"]], extra_args=CONFIG["flags"])
+    return ireert.load_vm_flatbuffer(vmfb, driver=CONFIG["driver"])
 
 
 def check(fn, *args, debug_info=False, reduction=False, text=None, rtol=RTOL):
