@@ -44,3 +44,18 @@ func.func @f4_packed_bytes() {
   check.expect_eq_const(%packed, dense<[0x50, 0x3F]> : tensor<2xi8>) : tensor<2xi8>
   return
 }
+
+// bf16 operands of a matrix product with an f32 result (StableHLO's mixed
+// dot): on x86 without AVX512-BF16, bf16 vectors must never reach LLVM's
+// type legalization, which would call __truncsfbf2.
+func.func @bf16_matmul_f32_result() {
+  %lhs = util.unfoldable_constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [-1.0, 0.5, 8.0], [2.0, 2.0, 2.0]]> : tensor<4x3xbf16>
+  %rhs = util.unfoldable_constant dense<[[1.0, 0.0, 2.0, -1.0, 3.0], [0.5, 1.0, 1.0, 4.0, -2.0], [2.0, 3.0, -1.0, 0.0, 1.0]]> : tensor<3x5xbf16>
+  %r = "stablehlo.dot"(%lhs, %rhs) : (tensor<4x3xbf16>, tensor<3x5xbf16>) -> tensor<4x5xf32>
+  check.expect_almost_eq_const(%r, dense<[
+      [8.0, 11.0, 1.0, 7.0, 2.0],
+      [18.5, 23.0, 7.0, 16.0, 8.0],
+      [15.25, 24.5, -9.5, 3.0, 4.0],
+      [7.0, 8.0, 4.0, 6.0, 4.0]]> : tensor<4x5xf32>) : tensor<4x5xf32>
+  return
+}

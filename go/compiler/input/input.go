@@ -31,7 +31,10 @@ func Run(m *ir.Module) error {
 		}
 		return true
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	return verifyShapes(m)
 }
 
 // rewriter replaces ops inside one function.

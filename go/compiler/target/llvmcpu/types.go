@@ -25,7 +25,12 @@ func scalarTy(s kir.Scalar) string {
 	case kir.F16:
 		return "half"
 	case kir.BF16:
-		return "bfloat"
+		// bf16 values only move (loads, stores, shuffles, selects): their
+		// arithmetic runs in f32 through integer conversions. As LLVM's
+		// bfloat, x86 without AVX512-BF16 would legalize vectors of them
+		// through __truncsfbf2, a runtime-library call the executable
+		// cannot import.
+		return "i16"
 	case kir.F32:
 		return "float"
 	case kir.F64:
@@ -62,7 +67,7 @@ func floatLit(s kir.Scalar, x float64) string {
 	case kir.F16:
 		return fmt.Sprintf("0xH%04X", half.F16(x))
 	case kir.BF16:
-		return fmt.Sprintf("0xR%04X", half.BF16(x))
+		return fmt.Sprintf("%d", int16(half.BF16(x))) // bf16 values are i16 (ty)
 	case kir.F32:
 		x = float64(float32(x))
 	}
