@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"fmt"
-	"runtime/debug"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime"
@@ -46,10 +45,10 @@ func guard(st *C.gree_status_t) {
 	}
 }
 
-// panicError is the INTERNAL error a recovered panic p becomes, with the
-// stack of the goroutine that recovered it.
+// panicError is the INTERNAL error a recovered panic p becomes: one line
+// (GREE_DEBUG=1 writes the stack to stderr).
 func panicError(p any) error {
-	return status.Errorf(status.Internal, "gree internal error (please report it): %v\n%s", p, debug.Stack())
+	return status.FromPanic(p, "libgree")
 }
 
 // offThread runs f on a goroutine of its own and waits for it. An export
@@ -85,7 +84,7 @@ func offThread[T any](f func() (T, error)) (T, error) {
 // is reported on stderr, since there is no status to carry it.
 func guardVoid() {
 	if p := recover(); p != nil {
-		fmt.Fprintf(stderr(), "gree: internal error (please report it): %v\n%s", p, debug.Stack())
+		fmt.Fprintf(stderr(), "gree: %v\n", status.FromPanic(p, "libgree"))
 	}
 }
 

@@ -3,9 +3,7 @@ package compiler
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
@@ -18,6 +16,7 @@ import (
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
 	"github.com/gree-ml/gree/go/compiler/vm"
 	"github.com/gree-ml/gree/go/schemas/module"
+	"github.com/gree-ml/gree/go/status"
 )
 
 // Phases are the compilation phases in order, with IREE's names; Compile
@@ -120,10 +119,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	defer func() {
 		// A panic is a compiler bug; it must not take the process down.
 		if p := recover(); p != nil {
-			if os.Getenv("GREE_DEBUG_PANICS") != "" {
-				fmt.Fprintf(os.Stderr, "panic: %v\n%s", p, debug.Stack())
-			}
-			out, err = nil, fmt.Errorf("internal compiler error (please report it with the input): %v", p)
+			out, err = nil, status.FromPanic(p, "the compiler (please include the input)")
 		}
 	}()
 	stop := len(Phases) - 1

@@ -86,7 +86,7 @@ func (s *Session) Modules() []*vm.Module { return s.mods }
 func (s *Session) Call(module, fn string, args []vm.Value) (res []vm.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = status.Errorf(status.Internal, "gree runtime bug while calling %s.%s: %v", module, fn, r)
+			err = status.FromPanic(r, "the runtime, calling "+module+"."+fn)
 		}
 	}()
 	return s.Context.Invoke(module, fn, args)

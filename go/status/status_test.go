@@ -3,6 +3,7 @@ package status
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,31 @@ func TestErrorfWrapsCause(t *testing.T) {
 func TestNewWithOKIsInternal(t *testing.T) {
 	if CodeOf(New(OK, "oops")) != Internal {
 		t.Errorf("New(OK) should be INTERNAL")
+	}
+}
+
+func TestFromPanicIsOneLineAndStackOnlyWithDebug(t *testing.T) {
+	var buf strings.Builder
+	old := debugOut
+	debugOut = &buf
+	defer func() { debugOut = old }()
+	recoverIn := func() (err error) {
+		defer func() { err = FromPanic(recover(), "the test") }()
+		var m map[string]int
+		m["x"] = 1 // panics: assignment to entry in nil map
+		return nil
+	}
+	t.Setenv(DebugEnv, "")
+	err := recoverIn()
+	if CodeOf(err) != Internal || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "nil map") || !strings.Contains(err.Error(), "in the test") {
+		t.Errorf("got %q", err)
+	}
+	if buf.Len() != 0 {
+		t.Errorf("stack written without %s: %q", DebugEnv, buf.String())
+	}
+	t.Setenv(DebugEnv, "1")
+	recoverIn()
+	if !strings.Contains(buf.String(), "goroutine") || !strings.Contains(buf.String(), "status_test.go") {
+		t.Errorf("with %s=1 the stack was not written: %q", DebugEnv, buf.String())
 	}
 }

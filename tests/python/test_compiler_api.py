@@ -49,5 +49,7 @@ def test_panic_in_library_is_internal_error_not_crash():
     with pytest.raises(RuntimeError, match="deliberate panic") as e:
         _capi.run_tool("gree-selftest-panic", ["x"])
     assert e.value.code == 13  # INTERNAL
+    # One line, no Go stack trace (GREE_DEBUG=1 writes it to stderr).
+    assert "\n" not in str(e.value).strip() and "goroutine" not in str(e.value) and "GREE_DEBUG=1" in str(e.value)
     # The library still works afterwards.
     assert ireec.query_available_targets()[-3:] == ["vmvx", "vmvx-inline", "vulkan-spirv"]
