@@ -50,6 +50,8 @@ type Options struct {
 	// Dump holds the --iree-hal-dump-executable-*-to directories, which
 	// every backend writes its executables' files to.
 	Dump DumpOptions
+	// Instrument holds --mlir-timing and the --mlir-print-ir-* flags.
+	Instrument InstrumentOptions
 	// Demote holds the --iree-input-demote-*/--iree-input-promote-* type
 	// conversions applied to the whole program after input conversion.
 	Demote input.DemoteOptions
@@ -143,26 +145,38 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	if name == "" {
 		name = "<stdin>"
 	}
+	in := newInstrument(opts.Instrument)
+	defer in.report()
 	if strings.HasSuffix(strings.ToLower(name), ".onnx") || onnx.LooksLikeONNX(src) {
 		// An ONNX model: import it in process (as iree-import-onnx would,
 		// with statically known shape computations folded), then compile
 		// the torch-onnx MLIR.
-		if src, err = importONNX(src, name); err != nil {
+		err := in.phase("import-onnx", nil, func() (err error) {
+			src, err = importONNX(src, name)
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
-	m, err := parser.ParseWithOptions(src, parser.Options{Filename: name, FirstLine: opts.FirstLine})
-	if err != nil {
+	var m *ir.Module
+	if err := in.phase("parse", nil, func() (err error) {
+		m, err = parser.ParseWithOptions(src, parser.Options{Filename: name, FirstLine: opts.FirstLine})
+		return err
+	}); err != nil {
 		return nil, err
 	}
+	irText := func() string { return m.String() }
 	printIR := func() ([]byte, error) { return []byte(m.String()), nil }
 	if stop <= phaseIndex("start") {
 		return printIR()
 	}
-	if err := input.Run(m); err != nil {
-		return nil, err
-	}
-	if err := input.Demote(m, opts.Demote); err != nil {
+	if err := in.phase("input", irText, func() error {
+		if err := input.Run(m); err != nil {
+			return err
+		}
+		return input.Demote(m, opts.Demote)
+	}); err != nil {
 		return nil, err
 	}
 	if stop <= phaseIndex("global-optimization") {
@@ -182,7 +196,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		st := be.Strategy
 		fo.Chain = func(p, r, c *ir.Operation) bool { return codegen.ChainLowerable(p, r, c, st) }
 	}
-	if err := flow.RunWith(m, fo); err != nil {
+	if err := in.phase("flow", irText, func() error { return flow.RunWith(m, fo) }); err != nil {
 		return nil, err
 	}
 	if stop <= phaseIndex("stream") {
@@ -194,18 +208,30 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	}
 	refs := map[*ir.Operation]vm.DispatchRef{}
 	var kernels []*kir.Kernel
-	for i, r := range regions {
-		d, err := codegen.Lower(r, dispatchName(r), be.Strategy)
-		if err != nil {
-			return nil, err
+	kernelText := func() string {
+		var b strings.Builder
+		for _, k := range kernels {
+			b.WriteString(k.String())
 		}
-		if be.Legalize != nil {
-			if err := be.Legalize(d.Kernel); err != nil {
-				return nil, fmt.Errorf("%s: %w", be.Name, err)
+		return b.String()
+	}
+	if err := in.phase("codegen", kernelText, func() error {
+		for i, r := range regions {
+			d, err := codegen.Lower(r, dispatchName(r), be.Strategy)
+			if err != nil {
+				return err
 			}
+			if be.Legalize != nil {
+				if err := be.Legalize(d.Kernel); err != nil {
+					return fmt.Errorf("%s: %w", be.Name, err)
+				}
+			}
+			refs[r] = vm.DispatchRef{Dispatch: d, Executable: 0, Entry: i}
+			kernels = append(kernels, d.Kernel)
 		}
-		refs[r] = vm.DispatchRef{Dispatch: d, Executable: 0, Entry: i}
-		kernels = append(kernels, d.Kernel)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	if stop <= phaseIndex("executable-targets") {
 		var b bytes.Buffer
@@ -219,27 +245,36 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	var execs []module.Executable
 	attrs := []module.Attr{{Key: "compiler", Value: "gree"}}
 	if be != nil && len(kernels) > 0 {
-		data, extra, err := emitExecutable(be, kernels, opts)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", be.Name, err)
+		if err := in.phase("executable-targets", nil, func() error {
+			data, extra, err := emitExecutable(be, kernels, opts)
+			if err != nil {
+				return fmt.Errorf("%s: %w", be.Name, err)
+			}
+			attrs = append(attrs, extra...)
+			var names []string
+			for _, k := range kernels {
+				names = append(names, k.Name)
+			}
+			execs = append(execs, module.Executable{Format: be.Format, Entries: names, Data: data})
+			attrs = append(attrs, module.Attr{Key: "target", Value: be.Name})
+			return nil
+		}); err != nil {
+			return nil, err
 		}
-		attrs = append(attrs, extra...)
-		var names []string
-		for _, k := range kernels {
-			names = append(names, k.Name)
-		}
-		execs = append(execs, module.Executable{Format: be.Format, Entries: names, Data: data})
-		attrs = append(attrs, module.Attr{Key: "target", Value: be.Name})
 	}
-	mod, err := vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs, Trace: opts.TraceDispatches,
-		CoarseFences: opts.ExecutionModel == "async-external"})
-	if err != nil {
+	var mod *module.Module
+	if err := in.phase("vm", func() string { return module.Disassemble(mod) }, func() (err error) {
+		mod, err = vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs, Trace: opts.TraceDispatches,
+			CoarseFences: opts.ExecutionModel == "async-external"})
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	if stop <= phaseIndex("vm") {
 		return []byte(module.Disassemble(mod)), nil
 	}
-	return module.Encode(mod), nil
+	in.phase("serialize", nil, func() error { out = module.Encode(mod); return nil })
+	return out, nil
 }
 
 // importONNX converts an ONNX model to torch-onnx MLIR text; external

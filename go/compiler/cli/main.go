@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler"
@@ -92,6 +93,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: for the --iree-execution-model option: Cannot find option named '%s'! (use async-internal or async-external)\n", model)
 		return 1
 	}
+	for _, f := range []string{"mlir-print-ir-before", "mlir-print-ir-after"} {
+		for _, ph := range p.list(f) {
+			if !slices.Contains(compiler.InstrumentedPhases, ph) {
+				fmt.Fprintf(stderr, "iree-compile: --%s=%s: gree has no phase or pass of that name; its phases are %s\n", f, ph, strings.Join(compiler.InstrumentedPhases, ", "))
+				return 1
+			}
+		}
+	}
 	opts := compiler.Options{
 		Filename:       path,
 		ExecutionModel: model,
@@ -117,6 +126,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			TargetCPUFeatures: p.str("iree-llvmcpu-target-cpu-features", ""),
 			TargetTriple:      p.str("iree-llvmcpu-target-triple", ""),
 			OptLevel:          p.str("iree-opt-level", ""),
+		},
+		Instrument: compiler.InstrumentOptions{
+			Timing:         p.bool("mlir-timing"),
+			PrintBeforeAll: p.bool("mlir-print-ir-before-all"),
+			PrintAfterAll:  p.bool("mlir-print-ir-after-all"),
+			PrintBefore:    p.list("mlir-print-ir-before"),
+			PrintAfter:     p.list("mlir-print-ir-after"),
+			Report:         stderr,
 		},
 		Dump: compiler.DumpOptions{
 			Intermediates: p.str("iree-hal-dump-executable-intermediates-to", ""),

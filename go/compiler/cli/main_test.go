@@ -167,3 +167,37 @@ func TestLLVMCPUDumpsIntermediatesAndBinaries(t *testing.T) {
 		}
 	}
 }
+
+// TestInstrumentationFlags: --mlir-timing reports each phase, the
+// --mlir-print-ir-* flags print the IR around phases, on stderr, and a
+// phase gree does not have is an error naming the ones it has.
+func TestInstrumentationFlags(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "mul.mlir")
+	os.WriteFile(src, []byte("func.func @mul(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = arith.mulf %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n"), 0o644)
+	out := filepath.Join(dir, "mul.vmfb")
+	code, _, stderr := run("--iree-hal-target-backends=vmvx", "--mlir-timing", src, "-o", out)
+	if code != 0 {
+		t.Fatalf("--mlir-timing: %s", stderr)
+	}
+	for _, w := range []string{"... Execution time report ...", "Total Execution Time:", "----Wall Time----  ----Name----", " parse\n", " input\n", " flow\n", " codegen\n", " executable-targets\n", " vm\n", "(100.0%)  Total\n"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("timing report lacks %q:\n%s", w, stderr)
+		}
+	}
+	code, _, stderr = run("--iree-hal-target-backends=vmvx", "--mlir-print-ir-after=flow", "--mlir-print-ir-before=codegen", src, "-o", out)
+	if code != 0 || !strings.Contains(stderr, "// -----// IR Dump After flow //----- //") || !strings.Contains(stderr, "flow.dispatch.region") ||
+		!strings.Contains(stderr, "// -----// IR Dump Before codegen //----- //") || strings.Contains(stderr, "IR Dump After input") {
+		t.Errorf("--mlir-print-ir-after=flow --mlir-print-ir-before=codegen: code %d\n%s", code, stderr)
+	}
+	code, _, stderr = run("--iree-hal-target-backends=vmvx", "--mlir-print-ir-after-all", src, "-o", out)
+	for _, ph := range []string{"input", "flow", "codegen", "vm"} {
+		if code != 0 || !strings.Contains(stderr, "IR Dump After "+ph+" //") {
+			t.Errorf("--mlir-print-ir-after-all lacks %s (code %d)", ph, code)
+		}
+	}
+	code, _, stderr = run("--iree-hal-target-backends=vmvx", "--mlir-print-ir-after=iree-flow-form-dispatch-regions", src, "-o", out)
+	if code != 1 || !strings.Contains(stderr, "gree has no phase or pass of that name; its phases are import-onnx, parse, input, flow") {
+		t.Errorf("unknown phase: code %d, %s", code, stderr)
+	}
+}
