@@ -246,6 +246,11 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	attrs := []module.Attr{{Key: "compiler", Value: "gree"}}
 	if be != nil && len(kernels) > 0 {
 		if err := in.phase("executable-targets", nil, func() error {
+			for _, k := range kernels {
+				if err := dumpFile(opts.Dump.Sources, k.Name+".kir", []byte(k.String())); err != nil {
+					return err
+				}
+			}
 			data, extra, err := emitExecutable(be, kernels, opts)
 			if err != nil {
 				return fmt.Errorf("%s: %w", be.Name, err)

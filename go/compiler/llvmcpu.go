@@ -26,12 +26,15 @@ type LLVMCPUOptions struct {
 	OptLevel string
 }
 
-// DumpOptions are the --iree-hal-dump-executable-{intermediates,binaries}-to
-// directories ("" writes nothing). llvm-cpu writes NAME.ll,
-// NAME.optimized.ll and NAME.o, and NAME.so; vulkan-spirv writes each
-// kernel's legalized kir (ENTRY.kir) and SPIR-V module (ENTRY.spv).
+// DumpOptions are the --iree-hal-dump-executable-{sources,intermediates,
+// binaries}-to directories ("" writes nothing; --iree-hal-dump-executable-
+// files-to sets all three). Every backend writes each kernel's IR as its
+// target receives it (sources: KERNEL.kir, legalized for GPU targets);
+// llvm-cpu writes NAME.ll, NAME.optimized.ll and NAME.o (intermediates)
+// and NAME.so (binaries); vulkan-spirv writes each kernel's SPIR-V module
+// (binaries: KERNEL.spv).
 type DumpOptions struct {
-	Intermediates, Binaries string
+	Sources, Intermediates, Binaries string
 }
 
 // LLVMCPUStrategy is the codegen strategy of the llvm-cpu target: vmvx's

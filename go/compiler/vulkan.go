@@ -42,13 +42,10 @@ func configureVulkan(opts Options) (*Backend, error) {
 }
 
 // emitSPIRV translates the kernels for t into one vulkan-spirv-fb
-// executable, writing each kernel's kir and SPIR-V where dump asks.
+// executable, writing each kernel's SPIR-V where dump asks.
 func emitSPIRV(ks []*kir.Kernel, t *gpu.Target, dump DumpOptions) ([]byte, []module.Attr, error) {
 	x := &schema.Executable{Target: t.Name}
 	for _, k := range ks {
-		if err := dumpFile(dump.Intermediates, k.Name+".kir", []byte(k.String())); err != nil {
-			return nil, nil, err
-		}
 		e, err := spirv.Emit(k, spirv.Options{Version: t.SPIRVVersion, Capabilities: t.Capabilities, SubgroupSize: t.SubgroupSize, Target: t.Name})
 		if err != nil {
 			return nil, nil, err

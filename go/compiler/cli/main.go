@@ -136,8 +136,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			Report:         stderr,
 		},
 		Dump: compiler.DumpOptions{
-			Intermediates: p.str("iree-hal-dump-executable-intermediates-to", ""),
-			Binaries:      p.str("iree-hal-dump-executable-binaries-to", ""),
+			Sources:       p.str("iree-hal-dump-executable-sources-to", p.str("iree-hal-dump-executable-files-to", "")),
+			Intermediates: p.str("iree-hal-dump-executable-intermediates-to", p.str("iree-hal-dump-executable-files-to", "")),
+			Binaries:      p.str("iree-hal-dump-executable-binaries-to", p.str("iree-hal-dump-executable-files-to", "")),
 		},
 	}
 	var out []byte

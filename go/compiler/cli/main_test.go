@@ -201,3 +201,31 @@ func TestInstrumentationFlags(t *testing.T) {
 		t.Errorf("unknown phase: code %d, %s", code, stderr)
 	}
 }
+
+// TestDumpExecutableFiles: --iree-hal-dump-executable-files-to writes each
+// kernel's IR (sources) for any target, and the vulkan-spirv modules
+// (binaries).
+func TestDumpExecutableFiles(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "mul.mlir")
+	os.WriteFile(src, []byte("func.func @mul(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = arith.mulf %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n"), 0o644)
+	for _, c := range []struct {
+		backend string
+		files   []string
+	}{{"vmvx", []string{"mul_dispatch_0.kir"}}, {"vulkan-spirv", []string{"mul_dispatch_0.kir", "mul_dispatch_0.spv"}}} {
+		d := filepath.Join(dir, c.backend)
+		code, _, stderr := run("--iree-hal-target-backends="+c.backend, "--iree-hal-dump-executable-files-to="+d, src, "-o", filepath.Join(dir, "m.vmfb"))
+		if code != 0 {
+			t.Fatalf("%s: %s", c.backend, stderr)
+		}
+		for _, f := range c.files {
+			b, err := os.ReadFile(filepath.Join(d, f))
+			if err != nil || len(b) == 0 {
+				t.Errorf("%s: %s not written (%v)", c.backend, f, err)
+			}
+			if strings.HasSuffix(f, ".kir") && !bytes.HasPrefix(b, []byte("kernel @mul_dispatch_0(")) {
+				t.Errorf("%s: %s is not kernel IR: %.60q", c.backend, f, b)
+			}
+		}
+	}
+}
