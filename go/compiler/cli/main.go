@@ -93,6 +93,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: for the --iree-execution-model option: Cannot find option named '%s'! (use async-internal or async-external)\n", model)
 		return 1
 	}
+	if pl := p.str("iree-preprocessing-pass-pipeline", ""); pl != "" {
+		note, err := checkPreprocessing(pl)
+		if err != nil {
+			fmt.Fprintf(stderr, "iree-compile: %v\n", err)
+			return 1
+		}
+		if note != "" {
+			fmt.Fprintln(stderr, note)
+		}
+	}
 	for _, f := range []string{"mlir-print-ir-before", "mlir-print-ir-after"} {
 		for _, ph := range p.list(f) {
 			if !slices.Contains(compiler.InstrumentedPhases, ph) {

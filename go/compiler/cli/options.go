@@ -66,6 +66,7 @@ var options = []option{
 	{name: "iree-opt-data-tiling", kind: optBool, help: "Accepted for compatibility (no data-tiling layouts in gree yet)"},
 	{name: "iree-opt-level", kind: optString, help: "Optimization level O0..O3 (llvm-cpu: LLVM's pass pipeline level; default O2, as IREE's)"},
 	{name: "mlir-print-debuginfo", kind: optBool, help: "Print debug info in MLIR output"},
+	{name: "iree-preprocessing-pass-pipeline", kind: optString, help: "Accepted when its passes only tune IREE's lowering (winograd, im2col, layouts, padding): a note says gree ignores them; other passes are errors"},
 	{name: "mlir-timing", kind: optBool, help: "Display execution times: wall time of each of gree's phases, on stderr"},
 	{name: "mlir-timing-display", kind: optString, help: "list (default) or tree: gree's report is a list either way"},
 	{name: "mlir-print-ir-before-all", kind: optBool, help: "Print the IR before each of gree's phases (stderr)"},
