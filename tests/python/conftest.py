@@ -22,6 +22,18 @@ def driver_available(name):
         return False, str(e)
 
 
+def vulkan_unavailable():
+    """"" when the vulkan driver lists a device, else why not (for a skip)."""
+    import iree_go.runtime as ireert
+
+    try:
+        if ireert.get_driver("vulkan").query_available_devices():
+            return ""
+        return "the vulkan driver lists no device"
+    except Exception as e:  # noqa: BLE001 - the reason is the message
+        return f"no Vulkan (apt-get install libvulkan1 mesa-vulkan-drivers for lavapipe): {e}"
+
+
 def build_c_example(name, out_dir):
     """Compiles examples/c/<name>.c against the installed libgree.so (with the
     strictest warnings) into out_dir; skips without a C compiler."""

@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import vulkan_unavailable
 
 E2E = pathlib.Path(__file__).resolve().parents[1] / "e2e"
 
@@ -22,14 +23,6 @@ E2E = pathlib.Path(__file__).resolve().parents[1] / "e2e"
 def llvm_cpu_available(bin_dir):
     out = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-list-target-backends"], capture_output=True, text=True).stdout
     return "  llvm-cpu\n" in out
-
-
-def vulkan_device(bin_dir):
-    """"" when iree-run-module lists a Vulkan device, else why not."""
-    r = subprocess.run([os.path.join(bin_dir, "iree-run-module"), "--list_devices"], capture_output=True, text=True)
-    if any(l.startswith("vulkan://") for l in r.stdout.splitlines()):
-        return ""
-    return "no Vulkan device (apt-get install libvulkan1 mesa-vulkan-drivers for lavapipe): " + (r.stderr.strip() or "none listed")
 
 
 CPU_DEVICES = "local-sync,local-task"
@@ -51,7 +44,7 @@ def test_check_file(bin_dir, path, config):
     backend, flags, devices = CONFIGS[config]
     if backend == "llvm-cpu" and not llvm_cpu_available(bin_dir):
         pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
-    if devices == "vulkan" and (why := vulkan_device(bin_dir)):
+    if devices == "vulkan" and (why := vulkan_unavailable()):
         pytest.skip(why)
     r = subprocess.run(
         [sys.executable, str(E2E / "run_check_tests.py"), str(path), "--bin", bin_dir, "--backend", backend, *flags, "--devices", devices],

@@ -24,6 +24,7 @@ from jax import lax  # noqa: E402
 
 import iree_go.compiler as ireec  # noqa: E402
 import iree_go.runtime as ireert  # noqa: E402
+from conftest import vulkan_unavailable  # noqa: E402
 
 RTOL = 1e-5
 _rng = np.random.default_rng(20261124)
@@ -47,20 +48,11 @@ def ri(*shape, lo=-50, hi=50):
 CONFIG = {"backend": "vmvx", "driver": "local-task", "flags": []}
 
 
-def _vulkan_missing():
-    try:
-        if ireert.get_driver("vulkan").query_available_devices():
-            return ""
-        return "the vulkan driver lists no device"
-    except Exception as e:  # noqa: BLE001 - the reason is the message
-        return f"no Vulkan (apt-get install libvulkan1 mesa-vulkan-drivers for lavapipe): {e}"
-
-
 @pytest.fixture(autouse=True, params=[("vmvx", "local-task", []), ("vulkan-spirv", "vulkan", ["--iree-vulkan-target=llvmpipe"])],
                 ids=["vmvx", "vulkan"])
 def config(request):
     backend, driver, flags = request.param
-    if driver == "vulkan" and (why := _vulkan_missing()):
+    if driver == "vulkan" and (why := vulkan_unavailable()):
         pytest.skip(why)
     CONFIG.update(backend=backend, driver=driver, flags=flags)
     yield

@@ -23,6 +23,7 @@ import iree_go.compiler as ireec  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "onnx"))
 import run_node_tests  # noqa: E402
+from conftest import vulkan_unavailable  # noqa: E402
 
 NODE_ROOT = run_node_tests.node_test_root()
 
@@ -251,15 +252,6 @@ def test_node(name):
     assert cls == "pass", f"{name}: {cls}: {detail}"
 
 
-def _vulkan_missing():
-    import iree_go.runtime as ireert
-
-    try:
-        return "" if ireert.get_driver("vulkan").query_available_devices() else "the vulkan driver lists no device"
-    except Exception as e:  # noqa: BLE001 - the reason is the message
-        return f"no Vulkan (apt-get install libvulkan1 mesa-vulkan-drivers for lavapipe): {e}"
-
-
 # A third of the CI subset on the vulkan driver, compiled for lavapipe's
 # target (some use f64, which IREE's default Vulkan profile lacks; lavapipe
 # in CI builds each shader with LLVM, so all of them would cost minutes). tests/onnx/run_node_tests.py --backend vulkan-spirv runs
@@ -269,7 +261,7 @@ def test_node_vulkan(name):
     d = os.path.join(NODE_ROOT, name)
     if not os.path.isdir(d):
         pytest.skip(f"{name} is not in this onnx version's node tests")
-    if why := _vulkan_missing():
+    if why := vulkan_unavailable():
         pytest.skip(why)
     cls, detail = run_node_tests.run_one(d, "vulkan-spirv", "vulkan", flags=("--iree-vulkan-target=llvmpipe",))
     assert cls == "pass", f"{name}: {cls}: {detail}"
