@@ -115,3 +115,46 @@ def test_benchmark_and_dump(bin_dir, mul_vmfb):
 def test_run_mlir(bin_dir):
     r = tool(bin_dir, "iree-run-mlir", str(SAMPLES / "simple_abs.mlir"), "--input=f32=-5")
     assert r.stdout == "EXEC @abs\nresult[0]: hal.buffer_view\nf32=5\n", r.stderr
+
+
+def test_cf_assert_fails_the_call_with_its_message(bin_dir, tmp_path):
+    """cf.assert on the host: a false condition is FAILED_PRECONDITION with
+    the assertion's message (as IREE's VM reports it); a true one runs on."""
+    src = tmp_path / "assert.mlir"
+    src.write_text("""func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf32>
+  %m = tensor.dim %b, %c0 : tensor<?xf32>
+  %eq = arith.cmpi eq, %n, %m : index
+  cf.assert %eq, "the operands must have the same length"
+  %0 = arith.addf %a, %b : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+""")
+    vmfb = tmp_path / "assert.vmfb"
+    subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-target-backends=vmvx", str(src), "-o", str(vmfb)], check=True)
+    run = os.path.join(bin_dir, "iree-run-module")
+    r = subprocess.run([run, f"--module={vmfb}", "--input=3xf32=1 2 3", "--input=2xf32=1 2"], capture_output=True, text=True)
+    assert r.returncode == 1 and "FAILED_PRECONDITION; the operands must have the same length" in r.stderr, r.stderr
+    r = subprocess.run([run, f"--module={vmfb}", "--input=3xf32=1 2 3", "--input=3xf32=1 2 3"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "3xf32=2 4 6", r.stdout + r.stderr
+
+
+def test_dynamic_inner_dimensions_are_checked_at_run_time(bin_dir, tmp_path):
+    """A matrix product whose inner dimensions are dynamic: sizes that do
+    not match are a FAILED_PRECONDITION error naming the operands and the
+    op's line, not a product over the shorter length."""
+    src = tmp_path / "dynmm.mlir"
+    src.write_text("""func.func @mm(%a: tensor<4x?xf32>, %b: tensor<?x6xf32>) -> tensor<4x6xf32> {
+  %0 = stablehlo.dot %a, %b : (tensor<4x?xf32>, tensor<?x6xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+""")
+    vmfb = tmp_path / "dynmm.vmfb"
+    subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-target-backends=vmvx", str(src), "-o", str(vmfb)], check=True)
+    run = os.path.join(bin_dir, "iree-run-module")
+    r = subprocess.run([run, f"--module={vmfb}", "--input=4x3xf32=1", "--input=5x6xf32=1"], capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout
+    assert f"FAILED_PRECONDITION; {src}:2:3: operand shapes do not match at run time: dimension 0 of input 1 (tensor<?x6xf32>) must be equal to dimension 1 of input 0" in r.stderr, r.stderr
+    r = subprocess.run([run, f"--module={vmfb}", "--input=4x3xf32=1", "--input=3x6xf32=1"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1].startswith("4x6xf32=[3 3 3 3 3 3]"), r.stdout + r.stderr

@@ -22,22 +22,25 @@ import (
 // A larger input dimension in a parallel loop reads its leading part,
 // which the input conversions use (slices of an operand). Violations are
 // errors at the source op's location, not kernels that read past their
-// operands. Dynamic sizes are not compared here.
+// operands. Where either size is dynamic, the same rule is checked at run
+// time: a cf.assert before the generic fails the call with
+// FAILED_PRECONDITION (as IREE's buffer-view shape assertions do).
 func verifyShapes(m *ir.Module) error {
-	var err error
+	var generics []linalg.Generic
 	m.Op.Walk(func(op *ir.Operation) bool {
-		if err != nil {
-			return false
-		}
-		if op.Name != "linalg.generic" {
-			return true
-		}
-		if g, ok := linalg.AsGeneric(op); ok {
-			err = checkGenericShapes(g)
+		if op.Name == "linalg.generic" {
+			if g, ok := linalg.AsGeneric(op); ok {
+				generics = append(generics, g)
+			}
 		}
 		return true
 	})
-	return err
+	for _, g := range generics {
+		if err := checkGenericShapes(g); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // operandDim is one static operand dimension that a loop indexes.
@@ -70,20 +73,33 @@ func checkGenericShapes(g linalg.Generic) error {
 			continue
 		}
 		for r, e := range maps[i].Results {
-			if d, ok := e.(*ir.AffineDimExpr); ok && t.Dims[r] != ir.DynamicSize {
+			if d, ok := e.(*ir.AffineDimExpr); ok {
 				byLoop[d.Pos] = append(byLoop[d.Pos], operandDim{operand: i, dim: r, size: t.Dims[r], t: t})
 			}
 		}
 	}
+	var b *ir.Builder
 	for l, ds := range byLoop {
 		if len(ds) < 2 {
 			continue
 		}
 		for _, d := range ds[1:] {
+			equal := its[l] == linalg.Reduction && ds[0].operand < nIn
+			if d.size == ir.DynamicSize || ds[0].size == ir.DynamicSize {
+				if sameDim(g.Op.Operands[d.operand], d.dim, g.Op.Operands[ds[0].operand], ds[0].dim) {
+					continue
+				}
+				if b == nil {
+					b = ir.NewBuilder(g.Op.Loc)
+					b.SetInsertionPointBefore(g.Op)
+				}
+				assertDims(b, g, ds[0], d, equal)
+				continue
+			}
 			switch {
 			case d.size < ds[0].size:
 				return shapeMismatch(g, ds[0], d, "it is smaller: the loop over both would run past it")
-			case its[l] == linalg.Reduction && d.size != ds[0].size && ds[0].operand < nIn:
+			case equal && d.size != ds[0].size:
 				return shapeMismatch(g, ds[0], d, "they are summed over together, as a matrix product's inner dimensions are, so they must be equal")
 			}
 		}
@@ -91,12 +107,34 @@ func checkGenericShapes(g linalg.Generic) error {
 	return nil
 }
 
-func shapeMismatch(g linalg.Generic, a, b operandDim, why string) error {
-	prefix := ""
-	if n, ok := g.Op.Loc.(*ir.NameLoc); ok && !strings.HasPrefix(n.Name, "#") {
-		// An ONNX model's node (the importer names locations after nodes).
-		prefix = fmt.Sprintf("node '%s': ", n.Name)
+// assertDims inserts, before g, a run-time check that dimension b.dim of
+// operand b is at least (equal: exactly) dimension a.dim of operand a.
+func assertDims(bb *ir.Builder, g linalg.Generic, a, b operandDim, equal bool) {
+	x := linalg.Dim(bb, g.Op.Operands[a.operand], a.dim)
+	y := linalg.Dim(bb, g.Op.Operands[b.operand], b.dim)
+	pred, rel := int64(5), "at least" // sge: y >= x
+	if equal {
+		pred, rel = 0, "equal to" // eq
 	}
+	ok := cmpOp(bb, "arith.cmpi", pred, y, x)
+	msg := fmt.Sprintf("%soperand shapes do not match at run time: dimension %d of %s must be %s dimension %d of %s",
+		nodePrefix(g), b.dim, describeOperand(g, b.operand, b.t), rel, a.dim, describeOperand(g, a.operand, a.t))
+	if fl := ir.FileLineColOf(g.Op.Loc); fl != nil {
+		msg = ir.FormatLoc(g.Op.Loc) + ": " + msg
+	}
+	bb.Create("cf.assert", []*ir.Value{ok}, nil, ir.Named("msg", ir.Str(msg)))
+}
+
+// nodePrefix names the ONNX node g comes from ("node 'mm': "), or "".
+func nodePrefix(g linalg.Generic) string {
+	if n, ok := g.Op.Loc.(*ir.NameLoc); ok && !strings.HasPrefix(n.Name, "#") {
+		return fmt.Sprintf("node '%s': ", n.Name)
+	}
+	return ""
+}
+
+func shapeMismatch(g linalg.Generic, a, b operandDim, why string) error {
+	prefix := nodePrefix(g) // an ONNX model's node: the importer names locations after nodes
 	return ir.Errorf(g.Op.Loc, "%soperand shapes do not match: %s has %d in dimension %d where %s has %d in dimension %d (%s)",
 		prefix, describeOperand(g, a.operand, a.t), a.size, a.dim, describeOperand(g, b.operand, b.t), b.size, b.dim, why)
 }
@@ -107,4 +145,50 @@ func describeOperand(g linalg.Generic, i int, t ir.Type) string {
 		return fmt.Sprintf("input %d (%s)", i, t)
 	}
 	return fmt.Sprintf("the result (%s)", t)
+}
+
+// dimSource follows dimension i of v back through tensor.empty sizes that
+// are tensor.dim of another tensor, to the tensor and dimension it copies.
+func dimSource(v *ir.Value, i int) (*ir.Value, int) {
+	for range 8 {
+		op := v.Owner()
+		if op == nil || op.Name != "tensor.empty" {
+			return v, i
+		}
+		t, ok := v.Type.(*ir.RankedTensorType)
+		if !ok || t.Dims[i] != ir.DynamicSize {
+			return v, i
+		}
+		k := 0
+		for _, d := range t.Dims[:i] {
+			if d == ir.DynamicSize {
+				k++
+			}
+		}
+		if k >= len(op.Operands) {
+			return v, i
+		}
+		dim := op.Operands[k].Owner()
+		if dim == nil || dim.Name != "tensor.dim" || len(dim.Operands) != 2 {
+			return v, i
+		}
+		c := dim.Operands[1].Owner()
+		if c == nil || c.Name != "arith.constant" {
+			return v, i
+		}
+		a, ok := c.Attr("value").(*ir.IntegerAttr)
+		if !ok {
+			return v, i
+		}
+		v, i = dim.Operands[0], int(a.Value)
+	}
+	return v, i
+}
+
+// sameDim reports whether two operand dimensions are the same value by
+// construction (the same tensor's dimension, or a size copied from it).
+func sameDim(a *ir.Value, i int, b *ir.Value, j int) bool {
+	a, i = dimSource(a, i)
+	b, j = dimSource(b, j)
+	return a == b && i == j
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/schemas/module"
+	"github.com/gree-ml/gree/go/status"
 )
 
 // block emits the ops of a block in order.
@@ -88,6 +89,8 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.call(op)
 	case "cf.br", "cf.cond_br":
 		return fe.branch(op)
+	case "cf.assert":
+		return fe.assert(op)
 	case "scf.for":
 		return fe.scfFor(op)
 	case "scf.if":
@@ -246,5 +249,23 @@ func (fe *fnEmitter) dynamicConstant(op *ir.Operation) error {
 	fe.emit(module.Instr{Op: module.OpConstant, Dst: []int32{r}, Index: int32(c)})
 	rt := op.Results[0].Type.(*ir.RankedTensorType)
 	fe.tensors[op.Results[0]] = &tensor{reg: r, typ: rt, dims: fe.readDims(r, rt)}
+	return nil
+}
+
+// assert emits cf.assert as IREE's VM does: a false condition fails the
+// call with FAILED_PRECONDITION and the assertion's message.
+func (fe *fnEmitter) assert(op *ir.Operation) error {
+	cond, err := fe.scalar(op.Operands[0])
+	if err != nil {
+		return err
+	}
+	msg := "assertion failed"
+	if a, ok := op.Attr("msg").(*ir.StringAttr); ok && a.Value != "" {
+		msg = a.Value
+	}
+	br := fe.emit(module.Instr{Op: module.OpCondBranch, Src: []int32{cond}})
+	fe.f.Code[br].Index2 = fe.pc()
+	fe.emit(module.Instr{Op: module.OpFail, Imm: int64(status.FailedPrecondition), Str: msg})
+	fe.f.Code[br].Index = fe.pc()
 	return nil
 }
