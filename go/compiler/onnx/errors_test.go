@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/onnx/onnxpb"
@@ -139,11 +140,29 @@ func TestExternalData(t *testing.T) {
 	if _, err := ImportFile(p2, Options{DataDir: dir}); err != nil {
 		t.Errorf("--data-dir: %v", err)
 	}
+	// Links out of the data directory (a device that never ends, a file
+	// elsewhere) and files that are not regular are refused before any
+	// byte is read.
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.bin")); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "w.bin")
+	os.WriteFile(outside, weights, 0o644)
+	if err := os.Symlink(outside, filepath.Join(dir, "escape.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ loc, off, length, want string }{
 		{"../weights.bin", "0", "4", "must be a relative path inside the data directory"},
 		{"/etc/passwd", "0", "4", "must be a relative path inside the data directory"},
-		{"weights.bin", "6", strconv.Itoa(n + 1), "lies outside"},
+		{"weights.bin", "6", strconv.Itoa(n + 1), "differs from the 864 bytes its shape [8 3 3 3] and type FLOAT need"},
+		{"weights.bin", "7", strconv.Itoa(n), "lies outside"},
 		{"weights.bin", "x", "4", "bad external data offset"},
+		{"zero.bin", "0", strconv.Itoa(n), "outside the data directory"},
+		{"escape.bin", "0", strconv.Itoa(n), "outside the data directory"},
+		{"fifo", "0", strconv.Itoa(n), "not a regular file"},
 	} {
 		p := write("bad.onnx", ext(c.loc, c.off, c.length))
 		if _, err := ImportFile(p, Options{}); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -82,11 +82,20 @@ func LoadModel(path, dataDir string) (*onnxpb.ModelProto, error) {
 
 // LoadExternalData reads every tensor stored outside the model (data_location
 // EXTERNAL: location, offset, length) from files under dir into its
-// raw_data, as onnx.load does.
+// raw_data, as onnx.load does. Only what a tensor declares is read: its
+// byte size follows from its dims and element type (a length that
+// disagrees is an error), so a location naming a device or a huge file
+// costs no more than the tensor. The location must name a regular file
+// inside dir once symbolic links are resolved.
 func LoadExternalData(m *onnxpb.ModelProto, dir string) error {
-	files := map[string][]byte{}
-	var load func(t *onnxpb.TensorProto) error
-	load = func(t *onnxpb.TensorProto) error {
+	files := map[string]*os.File{}
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	var root string
+	load := func(t *onnxpb.TensorProto) error {
 		if t.GetDataLocation() != onnxpb.TensorProto_EXTERNAL {
 			return nil
 		}
@@ -113,22 +122,34 @@ func LoadExternalData(m *onnxpb.ModelProto, dir string) error {
 		if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 			return status.Errorf(status.InvalidArgument, "tensor '%s': external data location '%s' must be a relative path inside the data directory", t.GetName(), loc)
 		}
+		size, err := declaredBytes(t)
+		if err != nil {
+			return err
+		}
+		if length >= 0 && length != size {
+			return status.Errorf(status.InvalidArgument, "tensor '%s': external data length %d differs from the %d bytes its shape %v and type %s need", t.GetName(), length, size, t.GetDims(), elemName(t.GetDataType()))
+		}
+		if offset < 0 {
+			return status.Errorf(status.InvalidArgument, "tensor '%s': negative external data offset %d", t.GetName(), offset)
+		}
 		full := filepath.Join(dir, clean)
-		data, ok := files[full]
+		f, ok := files[full]
 		if !ok {
-			var err error
-			if data, err = os.ReadFile(full); err != nil {
+			if root == "" {
+				if root, err = filepath.EvalSymlinks(dir); err != nil {
+					return status.Errorf(status.NotFound, "tensor '%s': data directory '%s': %v", t.GetName(), dir, err)
+				}
+			}
+			if f, err = openInside(root, full); err != nil {
 				return status.Errorf(status.NotFound, "tensor '%s': cannot read external data file '%s' (set --data-dir to the directory holding it): %v", t.GetName(), full, err)
 			}
-			files[full] = data
+			files[full] = f
 		}
-		if length < 0 {
-			length = int64(len(data)) - offset
+		data := make([]byte, size)
+		if n, err := f.ReadAt(data, offset); int64(n) < size {
+			return status.Errorf(status.DataLoss, "tensor '%s': external data [%d, +%d) lies outside '%s' (read %d bytes: %v)", t.GetName(), offset, size, full, n, err)
 		}
-		if offset < 0 || length < 0 || offset > int64(len(data)) || length > int64(len(data))-offset {
-			return status.Errorf(status.DataLoss, "tensor '%s': external data [%d, +%d) lies outside '%s' (%d bytes)", t.GetName(), offset, length, full, len(data))
-		}
-		t.RawData = append([]byte{}, data[offset:offset+length]...)
+		t.RawData = data
 		t.DataLocation = onnxpb.TensorProto_DEFAULT.Enum()
 		t.ExternalData = nil
 		return nil
@@ -168,4 +189,50 @@ func LoadExternalData(m *onnxpb.ModelProto, dir string) error {
 		return nil
 	}
 	return graph(m.Graph)
+}
+
+// declaredBytes is the byte size of t's data from its dims and element
+// type (sub-byte types packed, rounded up to whole bytes).
+func declaredBytes(t *onnxpb.TensorProto) (int64, error) {
+	info, ok := elemTypes[t.GetDataType()]
+	if !ok || (info.bytes == 0 && info.bits == 0) {
+		return 0, status.Errorf(status.InvalidArgument, "tensor '%s': external data of element type %s has no fixed size", t.GetName(), elemName(t.GetDataType()))
+	}
+	n := int64(1)
+	for _, d := range t.GetDims() {
+		if d < 0 || (d > 0 && n > (1<<50)/d) {
+			return 0, status.Errorf(status.InvalidArgument, "tensor '%s': dims %v are negative or too large", t.GetName(), t.GetDims())
+		}
+		n *= d
+	}
+	if info.bits > 0 {
+		return (n*int64(info.bits) + 7) / 8, nil
+	}
+	return n * int64(info.bytes), nil
+}
+
+// openInside opens path for reading if, with symbolic links resolved, it
+// is a regular file inside root (itself resolved).
+func openInside(root, path string) (*os.File, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return nil, fmt.Errorf("it resolves to '%s', outside the data directory '%s'", real, root)
+	}
+	// Stat before opening: opening a FIFO would wait for a writer.
+	if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("'%s' is not a regular file", real)
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close() // replaced between the checks
+		return nil, fmt.Errorf("'%s' is not a regular file", real)
+	}
+	return f, nil
 }
