@@ -100,7 +100,7 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 		if gree.IsCoarseFences(f) {
 			argCC = argCC[:len(argCC)-2] // CallSync passes the fences
 		}
-		args, err := vio.ParseInputs(o.Inputs, argCC)
+		args, err := vio.ParseInputsFor(o.Inputs, argCC, f.ArgTypes)
 		if err != nil {
 			return status.Annotate(err, "parsing function inputs")
 		}

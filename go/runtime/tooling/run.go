@@ -75,7 +75,7 @@ func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
 		// The tool passes the wait and signal fences itself.
 		argCC = argCC[:len(argCC)-2]
 	}
-	args, err := vio.ParseInputs(o.Inputs, argCC)
+	args, err := vio.ParseInputsFor(o.Inputs, argCC, f.ArgTypes)
 	if err != nil {
 		err = status.Annotate(err, "parsing function inputs")
 		if decl != "" {

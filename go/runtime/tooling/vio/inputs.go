@@ -3,7 +3,9 @@ package vio
 import (
 	"strings"
 
+	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/vm"
+	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -37,7 +39,16 @@ const (
 // with "function expected fewer input values"; too few values fail as the
 // VM's invocation would, naming the expected and passed counts.
 func ParseInputs(specs []string, cconv string) ([]vm.Value, error) {
-	values, rest, err := parseVariants(specs, cconv, false)
+	return ParseInputsFor(specs, cconv, nil)
+}
+
+// ParseInputsFor is ParseInputs for a function whose tensor arguments
+// have the shapes want (a module function's ArgTypes; -1 is a dynamic
+// dimension): a tensor spec whose shape another size is an error before
+// its values are read or its buffer allocated, so a typo such as
+// 4294967296xf32 for a 4xf32 argument costs nothing.
+func ParseInputsFor(specs []string, cconv string, want []module.TensorType) ([]vm.Value, error) {
+	values, rest, err := parseVariantsFor(specs, cconv, false, want)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +63,11 @@ func ParseInputs(specs []string, cconv string) ([]vm.Value, error) {
 // parseVariants parses specs against cconv and returns the values and the
 // calling convention left unconsumed.
 func parseVariants(specs []string, cconv string, ignoredIsNull bool) ([]vm.Value, string, error) {
-	p := &variantParser{cconv: cconv, streams: newStreamList(), ignoredIsNull: ignoredIsNull}
+	return parseVariantsFor(specs, cconv, ignoredIsNull, nil)
+}
+
+func parseVariantsFor(specs []string, cconv string, ignoredIsNull bool, want []module.TensorType) ([]vm.Value, string, error) {
+	p := &variantParser{cconv: cconv, streams: newStreamList(), ignoredIsNull: ignoredIsNull, want: want}
 	defer p.streams.close()
 	for _, spec := range specs {
 		s := cTrim(spec)
@@ -71,6 +86,36 @@ type variantParser struct {
 	// ignoredIsNull makes "(ignored)" a null value for every argument type,
 	// which the expected-output comparison skips.
 	ignoredIsNull bool
+	// want, when set, are the argument shapes tensor specs are checked
+	// against before they are read.
+	want []module.TensorType
+}
+
+// checkShape compares the shape a tensor spec declares with the shape of
+// the argument it will be (the next value), before anything is allocated.
+func (p *variantParser) checkShape(spec string) error {
+	i := len(p.values)
+	if i >= len(p.want) || p.want[i].ElementType == 0 {
+		return nil
+	}
+	meta, _, _ := strings.Cut(spec, "=")
+	shape, t, _, err := parseShapeAndType(meta)
+	if err != nil {
+		return nil // reported when the spec is parsed
+	}
+	w := p.want[i]
+	ok := len(shape) == len(w.Dims)
+	for j := 0; ok && j < len(shape); j++ {
+		ok = w.Dims[j] < 0 || w.Dims[j] == shape[j]
+	}
+	if !ok {
+		// The function's type with "?" for dynamic dimensions.
+		takes := strings.ReplaceAll("x"+FormatShapeAndType(w.Dims, hal.ElementType(w.ElementType)), "x-1x", "x?x")
+		takes = strings.ReplaceAll(takes, "x-1x", "x?x")[1:]
+		return status.Errorf(status.InvalidArgument, "argument %d has shape %s but the function takes %s",
+			i, FormatShapeAndType(shape, t), takes)
+	}
+	return nil
 }
 
 // next consumes one calling-convention character.
@@ -108,6 +153,9 @@ func (p *variantParser) parse(s string) error {
 		if err := p.expect(CConvRef); err != nil {
 			return err
 		}
+		if err := p.checkShape(s[1:]); err != nil {
+			return err
+		}
 		bv, err := p.streams.parseTensor(s[1:])
 		if err != nil {
 			return err
@@ -123,6 +171,9 @@ func (p *variantParser) parse(s string) error {
 	if !strings.ContainsAny(s, "=x") {
 		return status.New(status.InvalidArgument,
 			"invalid tensor specification, requires at least a shape/type (`4x2xf32=...`)")
+	}
+	if err := p.checkShape(s); err != nil {
+		return err
 	}
 	bv, err := p.streams.parseTensor(s)
 	if err != nil {

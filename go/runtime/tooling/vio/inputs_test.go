@@ -8,6 +8,7 @@ import (
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/vm"
+	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -168,5 +169,25 @@ func TestParseInputsRawFileStreams(t *testing.T) {
 	values, err = ParseInputs([]string{"@" + npy, "+" + npy}, "rr")
 	if err != nil || formatAll(values) != "hal.buffer_view\n1xsi8=5\nhal.buffer_view\n1xsi8=6" {
 		t.Errorf("got %q, %v", formatAll(values), err)
+	}
+}
+
+// TestInputShapeCheckedBeforeValues: a tensor spec whose shape is not the
+// argument's is refused before its values are read or its buffer
+// allocated (a 16 GiB splat for a 4xf32 argument costs nothing), while
+// dynamic dimensions accept any size.
+func TestInputShapeCheckedBeforeValues(t *testing.T) {
+	want := []module.TensorType{{ElementType: uint32(hal.ElementFloat32), Dims: []int64{4}}, {ElementType: uint32(hal.ElementFloat32), Dims: []int64{-1, 3}}}
+	_, err := ParseInputsFor([]string{"4294967296xf32=0", "2x3xf32=1"}, "rr", want)
+	if err == nil || !strings.Contains(err.Error(), "argument 0 has shape 4294967296xf32 but the function takes 4xf32") {
+		t.Errorf("got %v", err)
+	}
+	_, err = ParseInputsFor([]string{"4xf32=1", "&2x4xf32=1"}, "rr", want)
+	if err == nil || !strings.Contains(err.Error(), "argument 1 has shape 2x4xf32 but the function takes ?x3xf32") {
+		t.Errorf("got %v", err)
+	}
+	vals, err := ParseInputsFor([]string{"4xf32=1", "7x3xf32=1"}, "rr", want)
+	if err != nil || len(vals) != 2 {
+		t.Errorf("matching shapes: %v", err)
 	}
 }
