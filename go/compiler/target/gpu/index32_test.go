@@ -11,21 +11,12 @@ import (
 )
 
 // The tests of int64_test.go and int64_programs_test.go run every kernel
-// with index narrowing too, where kir accepts i32 index values; these
-// check what is particular to it.
-
-func skipWithoutIndex32(t *testing.T) {
-	t.Helper()
-	if !kirAcceptsIndex32() {
-		t.Skip("kir does not accept i32 index values yet (see gpu.NarrowIndices)")
-	}
-}
+// with and without index narrowing; these check what is particular to it.
 
 // TestNarrowIndicesKeepsData checks that NarrowIndices alone leaves i64
 // data as it is, narrows every index and computes the same, with push
 // constants within the int32 range.
 func TestNarrowIndicesKeepsData(t *testing.T) {
-	skipWithoutIndex32(t)
 	k, b := kir.NewKernel("mixed")
 	k.NumPushConstants = 1
 	k.WorkgroupSize = [3]int{8, 1, 1}
@@ -67,7 +58,6 @@ func TestNarrowIndicesKeepsData(t *testing.T) {
 // TestNarrowIndicesRejectsWideLoopBounds checks the error for a loop
 // bound that is a constant beyond 32 bits.
 func TestNarrowIndicesRejectsWideLoopBounds(t *testing.T) {
-	skipWithoutIndex32(t)
 	k, b := kir.NewKernel("wide_loop")
 	k.Bindings = []kir.Binding{{Elem: kir.F32, Access: kir.Write}}
 	b.For(b.Idx(0), b.Idx(1<<40), b.Idx(1<<39), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
@@ -80,12 +70,13 @@ func TestNarrowIndicesRejectsWideLoopBounds(t *testing.T) {
 	}
 }
 
-// TestStrategyWithNarrowIndices runs the GPU strategy tests with index
-// narrowing.
-func TestStrategyWithNarrowIndices(t *testing.T) {
-	skipWithoutIndex32(t)
-	*gpu.NarrowIndexArithmetic = true
-	defer func() { *gpu.NarrowIndexArithmetic = false }()
-	t.Run("legalized", TestLegalizedKernelsMatchTileKernels)
-	t.Run("cpu", TestGPUStrategyAgreesWithCPU)
+// TestStrategyWithoutNarrowIndices runs the GPU strategy tests with i64
+// index arithmetic (the emulation of i64 data alone); the other tests run
+// them with LowerInt64's default, index narrowing.
+func TestStrategyWithoutNarrowIndices(t *testing.T) {
+	gpu.WithIndexNarrowing(false, func() error {
+		t.Run("legalized", TestLegalizedKernelsMatchTileKernels)
+		t.Run("cpu", TestGPUStrategyAgreesWithCPU)
+		return nil
+	})
 }

@@ -123,13 +123,13 @@ var int64Programs = map[string]string{
 // bytes, or both failing (an out-of-range gather index).
 func TestLegalizeWithoutInt64(t *testing.T) {
 	target := gpu.AndroidBaseline2022()
-	modes := []lowering{{name: "i64index", lower: func(k *kir.Kernel) error { return gpu.Legalize(k, target) }}}
-	if kirAcceptsIndex32() {
-		modes = append(modes, lowering{"i32index", func(k *kir.Kernel) error {
-			*gpu.NarrowIndexArithmetic = true
-			defer func() { *gpu.NarrowIndexArithmetic = false }()
-			return gpu.Legalize(k, target)
-		}, true, false})
+	modes := []lowering{
+		{name: "i64index", lower: func(k *kir.Kernel) error {
+			return gpu.WithIndexNarrowing(false, func() error { return gpu.Legalize(k, target) })
+		}},
+		{"i32index", func(k *kir.Kernel) error {
+			return gpu.WithIndexNarrowing(true, func() error { return gpu.Legalize(k, target) })
+		}, true, false},
 	}
 	for _, l := range modes {
 		for name, src := range int64Programs {

@@ -28,37 +28,18 @@ type lowering struct {
 }
 
 // lowerings are the ways the tests lower i64: data emulation with i64
-// index arithmetic (today's LowerInt64) and, where kir accepts i32
-// index values, index narrowing followed by the emulation.
+// index arithmetic, and index narrowing followed by the emulation
+// (LowerInt64's default).
 func lowerings() []lowering {
-	ls := []lowering{{name: "i64index", lower: func(k *kir.Kernel) error { return gpu.EmulateInt64(k, kir.Index) }}}
-	if kirAcceptsIndex32() {
-		ls = append(ls, lowering{"i32index", func(k *kir.Kernel) error {
+	return []lowering{
+		{name: "i64index", lower: func(k *kir.Kernel) error { return gpu.EmulateInt64(k, kir.Index) }},
+		{"i32index", func(k *kir.Kernel) error {
 			if err := gpu.NarrowIndices(k); err != nil {
 				return err
 			}
 			return gpu.EmulateInt64(k, kir.I32)
-		}, true, false})
+		}, true, false},
 	}
-	return ls
-}
-
-// kirAcceptsIndex32 reports whether kir verifies kernels whose index
-// values (push constants, ids, loop bounds, offsets) are i32, which
-// index narrowing needs.
-func kirAcceptsIndex32() bool {
-	k, b := kir.NewKernel("probe")
-	k.NumPushConstants = 1
-	k.Bindings = []kir.Binding{{Elem: kir.F32, Access: kir.ReadWrite}}
-	i32 := kir.S(kir.I32)
-	n := b.EmitImm(kir.PushConstant, i32, 0)
-	id := b.EmitImm(kir.WorkgroupID, i32, 0)
-	b.For(id, n, b.Int(i32, 1), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
-		b.K.Types[iv] = i32
-		b.Store(0, iv, b.Load(0, kir.S(kir.F32), iv))
-		return nil
-	})
-	return kir.Verify(k) == nil
 }
 
 // checkLowered runs k on the reference interpreter before and after
