@@ -123,11 +123,21 @@ func (c *onnxConv) convert(op *ir.Operation) (err error) {
 // errorf reports an error naming the ONNX op and opset.
 func (o *onnxOp) errorf(format string, args ...any) error {
 	prefix := fmt.Sprintf("onnx.%s (opset %d) ", o.kind, o.c.opset)
-	if n, ok := o.op.Loc.(*ir.NameLoc); ok && !strings.HasPrefix(n.Name, "#") {
-		// The importer's node location (iree-compile model.onnx) names the node.
-		prefix = fmt.Sprintf("onnx.%s (opset %d, node '%s') ", o.kind, o.c.opset, n.Name)
+	if n, ok := onnxNode(o.op.Loc); ok {
+		prefix = fmt.Sprintf("onnx.%s (opset %d, node '%s') ", o.kind, o.c.opset, n)
 	}
 	return ir.Errorf(o.op.Loc, prefix+format, args...)
+}
+
+// onnxNode returns the ONNX node a location names: the importer's node
+// locations (iree-compile model.onnx) are named after nodes ("#..." for
+// unnamed ones, which name nothing useful).
+func onnxNode(loc ir.Location) (string, bool) {
+	n, ok := loc.(*ir.NameLoc)
+	if !ok || strings.HasPrefix(n.Name, "#") {
+		return "", false
+	}
+	return n.Name, true
 }
 
 // in returns input i, or nil when absent.

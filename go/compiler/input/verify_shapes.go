@@ -2,7 +2,6 @@ package input
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
@@ -127,16 +126,15 @@ func assertDims(bb *ir.Builder, g linalg.Generic, a, b operandDim, equal bool) {
 
 // nodePrefix names the ONNX node g comes from ("node 'mm': "), or "".
 func nodePrefix(g linalg.Generic) string {
-	if n, ok := g.Op.Loc.(*ir.NameLoc); ok && !strings.HasPrefix(n.Name, "#") {
-		return fmt.Sprintf("node '%s': ", n.Name)
+	if n, ok := onnxNode(g.Op.Loc); ok {
+		return fmt.Sprintf("node '%s': ", n)
 	}
 	return ""
 }
 
 func shapeMismatch(g linalg.Generic, a, b operandDim, why string) error {
-	prefix := nodePrefix(g) // an ONNX model's node: the importer names locations after nodes
 	return ir.Errorf(g.Op.Loc, "%soperand shapes do not match: %s has %d in dimension %d where %s has %d in dimension %d (%s)",
-		prefix, describeOperand(g, a.operand, a.t), a.size, a.dim, describeOperand(g, b.operand, b.t), b.size, b.dim, why)
+		nodePrefix(g), describeOperand(g, a.operand, a.t), a.size, a.dim, describeOperand(g, b.operand, b.t), b.size, b.dim, why)
 }
 
 // describeOperand names operand i of g for a diagnostic.
