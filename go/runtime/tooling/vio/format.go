@@ -11,11 +11,16 @@ import (
 )
 
 // FormatShapeAndType returns "<d0>x<d1>x…x<type>", or just the type name
-// for rank 0, as iree_hal_append_shape_and_element_type_string does.
+// for rank 0, as iree_hal_append_shape_and_element_type_string does; a
+// negative (dynamic) dimension of a function's type prints as "?".
 func FormatShapeAndType(shape []int64, t hal.ElementType) string {
 	var b strings.Builder
 	for _, d := range shape {
-		b.WriteString(strconv.FormatInt(d, 10))
+		if d < 0 {
+			b.WriteByte('?') // a function's dynamic dimension
+		} else {
+			b.WriteString(strconv.FormatInt(d, 10))
+		}
 		b.WriteByte('x')
 	}
 	b.WriteString(t.String())

@@ -109,11 +109,8 @@ func (p *variantParser) checkShape(spec string) error {
 		ok = w.Dims[j] < 0 || w.Dims[j] == shape[j]
 	}
 	if !ok {
-		// The function's type with "?" for dynamic dimensions.
-		takes := strings.ReplaceAll("x"+FormatShapeAndType(w.Dims, hal.ElementType(w.ElementType)), "x-1x", "x?x")
-		takes = strings.ReplaceAll(takes, "x-1x", "x?x")[1:]
 		return status.Errorf(status.InvalidArgument, "argument %d has shape %s but the function takes %s",
-			i, FormatShapeAndType(shape, t), takes)
+			i, FormatShapeAndType(shape, t), FormatShapeAndType(w.Dims, hal.ElementType(w.ElementType)))
 	}
 	return nil
 }
