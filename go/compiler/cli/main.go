@@ -111,6 +111,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	// --iree-hal-dump-executable-files-to is the default of the three.
+	dumpAll := p.str("iree-hal-dump-executable-files-to", "")
 	opts := compiler.Options{
 		Filename:       path,
 		ExecutionModel: model,
@@ -146,9 +148,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			Report:         stderr,
 		},
 		Dump: compiler.DumpOptions{
-			Sources:       p.str("iree-hal-dump-executable-sources-to", p.str("iree-hal-dump-executable-files-to", "")),
-			Intermediates: p.str("iree-hal-dump-executable-intermediates-to", p.str("iree-hal-dump-executable-files-to", "")),
-			Binaries:      p.str("iree-hal-dump-executable-binaries-to", p.str("iree-hal-dump-executable-files-to", "")),
+			Sources:       p.str("iree-hal-dump-executable-sources-to", dumpAll),
+			Intermediates: p.str("iree-hal-dump-executable-intermediates-to", dumpAll),
+			Binaries:      p.str("iree-hal-dump-executable-binaries-to", dumpAll),
 		},
 	}
 	var out []byte
