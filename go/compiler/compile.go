@@ -1,7 +1,6 @@
 package compiler
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -208,14 +207,18 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	}
 	refs := map[*ir.Operation]vm.DispatchRef{}
 	var kernels []*kir.Kernel
-	kernelText := func() string {
+	// The host module and the kernels made so far: what the print flags
+	// show around codegen and --compile-to=executable-targets prints.
+	withKernels := func() string {
 		var b strings.Builder
+		b.WriteString(m.String())
 		for _, k := range kernels {
+			b.WriteString("\n")
 			b.WriteString(k.String())
 		}
 		return b.String()
 	}
-	if err := in.phase("codegen", kernelText, func() error {
+	if err := in.phase("codegen", withKernels, func() error {
 		for i, r := range regions {
 			d, err := codegen.Lower(r, dispatchName(r), be.Strategy)
 			if err != nil {
@@ -234,13 +237,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		return nil, err
 	}
 	if stop <= phaseIndex("executable-targets") {
-		var b bytes.Buffer
-		b.WriteString(m.String())
-		for _, k := range kernels {
-			b.WriteString("\n")
-			b.WriteString(k.String())
-		}
-		return b.Bytes(), nil
+		return []byte(withKernels()), nil
 	}
 	var execs []module.Executable
 	attrs := []module.Attr{{Key: "compiler", Value: "gree"}}
