@@ -12,29 +12,10 @@ import (
 	schema "github.com/gree-ml/gree/go/schemas/spirv"
 )
 
-// atomicsKernel has 64 threads of each workgroup set bit tid mod 32 of
-// word tid/32 + 2·wg with an atomic or, and clear bit (tid+1) mod 32 of
-// word 2·wgs + tid/32 + 2·wg with an atomic and.
-func atomicsKernel() *kir.Kernel {
-	k, b := kir.NewKernel("atomics")
-	k.WorkgroupSize = [3]int{64, 1, 1}
-	k.Bindings = []kir.Binding{{Elem: kir.I32, Access: kir.Write}}
-	i32 := kir.S(kir.I32)
-	tid := b.Query(kir.ThreadID, 0)
-	word := b.Bin(kir.Add, b.Bin(kir.Mul, b.Query(kir.WorkgroupID, 0), b.Idx(2)), b.Bin(kir.ShrU, tid, b.Idx(5)))
-	bit := b.Emit(kir.TruncI, i32, b.Bin(kir.And, tid, b.Idx(31)))
-	one := b.Int(i32, 1)
-	b.AtomicRMW(0, kir.AtomicOr, word, b.Bin(kir.Shl, one, bit))
-	bit1 := b.Bin(kir.And, b.Bin(kir.Add, bit, one), b.Int(i32, 31))
-	word2 := b.Bin(kir.Add, word, b.Bin(kir.Mul, b.Query(kir.WorkgroupCount, 0), b.Idx(2)))
-	b.AtomicRMW(0, kir.AtomicAnd, word2, b.Bin(kir.Xor, b.Bin(kir.Shl, one, bit1), b.Int(i32, -1)))
-	return k
-}
-
 // TestRunAtomics runs atomics of the threads of several workgroups on
 // shared words, and one out of bounds (reported, nothing written).
 func TestRunAtomics(t *testing.T) {
-	k := atomicsKernel()
+	k := targettest.AtomicBits()
 	emit(t, k)
 	const wgs = 5
 	buf := make([]byte, 16*wgs)

@@ -4,26 +4,8 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
-
-// orBits has 64 threads of each workgroup set bit tid mod 32 of word
-// tid/32 + 2·wg with an atomic or and clear bit (tid+1) mod 32 of word
-// 2·wgs + tid/32 + 2·wg with an atomic and.
-func orBits() *kir.Kernel {
-	k, b := kir.NewKernel("atomics")
-	k.WorkgroupSize = [3]int{64, 1, 1}
-	k.Bindings = []kir.Binding{{Elem: kir.I32, Access: kir.Write}}
-	i32 := kir.S(kir.I32)
-	tid := b.Query(kir.ThreadID, 0)
-	word := b.Bin(kir.Add, b.Bin(kir.Mul, b.Query(kir.WorkgroupID, 0), b.Idx(2)), b.Bin(kir.ShrU, tid, b.Idx(5)))
-	bit := b.Emit(kir.TruncI, i32, b.Bin(kir.And, tid, b.Idx(31)))
-	one := b.Int(i32, 1)
-	b.AtomicRMW(0, kir.AtomicOr, word, b.Bin(kir.Shl, one, bit))
-	bit1 := b.Bin(kir.And, b.Bin(kir.Add, bit, one), b.Int(i32, 31))
-	word2 := b.Bin(kir.Add, word, b.Bin(kir.Mul, b.Query(kir.WorkgroupCount, 0), b.Idx(2)))
-	b.AtomicRMW(0, kir.AtomicAnd, word2, b.Bin(kir.Xor, b.Bin(kir.Shl, one, bit1), b.Int(i32, -1)))
-	return k
-}
 
 // TestAtomics runs atomics of many threads of concurrent workgroups on
 // the same words, on whole buffers and on ones whose last word is
@@ -35,9 +17,9 @@ func TestAtomics(t *testing.T) {
 		for i := 8 * wgs; i < n; i++ {
 			buf[i] = 0xa5
 		}
-		diff(t, orBits(), [3]int64{wgs, 1, 1}, nil, [][]byte{buf})
+		diff(t, targettest.AtomicBits(), [3]int64{wgs, 1, 1}, nil, [][]byte{buf})
 	}
-	x := load(t, orBits())
+	x := load(t, targettest.AtomicBits())
 	err := x.RunWorkgroup(newState(), 0, [3]int64{wgs - 1, 0, 0}, [3]int64{wgs, 1, 1}, nil, [][]byte{make([]byte, 16*wgs-4)})
 	if err == nil {
 		t.Fatal("an atomic past the buffer's end ran")
