@@ -7,11 +7,8 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
-	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
-	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
 
 // int64Programs use i64 data the way models do: TOSA's rescale (i64
@@ -134,17 +131,7 @@ func TestLegalizeWithoutInt64(t *testing.T) {
 	for _, l := range modes {
 		for name, src := range int64Programs {
 			t.Run(l.name+"/"+name, func(t *testing.T) {
-				m := targettest.Flow(t, src)
-				n := 0
-				m.Op.Walk(func(op *ir.Operation) bool {
-					if op.Name != flow.RegionName {
-						return true
-					}
-					n++
-					d, err := codegen.Lower(op, "k", gpu.Strategy(target))
-					if err != nil {
-						t.Fatal(err)
-					}
+				eachGPUDispatch(t, src, target, func(d *codegen.Dispatch, n int) {
 					r := rand.New(rand.NewSource(int64(n)))
 					k := d.Kernel
 					for trial := 0; trial < 3; trial++ {
@@ -158,11 +145,7 @@ func TestLegalizeWithoutInt64(t *testing.T) {
 						}
 						checkLowered(t, k, grid(k), nil, in, l)
 					}
-					return false
 				})
-				if n == 0 {
-					t.Fatal("no dispatches")
-				}
 			})
 		}
 	}

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
-	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
 	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
@@ -87,20 +85,10 @@ func TestLegalizedNarrowPrograms(t *testing.T) {
 	for _, target := range targets {
 		for name, src := range narrowPrograms {
 			t.Run(target.Name+"/"+name, func(t *testing.T) {
-				m := targettest.Flow(t, src)
-				n := 0
-				m.Op.Walk(func(op *ir.Operation) bool {
-					if op.Name != flow.RegionName {
-						return true
-					}
-					n++
-					d, err := codegen.Lower(op, "k", gpu.Strategy(target))
-					if err != nil {
-						t.Fatal(err)
-					}
+				eachGPUDispatch(t, src, target, func(d *codegen.Dispatch, n int) {
 					checkLegalizedNarrow(t, d, target, rand.New(rand.NewSource(int64(n))))
 					if target.Has("Int8") {
-						return false
+						return
 					}
 					for _, b := range d.Kernel.Bindings {
 						if b.Elem.Bits() < 32 {
@@ -110,11 +98,7 @@ func TestLegalizedNarrowPrograms(t *testing.T) {
 					if text := d.Kernel.String(); strings.Contains(text, "xi8") || strings.Contains(text, "f16") {
 						t.Fatalf("narrow values after legalization for %s\n%s", target.Name, text)
 					}
-					return false
 				})
-				if n == 0 {
-					t.Fatal("no dispatches")
-				}
 			})
 		}
 	}

@@ -132,25 +132,35 @@ func TestLegalizedKernelsMatchTileKernels(t *testing.T) {
 	for _, target := range []*gpu.Target{gpu.Llvmpipe(), gpu.AndroidBaseline2022()} {
 		for name, src := range programs {
 			t.Run(target.Name+"/"+name, func(t *testing.T) {
-				m := targettest.Flow(t, src)
-				n := 0
-				m.Op.Walk(func(op *ir.Operation) bool {
-					if op.Name != flow.RegionName {
-						return true
-					}
-					n++
-					d, err := codegen.Lower(op, "k", gpu.Strategy(target))
-					if err != nil {
-						t.Fatal(err)
-					}
+				eachGPUDispatch(t, src, target, func(d *codegen.Dispatch, n int) {
 					checkLegalized(t, d, target, rand.New(rand.NewSource(int64(n))))
-					return false
 				})
-				if n == 0 {
-					t.Fatal("no dispatches")
-				}
 			})
 		}
+	}
+}
+
+// eachGPUDispatch lowers the dispatch regions of program src with
+// target's GPU strategy and calls f with each and its ordinal (from 1);
+// a program without dispatches fails t.
+func eachGPUDispatch(t *testing.T, src string, target *gpu.Target, f func(d *codegen.Dispatch, n int)) {
+	t.Helper()
+	m := targettest.Flow(t, src)
+	n := 0
+	m.Op.Walk(func(op *ir.Operation) bool {
+		if op.Name != flow.RegionName {
+			return true
+		}
+		n++
+		d, err := codegen.Lower(op, "k", gpu.Strategy(target))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(d, n)
+		return false
+	})
+	if n == 0 {
+		t.Fatal("no dispatches")
 	}
 }
 
