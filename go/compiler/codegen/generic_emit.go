@@ -70,23 +70,31 @@ func (l *genericLowering) emit() error {
 		// equal size, so that threads get even shares.
 		tile = min(tile, (s+minWorkgroups-1)/minWorkgroups)
 	}
-	if dist == l.vecDim && l.width > 1 {
-		tile = (tile + int64(l.width) - 1) / int64(l.width) * int64(l.width)
-	}
-	if l.coop {
-		// A workgroup per output point: its threads share the reduction.
-		tile = 1
-	}
-	if s := l.sizes[dist].static; s >= 0 {
-		tile = min(tile, max(s, 1))
-		g.k.Grid[0] = kir.GridDim{Static: s, Tile: tile}
-	} else {
-		g.k.Grid[0] = kir.GridDim{Static: 1, PushConstants: []int{l.sizes[dist].push}, Tile: tile}
-	}
+	tile = l.gridX(dist, tile)
 	wg := top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 0)
 	lo := top.Bin(kir.Mul, wg, g.idx(tile))
 	hi := top.Bin(kir.MinS, top.Bin(kir.Add, lo, g.idx(tile)), l.sizes[dist].value)
 	return l.loops(top, ivs, 0, lo, hi)
+}
+
+// gridX makes the x dimension of the grid tiles of loop dim: tile
+// rounded up to whole vectors when dim is the vectorized loop, 1 for a
+// cooperative reduction (a workgroup per output point: its threads share
+// the reduction), at most the loop's static size. It returns the tile.
+func (l *genericLowering) gridX(dim int, tile int64) int64 {
+	if dim == l.vecDim && l.width > 1 {
+		tile = (tile + int64(l.width) - 1) / int64(l.width) * int64(l.width)
+	}
+	if l.coop {
+		tile = 1
+	}
+	if s := l.sizes[dim].static; s >= 0 {
+		tile = min(tile, max(s, 1))
+		l.g.k.Grid[0] = kir.GridDim{Static: s, Tile: tile}
+	} else {
+		l.g.k.Grid[0] = kir.GridDim{Static: 1, PushConstants: []int{l.sizes[dim].push}, Tile: tile}
+	}
+	return tile
 }
 
 // gridAll splits all parallel loops among workgroups (Strategy.GridAll):
@@ -98,19 +106,7 @@ func (l *genericLowering) gridAll(top *kir.Builder, ivs []kir.Value) error {
 	g := l.g
 	n := len(l.pars)
 	last := l.pars[n-1]
-	tile := max(int64(1), g.st.WorkgroupElements)
-	if last == l.vecDim && l.width > 1 {
-		tile = (tile + int64(l.width) - 1) / int64(l.width) * int64(l.width)
-	}
-	if l.coop {
-		tile = 1
-	}
-	if s := l.sizes[last].static; s >= 0 {
-		tile = min(tile, max(s, 1))
-		g.k.Grid[0] = kir.GridDim{Static: s, Tile: tile}
-	} else {
-		g.k.Grid[0] = kir.GridDim{Static: 1, PushConstants: []int{l.sizes[last].push}, Tile: tile}
-	}
+	tile := l.gridX(last, max(int64(1), g.st.WorkgroupElements))
 	y := kir.GridDim{Static: 1, Tile: 1}
 	for _, k := range l.pars[:n-1] {
 		if s := l.sizes[k].static; s >= 0 {
