@@ -46,6 +46,8 @@ type Options struct {
 	LLVMCPU LLVMCPUOptions
 	// Vulkan holds the --iree-vulkan-target* flags.
 	Vulkan VulkanOptions
+	// CUDA holds the --iree-cuda-target* flags.
+	CUDA CUDAOptions
 	// Dump holds the --iree-hal-dump-executable-*-to directories, which
 	// every backend writes its executables' files to.
 	Dump DumpOptions
@@ -60,6 +62,17 @@ type Options struct {
 	// drivers, which is how tests cover the GPU path's kernels without a
 	// GPU.
 	TestGPUStrategy string
+}
+
+// CUDAOptions are the cuda target's flags.
+type CUDAOptions struct {
+	// Target is --iree-cuda-target (or --iree-hal-cuda-llvm-target-arch):
+	// one or more comma-separated targets ("sm_80", "ampere,hopper");
+	// "" is IREE's default, sm_60. Each becomes a variant of every
+	// executable, and the runtime loads the best the device runs.
+	Target string
+	// TargetFeatures is --iree-cuda-target-features ("+ptx78").
+	TargetFeatures string
 }
 
 // VulkanOptions are the vulkan-spirv target's flags.

@@ -125,6 +125,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			Target:         p.str("iree-vulkan-target", ""),
 			TargetFeatures: p.str("iree-vulkan-target-features", ""),
 		},
+		CUDA: compiler.CUDAOptions{
+			Target:         p.str("iree-cuda-target", ""),
+			TargetFeatures: p.str("iree-cuda-target-features", ""),
+		},
 		TestGPUStrategy: p.str("gree-test-gpu-strategy", ""),
 		Demote: input.DemoteOptions{
 			F64ToF32:  p.bool("iree-input-demote-f64-to-f32"),

@@ -1,11 +1,10 @@
 package llvmcpu
 
 import (
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"unicode/utf8"
 
+	"github.com/gree-ml/gree/go/schemas/internal/wire"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -14,34 +13,23 @@ func Encode(x *Executable) ([]byte, error) {
 	if err := Verify(x); err != nil {
 		return nil, err
 	}
-	b := make([]byte, HeaderSize, HeaderSize+len(x.Object)+256)
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	str(x.Triple)
-	str(x.CPU)
-	str(x.Features)
-	b = binary.AppendUvarint(b, uint64(len(x.Required)))
+	w := wire.NewWriter(len(x.Object) + 256)
+	w.Str(x.Triple)
+	w.Str(x.CPU)
+	w.Str(x.Features)
+	w.Uv(len(x.Required))
 	for _, f := range x.Required {
-		str(f)
+		w.Str(f)
 	}
-	b = binary.AppendUvarint(b, uint64(len(x.Entries)))
+	w.Uv(len(x.Entries))
 	for _, e := range x.Entries {
-		str(e.Name)
-		str(e.Symbol)
-		b = binary.AppendUvarint(b, uint64(e.NumPushConstants))
-		b = binary.AppendUvarint(b, uint64(e.NumBindings))
+		w.Str(e.Name)
+		w.Str(e.Symbol)
+		w.Uv(e.NumPushConstants)
+		w.Uv(e.NumBindings)
 	}
-	b = binary.AppendUvarint(b, uint64(len(x.Object)))
-	b = append(b, x.Object...)
-	body := b[HeaderSize:]
-	copy(b, Magic)
-	binary.LittleEndian.PutUint16(b[4:], Version)
-	binary.LittleEndian.PutUint16(b[6:], 0)
-	binary.LittleEndian.PutUint32(b[8:], uint32(len(body)))
-	binary.LittleEndian.PutUint32(b[12:], crc32.ChecksumIEEE(body))
-	return b, nil
+	w.Bytes(x.Object)
+	return w.Finish(Magic, Version), nil
 }
 
 // Verify checks x's counts, names and sizes against the format's rules.

@@ -3,11 +3,14 @@ package spirv
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"unicode/utf8"
 
+	"github.com/gree-ml/gree/go/schemas/internal/wire"
 	"github.com/gree-ml/gree/go/status"
 )
+
+// what names the format in errors.
+const what = "vulkan-spirv executable"
 
 // Encode checks x against the limits and writes it in the vulkan-spirv
 // format.
@@ -15,41 +18,29 @@ func Encode(x *Executable) ([]byte, error) {
 	if err := Verify(x); err != nil {
 		return nil, err
 	}
-	b := make([]byte, HeaderSize, HeaderSize+1024)
-	uv := func(v int) { b = binary.AppendUvarint(b, uint64(v)) }
-	str := func(s string) {
-		uv(len(s))
-		b = append(b, s...)
-	}
-	str(x.Target)
-	uv(len(x.Entries))
+	w := wire.NewWriter(1024)
+	w.Str(x.Target)
+	w.Uv(len(x.Entries))
 	for _, e := range x.Entries {
-		str(e.Name)
+		w.Str(e.Name)
 		for _, n := range e.WorkgroupSize {
-			uv(n)
+			w.Uv(n)
 		}
-		uv(e.SubgroupSize)
-		uv(e.SharedBytes)
-		uv(e.NumPushConstants)
-		uv(len(e.Bindings))
+		w.Uv(e.SubgroupSize)
+		w.Uv(e.SharedBytes)
+		w.Uv(e.NumPushConstants)
+		w.Uv(len(e.Bindings))
 		for _, a := range e.Bindings {
-			b = append(b, byte(a))
+			w.U8(byte(a))
 		}
-		b = append(b, e.Flags)
-		uv(len(e.Capabilities))
+		w.U8(e.Flags)
+		w.Uv(len(e.Capabilities))
 		for _, c := range e.Capabilities {
-			str(c)
+			w.Str(c)
 		}
-		uv(len(e.SPIRV))
-		b = append(b, e.SPIRV...)
+		w.Bytes(e.SPIRV)
 	}
-	body := b[HeaderSize:]
-	copy(b, Magic)
-	binary.LittleEndian.PutUint16(b[4:], Version)
-	binary.LittleEndian.PutUint16(b[6:], 0)
-	binary.LittleEndian.PutUint32(b[8:], uint32(len(body)))
-	binary.LittleEndian.PutUint32(b[12:], crc32.ChecksumIEEE(body))
-	return b, nil
+	return w.Finish(Magic, Version), nil
 }
 
 // Decode parses and verifies a vulkan-spirv executable: DATA_LOSS for
@@ -57,53 +48,34 @@ func Encode(x *Executable) ([]byte, error) {
 // INVALID_ARGUMENT for files that are not vulkan-spirv executables of this
 // version or break a rule. It never panics. The modules alias data.
 func Decode(data []byte) (*Executable, error) {
-	if len(data) < HeaderSize {
-		return nil, status.Errorf(status.DataLoss, "vulkan-spirv executable truncated: %d bytes, the header alone takes %d", len(data), HeaderSize)
+	r, err := wire.Open(data, what, Magic, Version)
+	if err != nil {
+		return nil, err
 	}
-	if string(data[:4]) != Magic {
-		return nil, status.Errorf(status.InvalidArgument, "not a vulkan-spirv executable (magic %q, want %q)", data[:4], Magic)
-	}
-	if v := binary.LittleEndian.Uint16(data[4:]); v != Version {
-		return nil, status.Errorf(status.InvalidArgument, "vulkan-spirv executable format version %d, this runtime reads version %d", v, Version)
-	}
-	if f := binary.LittleEndian.Uint16(data[6:]); f != 0 {
-		return nil, status.Errorf(status.InvalidArgument, "vulkan-spirv executable: unknown header flags %#x", f)
-	}
-	if n := binary.LittleEndian.Uint32(data[8:]); uint64(n) != uint64(len(data)-HeaderSize) {
-		return nil, status.Errorf(status.DataLoss, "vulkan-spirv executable: header says the body has %d bytes, the file has %d", n, len(data)-HeaderSize)
-	}
-	body := data[HeaderSize:]
-	if got, want := crc32.ChecksumIEEE(body), binary.LittleEndian.Uint32(data[12:]); got != want {
-		return nil, status.Errorf(status.DataLoss, "vulkan-spirv executable: body checksum %#08x does not match the header's %#08x", got, want)
-	}
-	r := &reader{b: body}
-	x := &Executable{Target: r.str(MaxNameLen)}
-	ne := r.count(MaxEntries)
-	for i := 0; i < ne && r.err == nil; i++ {
-		e := Entry{Name: r.str(MaxNameLen)}
+	x := &Executable{Target: r.Str(MaxNameLen)}
+	ne := r.Count(MaxEntries)
+	for i := 0; i < ne && r.Err() == nil; i++ {
+		e := Entry{Name: r.Str(MaxNameLen)}
 		for d := range e.WorkgroupSize {
-			e.WorkgroupSize[d] = r.count(MaxWorkgroupSize)
+			e.WorkgroupSize[d] = r.Count(MaxWorkgroupSize)
 		}
-		e.SubgroupSize = r.count(MaxWorkgroupSize)
-		e.SharedBytes = r.count(MaxSharedBytes)
-		e.NumPushConstants = r.count(MaxPushConstants)
-		nb := r.count(MaxBindings)
-		for j := 0; j < nb && r.err == nil; j++ {
-			e.Bindings = append(e.Bindings, Access(r.u8()))
+		e.SubgroupSize = r.Count(MaxWorkgroupSize)
+		e.SharedBytes = r.Count(MaxSharedBytes)
+		e.NumPushConstants = r.Count(MaxPushConstants)
+		nb := r.Count(MaxBindings)
+		for j := 0; j < nb && r.Err() == nil; j++ {
+			e.Bindings = append(e.Bindings, Access(r.U8()))
 		}
-		e.Flags = r.u8()
-		nc := r.count(MaxCapabilities)
-		for j := 0; j < nc && r.err == nil; j++ {
-			e.Capabilities = append(e.Capabilities, r.str(MaxNameLen))
+		e.Flags = r.U8()
+		nc := r.Count(MaxCapabilities)
+		for j := 0; j < nc && r.Err() == nil; j++ {
+			e.Capabilities = append(e.Capabilities, r.Str(MaxNameLen))
 		}
-		e.SPIRV = r.bytes(MaxModuleBytes)
+		e.SPIRV = r.Bytes(MaxModuleBytes)
 		x.Entries = append(x.Entries, e)
 	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.off != len(r.b) {
-		return nil, status.Errorf(status.DataLoss, "vulkan-spirv executable: %d trailing bytes", len(r.b)-r.off)
+	if err := r.Done(); err != nil {
+		return nil, err
 	}
 	if err := Verify(x); err != nil {
 		return nil, err
@@ -161,60 +133,3 @@ func Verify(x *Executable) error {
 	}
 	return nil
 }
-
-type reader struct {
-	b   []byte
-	off int
-	err error
-}
-
-func (r *reader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = status.Errorf(status.DataLoss, "vulkan-spirv executable: body byte %d: %s", r.off, fmt.Sprintf(format, args...))
-	}
-}
-
-func (r *reader) count(limit int) int {
-	if r.err != nil {
-		return 0
-	}
-	x, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		r.fail("bad or truncated varint")
-		return 0
-	}
-	r.off += n
-	if x > uint64(limit) {
-		r.fail("count %d exceeds the limit %d", x, limit)
-		return 0
-	}
-	return int(x)
-}
-
-func (r *reader) u8() uint8 {
-	if r.err != nil {
-		return 0
-	}
-	if r.off >= len(r.b) {
-		r.fail("truncated")
-		return 0
-	}
-	r.off++
-	return r.b[r.off-1]
-}
-
-func (r *reader) bytes(limit int) []byte {
-	n := r.count(limit)
-	if r.err != nil {
-		return nil
-	}
-	if n > len(r.b)-r.off {
-		r.fail("%d bytes wanted, %d left", n, len(r.b)-r.off)
-		return nil
-	}
-	out := r.b[r.off : r.off+n : r.off+n]
-	r.off += n
-	return out
-}
-
-func (r *reader) str(limit int) string { return string(r.bytes(limit)) }

@@ -45,6 +45,9 @@ type Target struct {
 	// "GroupNonUniformShuffle", …). Element types and index widths
 	// follow them.
 	Capabilities map[string]bool
+	// PTXVersion is the PTX ISA version ×10 a CUDA target writes (78 is
+	// .version 7.8); 0 for other targets.
+	PTXVersion int
 }
 
 // Has reports whether the target has capability c.
