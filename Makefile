@@ -44,7 +44,7 @@ check:
 	@bad=$$(gofmt -l go capi); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
 
-test-go:
+test-go: venv
 	$(GO) test ./...
 
 test-python: venv

@@ -3,6 +3,7 @@ package cts
 import (
 	_ "embed"
 
+	"github.com/gree-ml/gree/go/schemas/cuda"
 	"github.com/gree-ml/gree/go/schemas/spirv"
 )
 
@@ -42,7 +43,7 @@ func scaleKernel(formats []string) (string, func() []byte, bool) {
 	for _, k := range []struct {
 		format string
 		data   func() []byte
-	}{{VMVXFormat, ScaleVMVX}, {spirv.Format, ScaleSPIRV}} {
+	}{{VMVXFormat, ScaleVMVX}, {spirv.Format, ScaleSPIRV}, {cuda.Format, ScalePTX}} {
 		for _, f := range formats {
 			if f == k.format {
 				return k.format, k.data, true

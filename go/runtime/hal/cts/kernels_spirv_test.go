@@ -50,7 +50,7 @@ func TestScaleSPIRVDecodes(t *testing.T) {
 			t.Errorf("scaleKernel(%v) = %q, %v", formats, f, ok)
 		}
 	}
-	if _, _, ok := scaleKernel([]string{"cuda-nvptx-fb"}); ok {
+	if _, _, ok := scaleKernel([]string{"rocm-hsaco-fb"}); ok {
 		t.Error("scaleKernel found a kernel for a format the suite has none in")
 	}
 }
