@@ -20,5 +20,5 @@ if [ -d "$g/iree-e2e" ]; then
   python3 tests/e2e/iree_suites.py "$g/iree-e2e" --bin "$g/bin" --flag=--iree-vulkan-target="$target" --timeout 120 \
     | grep -v '^PASS' | grep -v '^== '
 fi
-echo "== bench/vulkan.py"
-"${PYTHON:-python3}" bench/vulkan.py --bin "$g/bin" --target "$target" --n "${GREE_BENCH_N:-4096}" --model "$g/mobilenet_v2.onnx" --ref "$g/mobilenet_v2_ref.npz" --repetitions 5
+echo "== bench/gpu.py (vulkan-spirv)"
+"${PYTHON:-python3}" bench/gpu.py --backend vulkan-spirv --bin "$g/bin" --target "$target" --n "${GREE_BENCH_N:-4096}" --model "$g/mobilenet_v2.onnx" --ref "$g/mobilenet_v2_ref.npz" --repetitions 5
