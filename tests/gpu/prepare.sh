@@ -7,13 +7,16 @@
 #
 #   IREE=/path/to/iree tests/gpu/prepare.sh
 #
-# Then run the device check with the `device` tool:
+# Then run the device checks with the `device` tool (one per call):
+#   command: bash tests/gpu/cuda.sh              carry: [".gpu"]
 #   command: bash tests/gpu/nvidia_vulkan.sh     carry: [".gpu"]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=.gpu
 rm -rf "$out" && mkdir -p "$out/bin" "$out/vulkan"
 go build -trimpath -ldflags="-s -w" -o "$out/bin/" ./go/cmd/iree-compile ./go/cmd/iree-run-module ./go/cmd/iree-check-module ./go/cmd/iree-benchmark-module
+# The cuda driver's tests, whose Hardware tests run on the real libcuda.
+go test -c -trimpath -o "$out/bin/cuda.test" ./go/runtime/hal/drivers/cuda
 ( cd "$out" && apt-get download libvulkan1 >/dev/null && dpkg-deb -x libvulkan1_*.deb vulkan && rm -f libvulkan1_*.deb )
 if [ -n "${IREE:-}" ]; then
   mkdir -p "$out/iree-e2e"
