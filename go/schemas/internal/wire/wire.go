@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"strings"
 
 	"github.com/gree-ml/gree/go/status"
 )
@@ -80,9 +81,10 @@ func Open(data []byte, what, magic string, version uint16) (*Reader, error) {
 	return &Reader{b: body, what: what}, nil
 }
 
-// article is "n" before a name starting with a vowel sound.
+// article is "n" before a name starting with a vowel sound (a vowel, or
+// "llvm", read el-el-vee-em).
 func article(what string) string {
-	if what != "" && (what[0] == 'a' || what[0] == 'e' || what[0] == 'i' || what[0] == 'o' || what[0] == 'u') {
+	if strings.HasPrefix(what, "llvm") || (what != "" && strings.IndexByte("aeiou", what[0]) >= 0) {
 		return "n"
 	}
 	return ""
