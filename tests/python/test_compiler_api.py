@@ -10,11 +10,11 @@ def test_query_available_targets_lists_only_working_targets():
     targets = ireec.query_available_targets()
     assert targets == sorted(targets)
     # Only targets that compile end to end are listed: llvm-cpu only where
-    # LLVM 19 (libLLVM and ld.lld) is installed.
+    # an LLVM (the system's libLLVM 19, or llvmlite's) is found.
     if "llvm-cpu" in targets:
-        assert targets == ["llvm-cpu", "vmvx", "vmvx-inline", "vulkan-spirv"]
+        assert targets == ["cuda", "llvm-cpu", "vmvx", "vmvx-inline", "vulkan-spirv"]
     else:
-        assert targets == ["vmvx", "vmvx-inline", "vulkan-spirv"]
+        assert targets == ["cuda", "vmvx", "vmvx-inline", "vulkan-spirv"]
 
 
 def test_namespace_matches_iree():

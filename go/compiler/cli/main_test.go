@@ -22,10 +22,10 @@ func TestListTargetBackendsHonest(t *testing.T) {
 		t.Fatalf("code %d out %q", code, out)
 	}
 	// Only the targets that compile end to end are listed (sorted):
-	// llvm-cpu only where LLVM is installed.
-	want := "Registered target backends:\n  vmvx\n  vmvx-inline\n  vulkan-spirv\n"
+	// llvm-cpu only where LLVM is found.
+	want := "Registered target backends:\n  cuda\n  vmvx\n  vmvx-inline\n  vulkan-spirv\n"
 	if compiler.TargetUnavailable("llvm-cpu") == nil {
-		want = "Registered target backends:\n  llvm-cpu\n  vmvx\n  vmvx-inline\n  vulkan-spirv\n"
+		want = "Registered target backends:\n  cuda\n  llvm-cpu\n  vmvx\n  vmvx-inline\n  vulkan-spirv\n"
 	}
 	if out != want {
 		t.Errorf("unexpected target list: %q, want %q", out, want)

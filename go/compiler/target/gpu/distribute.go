@@ -78,7 +78,11 @@ func DistributeTiles(k *kir.Kernel, threads int) error {
 		k.Grid[d].Tile = g.Tile * int64(t)
 	}
 	renameArgs(old, sub)
-	// The old body's terminator yields nothing; it becomes the branch's.
+	// The old body's terminator (a kernel body may also end without one)
+	// yields nothing; it becomes the branch's.
+	if n := len(old.Ops); n == 0 || old.Ops[n-1].Kind != kir.Yield {
+		old.Ops = append(old.Ops, &kir.Op{Kind: kir.Yield})
+	}
 	b.Append(&kir.Op{Kind: kir.If, Args: []kir.Value{inside}, Regions: []*kir.Block{old, {Ops: []*kir.Op{{Kind: kir.Yield}}}}})
 	b.Append(&kir.Op{Kind: kir.Yield})
 	k.WorkgroupSize = [3]int{threads, 1, 1}

@@ -402,3 +402,18 @@ func TestContractsExpandFromAnyTile(t *testing.T) {
 		t.Fatalf("%d Contract kernels, want the matmul's", expanded)
 	}
 }
+
+// A hand-built kernel whose body ends without a Yield (which kir allows at
+// the top level) legalizes for every kind of target.
+func TestLegalizeBodyWithoutYield(t *testing.T) {
+	cudaT, err := gpu.CUDATarget("sm_80", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range []*gpu.Target{cudaT, gpu.Llvmpipe(), gpu.AndroidBaseline2022()} {
+		k := targettest.Elementwise("chain", kir.F16, kir.F16, 1, 64, targettest.FloatChain)
+		if err := gpu.Legalize(k, tg); err != nil {
+			t.Errorf("%s: %v", tg.Name, err)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"unsafe"
+
 	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -26,13 +28,102 @@ type api struct {
 	GetErrorName       func(result int32, name **byte) int32                   `sym:"cuGetErrorName"`
 	PrimaryCtxRetain   func(context *uintptr, device int32) int32              `sym:"cuDevicePrimaryCtxRetain"`
 	PrimaryCtxRelease  func(device int32) int32                                `sym:"cuDevicePrimaryCtxRelease_v2"`
+
+	// execAPI is bound separately (dylib.Bind does not descend into
+	// embedded structs).
+	execAPI
 }
+
+// execAPI is the part of the driver API that executes: memory, streams,
+// events, modules and launches. Signatures follow cuda.h (CUDA 12): a
+// CUdeviceptr is a uint64, CUstream, CUevent, CUmodule, CUfunction and
+// CUcontext are pointers (uintptr), size_t is uintptr, and "unsigned int"
+// is uint32. The names are the ones cuda.h's #defines map the plain names
+// to (cuMemAlloc → cuMemAlloc_v2, cuStreamDestroy → cuStreamDestroy_v2, …).
+// The stream-ordered allocator (cuMemAllocAsync, CUDA 11.2) and the graph
+// calls (cuGraphInstantiateWithFlags, CUDA 11.4) are optional.
+//
+// Host pointers that C keeps or reads during a call point into pinned Go
+// memory or into memory libcuda allocated (cuMemHostAlloc).
+type execAPI struct {
+	CtxSetCurrent  func(ctx uintptr) int32  `sym:"cuCtxSetCurrent"`
+	CtxGetCurrent  func(ctx *uintptr) int32 `sym:"cuCtxGetCurrent"`
+	CtxPushCurrent func(ctx uintptr) int32  `sym:"cuCtxPushCurrent_v2"`
+	CtxPopCurrent  func(ctx *uintptr) int32 `sym:"cuCtxPopCurrent_v2"`
+
+	MemGetInfo    func(free, total *uintptr) int32                                `sym:"cuMemGetInfo_v2"`
+	MemAlloc      func(ptr *uint64, size uintptr) int32                           `sym:"cuMemAlloc_v2"`
+	MemFree       func(ptr uint64) int32                                          `sym:"cuMemFree_v2"`
+	MemAllocAsync func(ptr *uint64, size uintptr, stream uintptr) int32           `sym:"cuMemAllocAsync,optional"`
+	MemFreeAsync  func(ptr uint64, stream uintptr) int32                          `sym:"cuMemFreeAsync,optional"`
+	MemHostAlloc  func(ptr *unsafe.Pointer, size uintptr, flags uint32) int32     `sym:"cuMemHostAlloc"`
+	MemFreeHost   func(ptr unsafe.Pointer) int32                                  `sym:"cuMemFreeHost"`
+	MemcpyHtoD    func(dst uint64, src unsafe.Pointer, n uintptr) int32           `sym:"cuMemcpyHtoD_v2"`
+	MemcpyDtoH    func(dst unsafe.Pointer, src uint64, n uintptr) int32           `sym:"cuMemcpyDtoH_v2"`
+	MemcpyAsync   func(dst, src uint64, n uintptr, stream uintptr) int32          `sym:"cuMemcpyAsync"`
+	MemcpyDtoD    func(dst, src uint64, n uintptr, stream uintptr) int32          `sym:"cuMemcpyDtoDAsync_v2"`
+	MemsetD8      func(dst uint64, value uint8, n uintptr) int32                  `sym:"cuMemsetD8_v2"`
+	MemsetD8Async func(dst uint64, value uint8, n uintptr, stream uintptr) int32  `sym:"cuMemsetD8Async"`
+	MemsetD16     func(dst uint64, value uint16, n uintptr, stream uintptr) int32 `sym:"cuMemsetD16Async"`
+	MemsetD32     func(dst uint64, value uint32, n uintptr, stream uintptr) int32 `sym:"cuMemsetD32Async"`
+
+	StreamCreate      func(stream *uintptr, flags uint32) int32 `sym:"cuStreamCreate"`
+	StreamDestroy     func(stream uintptr) int32                `sym:"cuStreamDestroy_v2"`
+	StreamSynchronize func(stream uintptr) int32                `sym:"cuStreamSynchronize"`
+	EventCreate       func(event *uintptr, flags uint32) int32  `sym:"cuEventCreate"`
+	EventRecord       func(event, stream uintptr) int32         `sym:"cuEventRecord"`
+	EventSynchronize  func(event uintptr) int32                 `sym:"cuEventSynchronize"`
+	EventDestroy      func(event uintptr) int32                 `sym:"cuEventDestroy_v2"`
+
+	ModuleLoadDataEx   func(module *uintptr, image unsafe.Pointer, numOptions uint32, options *int32, values *uintptr) int32 `sym:"cuModuleLoadDataEx"`
+	ModuleUnload       func(module uintptr) int32                                                                            `sym:"cuModuleUnload"`
+	ModuleGetFunction  func(fn *uintptr, module uintptr, name *byte) int32                                                   `sym:"cuModuleGetFunction"`
+	FuncGetAttribute   func(value *int32, attr int32, fn uintptr) int32                                                      `sym:"cuFuncGetAttribute"`
+	StreamBeginCapture func(stream uintptr, mode int32) int32                                                                `sym:"cuStreamBeginCapture_v2,optional"`
+	StreamEndCapture   func(stream uintptr, graph *uintptr) int32                                                            `sym:"cuStreamEndCapture,optional"`
+	GraphInstantiate   func(exec *uintptr, graph uintptr, flags uint64) int32                                                `sym:"cuGraphInstantiateWithFlags,optional"`
+	GraphLaunch        func(exec, stream uintptr) int32                                                                      `sym:"cuGraphLaunch,optional"`
+	GraphExecDestroy   func(exec uintptr) int32                                                                              `sym:"cuGraphExecDestroy,optional"`
+	GraphDestroy       func(graph uintptr) int32                                                                             `sym:"cuGraphDestroy,optional"`
+
+	LaunchKernel func(fn uintptr, gx, gy, gz, bx, by, bz, sharedBytes uint32, stream uintptr, params *unsafe.Pointer, extra *unsafe.Pointer) int32 `sym:"cuLaunchKernel"`
+}
+
+// Flags and enum values of the calls above (cuda.h).
+const (
+	streamNonBlocking     = 0x1 // CU_STREAM_NON_BLOCKING
+	eventDisableTiming    = 0x2 // CU_EVENT_DISABLE_TIMING
+	eventBlockingSync     = 0x1 // CU_EVENT_BLOCKING_SYNC
+	memHostAllocPortable  = 0x1 // CU_MEMHOSTALLOC_PORTABLE
+	memHostAllocDeviceMap = 0x2 // CU_MEMHOSTALLOC_DEVICEMAP
+
+	jitInfoLogBuffer       = 3  // CU_JIT_INFO_LOG_BUFFER
+	jitInfoLogBufferBytes  = 4  // CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
+	jitErrorLogBuffer      = 5  // CU_JIT_ERROR_LOG_BUFFER
+	jitErrorLogBufferBytes = 6  // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+	jitLogVerbose          = 12 // CU_JIT_LOG_VERBOSE
+
+	captureModeThreadLocal = 1 // CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+
+	funcAttrMaxThreadsPerBlock = 0 // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+	funcAttrSharedSizeBytes    = 1 // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+)
 
 // CUresult values gree treats specially (cuda.h, enum cudaError_enum).
 const (
 	cudaSuccess                         = 0
 	cudaErrorInvalidValue               = 1
 	cudaErrorOutOfMemory                = 2
+	cudaErrorInvalidImage               = 200
+	cudaErrorInvalidContext             = 201
+	cudaErrorNoBinaryForGPU             = 209
+	cudaErrorInvalidPTX                 = 218
+	cudaErrorUnsupportedPTXVersion      = 222
+	cudaErrorNotFound                   = 500
+	cudaErrorNotReady                   = 600
+	cudaErrorIllegalAddress             = 700
+	cudaErrorLaunchOutOfResources       = 701
+	cudaErrorLaunchFailed               = 719
 	cudaErrorNotInitialized             = 3
 	cudaErrorDeinitialized              = 4
 	cudaErrorStubLibrary                = 34
@@ -72,10 +163,13 @@ func (a *api) check(result int32, call string) error {
 // else is INTERNAL.
 func resultCode(result int32) status.Code {
 	switch result {
-	case cudaErrorInvalidValue, cudaErrorInvalidDevice:
+	case cudaErrorInvalidValue, cudaErrorInvalidDevice, cudaErrorInvalidImage, cudaErrorInvalidPTX,
+		cudaErrorUnsupportedPTXVersion, cudaErrorNoBinaryForGPU:
 		return status.InvalidArgument
-	case cudaErrorOutOfMemory:
+	case cudaErrorOutOfMemory, cudaErrorLaunchOutOfResources:
 		return status.ResourceExhausted
+	case cudaErrorNotFound:
+		return status.NotFound
 	case cudaErrorNotInitialized, cudaErrorDeinitialized:
 		return status.FailedPrecondition
 	case cudaErrorNotSupported:

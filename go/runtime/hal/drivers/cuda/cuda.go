@@ -9,7 +9,6 @@ import (
 	"github.com/gree-ml/gree/go/internal/dylib"
 	"github.com/gree-ml/gree/go/runtime/flags"
 	"github.com/gree-ml/gree/go/runtime/hal"
-	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -20,12 +19,17 @@ const Name = "cuda"
 var Factory = hal.Factory{
 	Name:     Name,
 	FullName: "NVIDIA CUDA HAL driver (via dylib)",
-	Create:   func() (hal.Driver, error) { return create(libcuda) },
+	Create: func() (hal.Driver, error) {
+		d, err := create(libcudaSpec(os.Getenv))
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	},
 }
 
-// The driver flags of IREE's cuda/registration/driver_module.c. Only the
-// default index ones change what gree does today; the others are kept in
-// the driver for the execution paths that will use them.
+// The driver flags of IREE's cuda/registration/driver_module.c (see the
+// package documentation for what each changes).
 var (
 	flagUseStreams = flags.Bool("cuda_use_streams", true,
 		"Use CUDA streams (instead of graphs) for executing command buffers.")
@@ -46,6 +50,22 @@ var libcuda = dylib.Spec{
 	What:       "libcuda.so.1",
 	Candidates: []string{"libcuda.so.1", "libcuda.so"},
 	Install:    "install the NVIDIA driver (it provides libcuda.so.1); gree needs no CUDA toolkit",
+}
+
+// LibraryEnv names the environment variable that, when set, is the path
+// of the libcuda the driver loads instead of libcuda.so.1 (a fake libcuda
+// for end-to-end tests of the tools, or a particular driver's library).
+const LibraryEnv = "GREE_LIBCUDA"
+
+// libcudaSpec is libcuda, or the library LibraryEnv names.
+func libcudaSpec(getenv func(string) string) dylib.Spec {
+	spec := libcuda
+	if p := getenv(LibraryEnv); p != "" {
+		spec.What = p + " (from " + LibraryEnv + ")"
+		spec.Candidates = []string{p}
+		spec.Install = "unset " + LibraryEnv + " to load the NVIDIA driver's libcuda.so.1"
+	}
+	return spec
 }
 
 // options are the flag values a driver was created with.
@@ -81,6 +101,13 @@ type driver struct {
 	lib  *dylib.Library
 	cu   api
 	opts options
+	// mapDevice maps device memory for the host, as if it were host
+	// memory: only the tests set it, on the fake libcuda, whose device
+	// memory is host memory (hal.QueueWrite cannot stage yet).
+	mapDevice bool
+	// execErr is why devices cannot be created: libcuda lacks symbols
+	// that executing needs.
+	execErr error
 }
 
 var _ hal.Driver = (*driver)(nil)
@@ -94,6 +121,10 @@ func create(spec dylib.Spec) (*driver, error) {
 	d := &driver{lib: lib}
 	if err := lib.Bind(&d.cu); err != nil {
 		return nil, err
+	}
+	if err := lib.Bind(&d.cu.execAPI); err != nil {
+		// Devices are still listed and dumped; creating one fails.
+		d.execErr = status.Errorf(status.Unavailable, "the cuda driver cannot execute: %v", err)
 	}
 	if d.cu.DeviceGetUUIDv2 == nil && d.cu.DeviceGetUUID == nil {
 		return nil, status.Errorf(status.Unavailable, "%s lacks symbols cuDeviceGetUuid_v2 and cuDeviceGetUuid; the library is older than gree needs", lib.Path)
@@ -214,7 +245,7 @@ func (d *driver) CreateDevice(id hal.DeviceID, params map[string]string) (hal.De
 	if err != nil {
 		return nil, err
 	}
-	return d.open(info)
+	return d.openDevice(info)
 }
 
 // CreateDeviceByPath creates the device a URI path names: "" (the default
@@ -228,21 +259,16 @@ func (d *driver) CreateDeviceByPath(path string, params map[string]string) (hal.
 	if err != nil {
 		return nil, err
 	}
-	return d.open(info)
+	return d.openDevice(info)
 }
 
-// open retains the device's primary context.
-func (d *driver) open(info hal.DeviceInfo) (*gpuinfo.ContextDevice, error) {
-	h := handle(info.ID)
-	var total, context uintptr
-	if err := d.cu.check(d.cu.DeviceTotalMem(&total, h), "cuDeviceTotalMem_v2"); err != nil {
+// openDevice is open as a hal.Device (nil on error).
+func (d *driver) openDevice(info hal.DeviceInfo) (hal.Device, error) {
+	v, err := d.open(info)
+	if err != nil {
 		return nil, err
 	}
-	if err := d.cu.check(d.cu.PrimaryCtxRetain(&context, h), "cuDevicePrimaryCtxRetain"); err != nil {
-		return nil, err
-	}
-	release := func() error { return d.cu.check(d.cu.PrimaryCtxRelease(h), "cuDevicePrimaryCtxRelease_v2") }
-	return gpuinfo.NewContextDevice(Name, info, uint64(total), release), nil
+	return v, nil
 }
 
 // Close releases nothing: libcuda stays loaded for the life of the process

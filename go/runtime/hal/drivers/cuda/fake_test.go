@@ -9,34 +9,22 @@ import (
 	"github.com/gree-ml/gree/go/internal/dylib"
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/hal/cts"
-	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo"
-	"github.com/gree-ml/gree/go/runtime/hal/gpuinfo/gputest"
+	"github.com/gree-ml/gree/go/runtime/hal/drivers/cuda/cudatest"
 	"github.com/gree-ml/gree/go/status"
 )
 
-// fakeControl reaches into testdata/fake_libcuda.c.
-type fakeControl struct {
-	SetInitResult func(r int32)         `sym:"fake_set_init_result"`
-	Retained      func(dev int32) int32 `sym:"fake_retained"`
-	InitCalls     func() int32          `sym:"fake_init_calls"`
-}
+// fakeControl reaches into the fake libcuda.
+type fakeControl = cudatest.Control
 
-// fakeLibcuda builds the fake library and returns a spec loading it and its
-// control functions. Each call builds a fresh copy with fresh state.
+// fakeLibcuda builds the fake library (cudatest) and returns a spec
+// loading it and its controls. Each call builds a fresh copy with fresh
+// state, with a launch hook that runs kernels on the PTX simulator.
 func fakeLibcuda(t *testing.T) (dylib.Spec, *fakeControl) {
 	t.Helper()
-	path := gputest.BuildSharedLibrary(t, "testdata/fake_libcuda.c", t.TempDir(), "libfakecuda.so")
-	lib, err := dylib.Open(dylib.Spec{What: "fake libcuda", Candidates: []string{path}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ctl fakeControl
-	if err := lib.Bind(&ctl); err != nil {
-		t.Fatal(err)
-	}
+	path, ctl := cudatest.Open(t)
 	spec := libcuda
 	spec.Candidates = []string{path}
-	return spec, &ctl
+	return spec, ctl
 }
 
 func createFake(t *testing.T, spec dylib.Spec) *driver {
@@ -48,7 +36,23 @@ func createFake(t *testing.T, spec dylib.Spec) *driver {
 	return d
 }
 
+// TestFakeLibcudaConformance runs the hal suite on the fake libcuda with
+// device memory mapped for the host (the fake's device memory is host
+// memory, so it can be); TestFakeLibcudaConformanceDeviceLocal runs it on
+// memory the host cannot map, as on a real GPU, where transfers stage.
 func TestFakeLibcudaConformance(t *testing.T) {
+	spec, _ := fakeLibcuda(t)
+	cts.Run(t, hal.Factory{Name: Name, FullName: "cuda driver on the fake libcuda", Create: func() (hal.Driver, error) {
+		d, err := create(spec)
+		if err != nil {
+			return nil, err
+		}
+		d.mapDevice = true
+		return d, nil
+	}})
+}
+
+func TestFakeLibcudaConformanceDeviceLocal(t *testing.T) {
 	spec, _ := fakeLibcuda(t)
 	cts.Run(t, hal.Factory{Name: Name, FullName: "cuda driver on the fake libcuda", Create: func() (hal.Driver, error) {
 		d, err := create(spec)
@@ -79,23 +83,26 @@ func TestFakeLibcudaDevices(t *testing.T) {
 }
 
 // fakeAttrs is what the fake library answers for device dev.
-type fakeAttrs struct{ dev int32 }
+type fakeAttrs struct {
+	ctl *fakeControl
+	dev int32
+}
 
-func (f fakeAttrs) attribute(attr int32) (int32, error) { return 1000*f.dev + attr, nil }
+func (f fakeAttrs) attribute(attr int32) (int32, error) { return f.ctl.Attribute(f.dev, attr), nil }
 func (f fakeAttrs) driverVersion() (int32, error)       { return 12040, nil }
 
 func TestFakeLibcudaDump(t *testing.T) {
-	spec, _ := fakeLibcuda(t)
+	spec, ctl := fakeLibcuda(t)
 	d := createFake(t, spec)
 	got, err := d.DumpDeviceInfo(2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := formatDump(fakeAttrs{dev: 1})
+	want, _ := formatDump(fakeAttrs{ctl: ctl, dev: 1})
 	if got != want {
 		t.Errorf("dump of device 2:\n%s\nwant:\n%s", got, want)
 	}
-	for _, line := range []string{"\n- gpu-compute-capability: 1075.1076\n", "\n- driver-max-cuda-version: 12.4\n", "\n- sync-mem-domain-count: 1126\n"} {
+	for _, line := range []string{"\n- gpu-compute-capability: 8.0\n", "\n- launch-max-block-dims: (1024, 1024, 64)\n", "\n- driver-max-cuda-version: 12.4\n", "\n- sync-mem-domain-count: 1126\n"} {
 		if !strings.Contains(got, line) {
 			t.Errorf("dump lacks %q", line)
 		}
@@ -118,7 +125,7 @@ func TestFakeLibcudaDeviceRetainsAndReleasesContext(t *testing.T) {
 	if dev.ID() != "cuda" || dev.Info().ID != 2 || dev.Info().Name != "Fake GPU 1" {
 		t.Errorf("device = %q %+v", dev.ID(), dev.Info())
 	}
-	if got := dev.(*gpuinfo.ContextDevice).TotalMemory(); got != 80<<30 {
+	if got := dev.(*device).TotalMemory(); got != 80<<30 {
 		t.Errorf("TotalMemory = %d", got)
 	}
 	if n := ctl.Retained(1); n != 1 {
