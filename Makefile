@@ -34,7 +34,7 @@ demo: venv
 	  set -x; \
 	  $(VENV)/bin/iree-compile --iree-hal-target-backends=llvm-cpu samples/simple_mul.mlir -o $(BUILD)/simple_mul_cpu.vmfb && \
 	  $(VENV)/bin/iree-run-module --module=$(BUILD)/simple_mul_cpu.vmfb --device=local-task --input="4xf32=1 2 3 4" --input="4xf32=4 5 6 7"; \
-	else echo "llvm-cpu not available (apt-get install libllvm19 lld-19): skipping its demo"; fi
+	else echo "llvm-cpu not available (pip install llvmlite, or apt-get install libllvm19 lld-19): skipping its demo"; fi
 	$(VENV)/bin/python examples/python/list_devices.py
 
 ## test: every test (static checks, Go, Python, the C example)

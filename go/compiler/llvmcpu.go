@@ -117,6 +117,11 @@ func LLVMCPUHostCPU() string {
 	return c
 }
 
+// LLVMCPUDescribe says which LLVM and linker the llvm-cpu target uses
+// ("LLVM 19.1.7 (system libLLVM.so.19.1), linked with /usr/bin/ld.lld-19"),
+// or why it is unavailable.
+func LLVMCPUDescribe() string { return llvmcpu.Describe() }
+
 // LLVMCPUTargets lists the architectures llvm-cpu builds for, with
 // LLVM's descriptions, or the reason LLVM is not available.
 func LLVMCPUTargets() ([]string, error) {

@@ -3,12 +3,16 @@
 The declarations are read from the installed ``gree.h`` (the block between
 GREE_CDEF_BEGIN and GREE_CDEF_END), so the header is the single source of
 truth. ``GREE_LIBRARY`` (a path to libgree.so) overrides the packaged library.
+``GREE_LIBLLVMLITE`` is set from the installed llvmlite before the library
+loads (see _llvmlite.py).
 """
 
 import os
 import re
 
 from cffi import FFI
+
+from . import _llvmlite
 
 _here = os.path.dirname(os.path.abspath(__file__))
 _repo = os.path.dirname(os.path.dirname(_here))
@@ -50,6 +54,9 @@ ffi.cdef(_cdef_source(_first_existing(_HEADER_CANDIDATES, "gree.h")))
 _library_path = os.environ.get("GREE_LIBRARY") or _first_existing(
     _LIBRARY_CANDIDATES, "libgree.so"
 )
+# llvm-cpu's LLVM may come from llvmlite: tell libgree.so where it is
+# before the library starts (it reads the environment once).
+_llvmlite.configure()
 lib = ffi.dlopen(_library_path)
 library_path = _library_path
 

@@ -4,6 +4,8 @@ binaries packaged in ``iree_go/_bin`` (IREE's packages ship trampolines too)."""
 import os
 import sys
 
+from . import _llvmlite
+
 _here = os.path.dirname(os.path.abspath(__file__))
 _repo_build = os.path.join(os.path.dirname(os.path.dirname(_here)), "build")
 
@@ -20,6 +22,7 @@ def tool_path(name):
 
 def _exec(name):
     path = tool_path(name)
+    _llvmlite.configure()  # llvm-cpu may use llvmlite's LLVM
     os.execv(path, [name] + sys.argv[1:])
 
 

@@ -20,17 +20,23 @@ from conftest import vulkan_unavailable
 E2E = pathlib.Path(__file__).resolve().parents[1] / "e2e"
 
 
-def llvm_cpu_available(bin_dir):
-    out = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-list-target-backends"], capture_output=True, text=True).stdout
+def llvm_cpu_available(bin_dir, env=None):
+    out = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-list-target-backends"], capture_output=True, text=True,
+                         env=dict(os.environ, **(env or {}))).stdout
     return "  llvm-cpu\n" in out
 
 
 CPU_DEVICES = "local-sync,local-task"
 
-# name: (backend, run_check_tests.py flags, devices)
+# llvm-cpu with the LLVM inside llvmlite (the pip install route) and gree's
+# own linker, as on a machine without libllvm19 and lld-19.
+LLVMLITE_ENV = {"GREE_LLVM": "llvmlite", "GREE_LINKER": "gree"}
+
+# name: (backend, run_check_tests.py flags, devices[, environment])
 CONFIGS = {
     "vmvx": ("vmvx", [], CPU_DEVICES),
     "llvm-cpu": ("llvm-cpu", [], CPU_DEVICES),
+    "llvm-cpu-llvmlite": ("llvm-cpu", [], CPU_DEVICES, LLVMLITE_ENV),
     "vmvx-gpu-strategy-llvmpipe": ("vmvx", ["--flag=--gree-test-gpu-strategy=llvmpipe"], CPU_DEVICES),
     "vmvx-gpu-strategy-android-baseline": ("vmvx", ["--flag=--gree-test-gpu-strategy=vp_android_baseline_2022"], CPU_DEVICES),
     "vulkan-llvmpipe": ("vulkan-spirv", ["--flag=--iree-vulkan-target=llvmpipe"], "vulkan"),
@@ -41,14 +47,15 @@ CONFIGS = {
 @pytest.mark.parametrize("config", list(CONFIGS))
 @pytest.mark.parametrize("path", sorted(E2E.glob("*.mlir")), ids=lambda p: p.name)
 def test_check_file(bin_dir, path, config):
-    backend, flags, devices = CONFIGS[config]
-    if backend == "llvm-cpu" and not llvm_cpu_available(bin_dir):
-        pytest.skip("llvm-cpu needs LLVM 19 at run time (apt-get install libllvm19 lld-19)")
+    backend, flags, devices, *env = CONFIGS[config]
+    env = env[0] if env else {}
+    if backend == "llvm-cpu" and not llvm_cpu_available(bin_dir, env):
+        pytest.skip("llvm-cpu needs LLVM at run time (pip install llvmlite, or apt-get install libllvm19 lld-19)")
     if devices == "vulkan" and (why := vulkan_unavailable()):
         pytest.skip(why)
     r = subprocess.run(
         [sys.executable, str(E2E / "run_check_tests.py"), str(path), "--bin", bin_dir, "--backend", backend, *flags, "--devices", devices],
-        capture_output=True, text=True, timeout=900,
+        capture_output=True, text=True, timeout=900, env=dict(os.environ, **env),
     )
     lines = [l for l in r.stdout.splitlines() if l.endswith(str(path)) or str(path) + "  --" in l]
     assert lines, r.stdout + r.stderr
@@ -78,13 +85,31 @@ def test_failing_check_reports_and_exits_nonzero(bin_dir, tmp_path):
 
 
 def test_llvm_cpu_without_llvm_names_what_to_install(bin_dir, tmp_path):
-    env = dict(os.environ, GREE_LIBLLVM=str(tmp_path / "no-libLLVM.so"))
+    # Neither the system's libLLVM nor llvmlite's.
+    env = dict(os.environ, GREE_LIBLLVM=str(tmp_path / "no-libLLVM.so"), GREE_LLVM="system")
     out = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-list-target-backends"], capture_output=True, text=True, env=env).stdout
     assert "llvm-cpu" not in out and "vmvx" in out
     r = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-target-backends=llvm-cpu", str(E2E / "elementwise.mlir"), "-o", str(tmp_path / "x.vmfb")],
                        capture_output=True, text=True, env=env)
     assert r.returncode != 0
-    assert "libllvm19" in r.stderr and "lld-19" in r.stderr, r.stderr
+    assert "libllvm19" in r.stderr and "lld-19" in r.stderr and "pip install llvmlite" in r.stderr, r.stderr
+
+
+def test_llvm_cpu_through_llvmlite_and_gree_linker(bin_dir, tmp_path):
+    """The pip route: llvmlite's LLVM, found from the installed package, and
+    gree's linker (ld.lld hidden) build a module that runs."""
+    pytest.importorskip("llvmlite")
+    env = dict(os.environ, GREE_LLVM="llvmlite", GREE_LLD=str(tmp_path / "no-ld.lld"))
+    env.pop("GREE_LIBLLVMLITE", None)
+    r = subprocess.run([os.path.join(bin_dir, "iree-compile"), "--version"], capture_output=True, text=True, env=env)
+    assert "(llvmlite" in r.stdout and "gree's linker" in r.stdout, r.stdout + r.stderr
+    vmfb = tmp_path / "mul.vmfb"
+    subprocess.run([os.path.join(bin_dir, "iree-compile"), "--iree-hal-target-backends=llvm-cpu",
+                    str(E2E.parents[1] / "samples" / "simple_mul.mlir"), "-o", str(vmfb)], check=True, env=env)
+    r = subprocess.run([os.path.join(bin_dir, "iree-run-module"), f"--module={vmfb}", "--device=local-task",
+                        "--input=4xf32=1 2 3 4", "--input=4xf32=4 5 6 7"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "4xf32=4 10 18 28"
 
 
 def test_llvm_cpu_module_records_target_and_agrees_with_vmvx(bin_dir, tmp_path):

@@ -4,63 +4,40 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"unsafe"
 
-	"github.com/gree-ml/gree/go/internal/dylib"
 	"github.com/gree-ml/gree/go/status"
 )
 
 // InstallHint tells a user how to get what the llvm-cpu target needs.
-const InstallHint = "the llvm-cpu target needs LLVM 19 at run time: install the Debian/Ubuntu packages libllvm19 and lld-19 (apt-get install libllvm19 lld-19), or set GREE_LIBLLVM to libLLVM's path and GREE_LLD to ld.lld's"
+const InstallHint = "the llvm-cpu target needs LLVM at run time: `pip install llvmlite` (gree's Python package depends on it; set GREE_LIBLLVMLITE to its llvmlite/binding/libllvmlite.so when gree does not find it), or the Debian/Ubuntu package libllvm19 (apt-get install libllvm19 lld-19; GREE_LIBLLVM names another libLLVM)"
 
-// api is the part of the LLVM-C API the target uses.
-type api struct {
-	ContextCreate   func() uintptr                                                              `sym:"LLVMContextCreate"`
-	ContextDispose  func(uintptr)                                                               `sym:"LLVMContextDispose"`
-	CreateMemBuf    func(data *byte, n uintptr, name string) uintptr                            `sym:"LLVMCreateMemoryBufferWithMemoryRangeCopy"`
-	ParseIR         func(ctx, buf uintptr, mod *uintptr, msg **byte) int32                      `sym:"LLVMParseIRInContext"`
-	DisposeMessage  func(*byte)                                                                 `sym:"LLVMDisposeMessage"`
-	TargetFromTrip  func(triple string, t *uintptr, msg **byte) int32                           `sym:"LLVMGetTargetFromTriple"`
-	CreateTM        func(t uintptr, triple, cpu, features string, lvl, reloc, cm int32) uintptr `sym:"LLVMCreateTargetMachine"`
-	DisposeTM       func(uintptr)                                                               `sym:"LLVMDisposeTargetMachine"`
-	CreateDL        func(tm uintptr) uintptr                                                    `sym:"LLVMCreateTargetDataLayout"`
-	SetModuleDL     func(mod, dl uintptr)                                                       `sym:"LLVMSetModuleDataLayout"`
-	DisposeDL       func(uintptr)                                                               `sym:"LLVMDisposeTargetData"`
-	SetTarget       func(mod uintptr, triple string)                                            `sym:"LLVMSetTarget"`
-	DefaultTriple   func() *byte                                                                `sym:"LLVMGetDefaultTargetTriple"`
-	NormalizeTriple func(string) *byte                                                          `sym:"LLVMNormalizeTargetTriple"`
-	HostCPUName     func() *byte                                                                `sym:"LLVMGetHostCPUName"`
-	HostCPUFeatures func() *byte                                                                `sym:"LLVMGetHostCPUFeatures"`
-	CreatePBO       func() uintptr                                                              `sym:"LLVMCreatePassBuilderOptions"`
-	DisposePBO      func(uintptr)                                                               `sym:"LLVMDisposePassBuilderOptions"`
-	RunPasses       func(mod uintptr, passes string, tm, opts uintptr) uintptr                  `sym:"LLVMRunPasses"`
-	ErrorMessage    func(uintptr) *byte                                                         `sym:"LLVMGetErrorMessage"`
-	DisposeErrMsg   func(*byte)                                                                 `sym:"LLVMDisposeErrorMessage"`
-	VerifyModule    func(mod uintptr, action int32, msg **byte) int32                           `sym:"LLVMVerifyModule"`
-	EmitToMemBuf    func(tm, mod uintptr, kind int32, msg **byte, out *uintptr) int32           `sym:"LLVMTargetMachineEmitToMemoryBuffer"`
-	BufferStart     func(uintptr) *byte                                                         `sym:"LLVMGetBufferStart"`
-	BufferSize      func(uintptr) uintptr                                                       `sym:"LLVMGetBufferSize"`
-	DisposeMemBuf   func(uintptr)                                                               `sym:"LLVMDisposeMemoryBuffer"`
-	DisposeModule   func(uintptr)                                                               `sym:"LLVMDisposeModule"`
-	PrintModule     func(uintptr) *byte                                                         `sym:"LLVMPrintModuleToString"`
-
-	InitX86Info     func() `sym:"LLVMInitializeX86TargetInfo,optional"`
-	InitX86Target   func() `sym:"LLVMInitializeX86Target,optional"`
-	InitX86MC       func() `sym:"LLVMInitializeX86TargetMC,optional"`
-	InitX86Asm      func() `sym:"LLVMInitializeX86AsmPrinter,optional"`
-	InitAArch64Info func() `sym:"LLVMInitializeAArch64TargetInfo,optional"`
-	InitAArch64Tgt  func() `sym:"LLVMInitializeAArch64Target,optional"`
-	InitAArch64MC   func() `sym:"LLVMInitializeAArch64TargetMC,optional"`
-	InitAArch64Asm  func() `sym:"LLVMInitializeAArch64AsmPrinter,optional"`
+// llvm is one LLVM build the target compiles with: the system's libLLVM
+// through the LLVM-C API (llvm_system.go) or the one inside llvmlite's
+// libllvmlite.so through its LLVMPY_* functions (llvm_lite.go).
+type llvm interface {
+	// describe names the LLVM and where it came from, e.g. "LLVM 19.1.7
+	// (system libLLVM.so.19.1)".
+	describe() string
+	// defaultTriple is LLVM's host triple; normalizeTriple normalizes a
+	// user's triple ("x86_64-linux-gnu" → "x86_64-unknown-linux-gnu").
+	defaultTriple() string
+	normalizeTriple(string) string
+	// hostCPU and hostFeatures are LLVM's host CPU name and feature string.
+	hostCPU() string
+	hostFeatures() string
+	// compile parses LLVM IR text, optimizes it with LLVM's default
+	// per-module pipeline at m.OptLevel and returns the object file emitted
+	// for m (PIC); with optimized non-nil it also returns the optimized IR.
+	compile(src string, m Machine, optimized *string) ([]byte, error)
 }
 
-// toolchain is a loaded LLVM: the C API and the linker's path.
+// toolchain is the loaded LLVM and the linker the target uses.
 type toolchain struct {
-	api
-	lib *dylib.Library
+	llvm
+	// lld is ld.lld's path, or "" when gree's own linker links.
 	lld string
 }
 
@@ -70,21 +47,30 @@ var (
 	tcErr  error
 )
 
-// libCandidates are the libLLVM names tried in order (Debian's libllvm19
-// installs libLLVM.so.19.1; llvm-19-dev adds the other names). GREE_LIBLLVM,
-// when set, is the only candidate.
-func libCandidates() []string {
-	if p := os.Getenv("GREE_LIBLLVM"); p != "" {
-		return []string{p}
+// llvmChoice is GREE_LLVM: "system" (libLLVM only), "llvmlite" (llvmlite
+// only) or "" / "auto" (the system's libLLVM, else llvmlite's).
+func llvmChoice() (string, error) {
+	switch c := strings.ToLower(os.Getenv("GREE_LLVM")); c {
+	case "", "auto":
+		return "auto", nil
+	case "system", "llvmlite":
+		return c, nil
+	default:
+		return "", status.Errorf(status.InvalidArgument, "GREE_LLVM=%s: expected system, llvmlite or auto", c)
 	}
-	var c []string
-	c = append(c, "libLLVM.so.19.1", "libLLVM-19.so", "/usr/lib/llvm-19/lib/libLLVM.so.1", "/usr/lib/llvm-19/lib/libLLVM.so",
-		// Untested fallbacks: the IR uses nothing newer than LLVM 18.
-		"libLLVM.so.20.1", "libLLVM-20.so", "libLLVM.so.18.1", "libLLVM-18.so")
-	if runtime.GOOS == "darwin" {
-		c = append(c, "/opt/homebrew/opt/llvm@19/lib/libLLVM.dylib", "/usr/local/opt/llvm@19/lib/libLLVM.dylib")
+}
+
+// linkerChoice is GREE_LINKER: "lld" (ld.lld only), "gree" (gree's own
+// linker) or "" / "auto" (ld.lld when found, else gree's).
+func linkerChoice() (string, error) {
+	switch c := strings.ToLower(os.Getenv("GREE_LINKER")); c {
+	case "", "auto":
+		return "auto", nil
+	case "lld", "gree":
+		return c, nil
+	default:
+		return "", status.Errorf(status.InvalidArgument, "GREE_LINKER=%s: expected lld, gree or auto", c)
 	}
-	return c
 }
 
 // lldCandidates are the linker names tried in order; GREE_LLD, when set,
@@ -96,45 +82,84 @@ func lldCandidates() []string {
 	return []string{"ld.lld-19", "/usr/lib/llvm-19/bin/ld.lld", "ld.lld", "ld.lld-20", "ld.lld-18"}
 }
 
-// load finds libLLVM and ld.lld once per process.
+// findLLD returns ld.lld's path or "".
+func findLLD() string {
+	for _, c := range lldCandidates() {
+		if p, err := exec.LookPath(c); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// load picks the LLVM and the linker once per process.
 func load() (*toolchain, error) {
-	tcOnce.Do(func() {
-		lib, err := dylib.Open(dylib.Spec{What: "libLLVM (LLVM 19)", Candidates: libCandidates(), Install: InstallHint})
-		if err != nil {
-			tcErr = err
-			return
-		}
-		t := &toolchain{lib: lib}
-		if err := lib.Bind(&t.api); err != nil {
-			tcErr = fmt.Errorf("%w; %s", err, InstallHint)
-			return
-		}
-		for _, c := range lldCandidates() {
-			if p, err := exec.LookPath(c); err == nil {
-				t.lld = p
-				break
-			}
-		}
-		if t.lld == "" {
-			tcErr = status.Errorf(status.Unavailable, "ld.lld (LLVM's linker) was not found; tried %s; %s", strings.Join(lldCandidates(), ", "), InstallHint)
-			return
-		}
-		for _, f := range []func(){t.InitX86Info, t.InitX86Target, t.InitX86MC, t.InitX86Asm, t.InitAArch64Info, t.InitAArch64Tgt, t.InitAArch64MC, t.InitAArch64Asm} {
-			if f != nil {
-				f()
-			}
-		}
-		tc = t
-	})
+	tcOnce.Do(func() { tc, tcErr = pick() })
 	return tc, tcErr
 }
 
+// pick loads the LLVM GREE_LLVM asks for (the system's libLLVM first by
+// default, then llvmlite's) and finds ld.lld unless GREE_LINKER=gree.
+func pick() (*toolchain, error) {
+	choice, err := llvmChoice()
+	if err != nil {
+		return nil, err
+	}
+	lk, err := linkerChoice()
+	if err != nil {
+		return nil, err
+	}
+	var l llvm
+	var why []string
+	if choice != "llvmlite" {
+		sys, err := loadSystemLLVM()
+		if err == nil {
+			l = sys
+		} else {
+			why = append(why, err.Error())
+		}
+	}
+	if l == nil && choice != "system" {
+		lite, err := loadLLVMLite()
+		if err == nil {
+			l = lite
+		} else {
+			why = append(why, err.Error())
+		}
+	}
+	if l == nil {
+		return nil, status.Errorf(status.Unavailable, "llvm-cpu: no usable LLVM (GREE_LLVM=%s): %s; %s", choice, strings.Join(why, "; "), InstallHint)
+	}
+	t := &toolchain{llvm: l}
+	if lk != "gree" {
+		t.lld = findLLD()
+		if t.lld == "" && lk == "lld" {
+			return nil, status.Errorf(status.Unavailable, "ld.lld (LLVM's linker) was not found and GREE_LINKER=lld asks for it; tried %s; install lld-19 or unset GREE_LINKER to use gree's own linker", strings.Join(lldCandidates(), ", "))
+		}
+	}
+	return t, nil
+}
+
 // Available reports whether the llvm-cpu target can compile here: nil when
-// libLLVM and ld.lld were found, else an UNAVAILABLE error naming what to
-// install.
+// an LLVM was found, else an UNAVAILABLE error naming what to install.
 func Available() error {
 	_, err := load()
 	return err
+}
+
+// Describe says which LLVM and linker the target uses ("LLVM 19.1.7
+// (system libLLVM.so.19.1), linked with /usr/bin/ld.lld-19"), or why none
+// is available.
+func Describe() string {
+	t, err := load()
+	if err != nil {
+		return "unavailable: " + err.Error()
+	}
+	linker := "gree's linker"
+	if t.lld != "" {
+		linker = t.lld
+	}
+	return fmt.Sprintf("%s, linked with %s", t.describe(), linker)
 }
 
 // cstr copies a NUL-terminated C string.
@@ -149,23 +174,13 @@ func cstr(p *byte) string {
 	return string(unsafe.Slice(p, n))
 }
 
-// message copies and frees an LLVM message.
-func (t *toolchain) message(p *byte) string {
-	s := cstr(p)
-	if p != nil {
-		t.DisposeMessage(p)
-	}
-	return s
-}
-
-// HostTriple returns LLVM's default target triple, HostCPU the host's CPU
-// name and HostFeatures its feature string ("+avx2,-avx512f,…").
+// HostTriple returns LLVM's default target triple.
 func HostTriple() (string, error) {
 	t, err := load()
 	if err != nil {
 		return "", err
 	}
-	return t.message(t.DefaultTriple()), nil
+	return t.defaultTriple(), nil
 }
 
 // HostCPU returns LLVM's name for the host CPU.
@@ -174,14 +189,15 @@ func HostCPU() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.message(t.HostCPUName()), nil
+	return t.hostCPU(), nil
 }
 
-// HostFeatures returns LLVM's feature string for the host CPU.
+// HostFeatures returns LLVM's feature string for the host CPU
+// ("+avx2,-avx512f,…").
 func HostFeatures() (string, error) {
 	t, err := load()
 	if err != nil {
 		return "", err
 	}
-	return t.message(t.HostCPUFeatures()), nil
+	return t.hostFeatures(), nil
 }

@@ -26,10 +26,10 @@ func ResolveMachine(o Options) (Machine, error) {
 	if err != nil {
 		return Machine{}, err
 	}
-	host := t.message(t.DefaultTriple())
+	host := t.defaultTriple()
 	m := Machine{Triple: host, OptLevel: 3}
 	if o.Triple != "" && o.Triple != "host" {
-		m.Triple = t.message(t.NormalizeTriple(o.Triple))
+		m.Triple = t.normalizeTriple(o.Triple)
 	}
 	arch := archOf(m.Triple)
 	if arch != "x86_64" && arch != "aarch64" {
@@ -44,8 +44,8 @@ func ResolveMachine(o Options) (Machine, error) {
 		if arch != archOf(host) {
 			m.CPU = "generic"
 		} else {
-			m.CPU = t.message(t.HostCPUName())
-			m.Features = t.message(t.HostCPUFeatures())
+			m.CPU = t.hostCPU()
+			m.Features = t.hostFeatures()
 		}
 	default:
 		m.CPU = cpu
@@ -55,7 +55,7 @@ func ResolveMachine(o Options) (Machine, error) {
 		if arch != archOf(host) {
 			return Machine{}, status.Errorf(status.InvalidArgument, "llvm-cpu: --iree-llvmcpu-target-cpu-features=host, but the target %s is not this host's architecture", m.Triple)
 		}
-		o.Features = t.message(t.HostCPUFeatures())
+		o.Features = t.hostFeatures()
 		if m.Features == o.Features {
 			o.Features = ""
 		}
