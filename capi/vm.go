@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -47,6 +48,9 @@ func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st 
 	*out = nil
 	if uint64(size) > maxModuleBytes {
 		return invalidArg("module of %d bytes is larger than the %d bytes gree loads", uint64(size), uint64(maxModuleBytes))
+	}
+	if err := hal.CheckHostAllocation(int64(size), "a copy of a module"); err != nil {
+		return toStatus(err)
 	}
 	// Copy without C.GoBytes, whose length is a C int (2 GiB).
 	b := make([]byte, int(size))
@@ -180,7 +184,16 @@ func gree_context_create(d C.gree_device_t, out *C.gree_context_t) (st C.gree_st
 //export gree_context_release
 func gree_context_release(c C.gree_context_t) {
 	defer guardVoid()
-	dropHandle(unsafe.Pointer(c), kindContext)
+	if ctx, ok := dropHandle(unsafe.Pointer(c), kindContext).(*context); ok {
+		// Wait for a call in progress on another thread, then free the
+		// context's executables and cached buffers now (results the
+		// caller holds stay valid).
+		ctx.mu.Lock()
+		defer ctx.mu.Unlock()
+		if err := ctx.s.Close(); err != nil {
+			fmt.Fprintf(stderr(), "gree: releasing a context: %v\n", err)
+		}
+	}
 }
 
 // context is what a gree_context_t holds: a session and the lock that
@@ -341,7 +354,21 @@ func gree_context_invoke(c C.gree_context_t, modName, fn *C.char, args C.gree_va
 		}
 	}
 	*out = newList(&vm.List{Items: res})
+	// The list holds its own references: the results' memory goes when
+	// the list (and whatever the caller took from it) is released.
+	s.Bridge.Disown(refsOf(res), refsOf(in))
 	return nil
+}
+
+// refsOf returns the references among values.
+func refsOf(values []vm.Value) []any {
+	var out []any
+	for _, v := range values {
+		if v.Kind == vm.KindRef && v.Ref != nil {
+			out = append(out, v.Ref)
+		}
+	}
+	return out
 }
 
 // ireeCConv spells a calling convention as IREE does, with "v" for an

@@ -325,7 +325,9 @@ const char* gree_device_id(gree_device_t device);
 gree_status_t gree_device_info(gree_device_t device,
                                gree_device_info_t* out_info);
 
-/* Releases device (NULL is a no-op). */
+/* Releases device (NULL is a no-op): queued work still waiting is
+ * cancelled, running work is waited for, and the device's worker threads
+ * stop. Contexts still on it fail their calls (FAILED_PRECONDITION). */
 void gree_device_release(gree_device_t device);
 
 /* ---- Allocators and buffers ---------------------------------------------
@@ -706,7 +708,11 @@ gree_status_t gree_module_function_reflection(gree_module_t module,
 gree_status_t gree_context_create(gree_device_t device,
                                   gree_context_t* out_context);
 
-/* Releases context (NULL is a no-op). */
+/* Releases context (NULL is a no-op): waits for a call in progress on
+ * another thread and for the device work of its calls, then frees the
+ * executables prepared for its modules (an llvm-cpu executable's memory file
+ * and shared object), their constants and globals and its cached buffers at
+ * once. Results already returned stay valid. */
 void gree_context_release(gree_context_t context);
 
 /* Registers module in context: its imports are resolved against modules

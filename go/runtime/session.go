@@ -139,12 +139,17 @@ func (s *Session) CallSync(mod, fn string, args []vm.Value) ([]vm.Value, error) 
 // to the device's cache (inputs and globals are never released).
 func (s *Session) Release(results, inputs []vm.Value) { s.Context.Release(results, inputs) }
 
-// Close releases the device if the session created it.
+// Close releases the context (its executables, constants, globals and
+// cached buffers: see vm.Context.Close) and then the device if the session
+// created it. Results the caller holds stay valid.
 func (s *Session) Close() error {
+	err := s.Context.Close()
 	if s.owns && s.Device != nil {
-		return s.Device.Close()
+		if derr := s.Device.Close(); err == nil {
+			err = derr
+		}
 	}
-	return nil
+	return err
 }
 
 // ResolveFunction picks the function to run as iree-run-module does: the

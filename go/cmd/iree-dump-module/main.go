@@ -46,6 +46,9 @@ func dump(m *module.Module, size int, what string) error {
 	if what != "disassembly" {
 		bar := "//===" + strings.Repeat("-", 70) + "===//"
 		fmt.Printf("%s\n// @%s : version %d\n%s\n\n", bar, m.Name, m.Version, bar)
+		if m.Signature != nil {
+			fmt.Printf("Signed by key %s (not verified here; runtimes verify it with --module_trust)\n\n", module.KeyID(m.Signature.Signer))
+		}
 		fmt.Println("Attributes:")
 		for _, a := range m.Attrs {
 			fmt.Printf("  %s: %s\n", a.Key, a.Value)

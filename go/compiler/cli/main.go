@@ -10,6 +10,7 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler"
 	"github.com/gree-ml/gree/go/compiler/input"
+	"github.com/gree-ml/gree/go/schemas/module"
 )
 
 // Version is printed by --version.
@@ -29,6 +30,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if p.bool("version") {
 		fmt.Fprintf(stdout, "gree iree-compile version %s\n", Version)
+		fmt.Fprintf(stdout, "llvm-cpu: %s\n", compiler.LLVMCPUDescribe())
 		return 0
 	}
 	if p.bool("iree-hal-list-target-backends") {
@@ -40,6 +42,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if p.bool("iree-llvmcpu-list-targets") {
 		return listLLVMTargets(stdout, stderr)
+	}
+	if prefix := p.str("gree-generate-signing-key", ""); prefix != "" {
+		return generateSigningKey(prefix, stdout, stderr)
 	}
 	for _, b := range p.list("iree-hal-target-backends") {
 		if !registered(b) {
@@ -167,6 +172,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		out, err = compiler.Compile(src, opts)
 	}
+	if key := p.str("gree-sign-key", ""); key != "" && err == nil {
+		if opts.CompileTo != "" || p.bool("split-input-file") {
+			err = fmt.Errorf("iree-compile: --gree-sign-key signs a module: it cannot be combined with --compile-to, a text output format or --split-input-file")
+		} else {
+			out, err = signModule(out, key)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
@@ -237,7 +249,7 @@ func resolveBackends(p *parsed) ([]string, error) {
 
 // deviceBackends maps a GPU device alias of --iree-hal-target-device to
 // the executable backend it compiles for.
-var deviceBackends = map[string]string{"vulkan": "vulkan-spirv"}
+var deviceBackends = map[string]string{"vulkan": "vulkan-spirv", "cuda": "cuda"}
 
 // notRegistered is the error for a backend that cannot be used: the
 // reason a registered one is unavailable (e.g. LLVM missing), or the list
@@ -271,4 +283,52 @@ func listLLVMTargets(stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "    %s\n", t)
 	}
 	return 0
+}
+
+// generateSigningKey writes a new Ed25519 key pair to prefix.key (PEM
+// PKCS #8, readable by its owner only) and prefix.pub (PEM PKIX)
+// (--gree-generate-signing-key) and prints the key's ID.
+func generateSigningKey(prefix string, stdout, stderr io.Writer) int {
+	priv, pub, err := module.GenerateKey()
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-compile: %v\n", err)
+		return 1
+	}
+	f, err := os.OpenFile(prefix+".key", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-compile: cannot create the private key file (it must not exist yet): %v\n", err)
+		return 1
+	}
+	_, err = f.Write(priv)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.WriteFile(prefix+".pub", pub, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-compile: writing the key pair: %v\n", err)
+		return 1
+	}
+	k, _ := module.ParsePublicKey(pub)
+	fmt.Fprintf(stdout, "wrote %s.key (private: keep it secret) and %s.pub (public: --module_trust=%s.pub); key %s\n", prefix, prefix, prefix, module.KeyID(k))
+	return 0
+}
+
+// signModule signs a compiled module with the private key in keyFile
+// (--gree-sign-key).
+func signModule(out []byte, keyFile string) ([]byte, error) {
+	data, err := os.ReadFile(keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("--gree-sign-key: %v", err)
+	}
+	key, err := module.ParsePrivateKey(data)
+	if err != nil {
+		return nil, fmt.Errorf("--gree-sign-key=%s: %v", keyFile, err)
+	}
+	signed, err := module.Sign(out, key)
+	if err != nil {
+		return nil, fmt.Errorf("--gree-sign-key: signing the module: %v", err)
+	}
+	return signed, nil
 }

@@ -229,3 +229,18 @@ func TestDumpExecutableFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestCUDADeviceSelectsCUDA(t *testing.T) {
+	p, err := parseArgs([]string{"--iree-hal-target-device=cuda", "in.mlir"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := resolveBackends(p)
+	if err != nil || len(bs) != 1 || bs[0] != "cuda" {
+		t.Fatalf("got %v, %v", bs, err)
+	}
+	code, _, stderr := run("--iree-hal-target-backends=cuda", "--iree-cuda-target=gfx90a", "-")
+	if code == 0 || !strings.Contains(stderr, "Unknown CUDA target 'gfx90a'") {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+}

@@ -83,6 +83,8 @@ var options = []option{
 	{name: "iree-vm-bytecode-module-strip-debug-ops", kind: optBool, help: "Strip debug ops from the module"},
 	{name: "split-input-file", kind: optBool, help: "Split the input on '// -----' and compile each part"},
 	{name: "iree-flow-trace-dispatch-tensors", kind: optBool, help: "Print every dispatch's input and output tensors at run time (to stderr)"},
+	{name: "gree-sign-key", kind: optString, help: "Sign the output module with this Ed25519 private key file (PEM PKCS #8, as --gree-generate-signing-key or openssl genpkey -algorithm ed25519 write it, or a 32-byte seed, raw or hex); runtimes started with --module_trust=<public key file> load only modules signed by a trusted key"},
+	{name: "gree-generate-signing-key", kind: optString, help: "Write a new Ed25519 key pair for --gree-sign-key to <value>.key (private) and <value>.pub (public, for --module_trust) and exit"},
 	{name: "iree-execution-model", kind: optString, help: "async-internal (default: functions run to completion) or async-external (functions take wait and signal fences: IREE's coarse-fences ABI)"},
 }
 
@@ -175,6 +177,7 @@ func usage() string {
 	var b strings.Builder
 	b.WriteString("OVERVIEW: IREE compilation driver (gree)\n\n")
 	b.WriteString("USAGE: iree-compile [options] <input file or '-' for stdin>\n\n")
+	b.WriteString("llvm-cpu: " + compiler.LLVMCPUDescribe() + "\n\n")
 	b.WriteString("OPTIONS:\n")
 	sorted := append([]option(nil), options...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })

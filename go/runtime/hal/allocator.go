@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gree-ml/gree/go/internal/hugepage"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -82,13 +81,23 @@ func (h *HeapAllocator) QueryCompatibility(params BufferParams, size int64) (Buf
 	return c, params
 }
 
-// Allocate returns zeroed host memory.
+// Allocate returns zeroed host memory (see AllocHost: a size the machine
+// or the memory limit cannot satisfy is RESOURCE_EXHAUSTED, and large
+// buffers are mappings unmapped when the buffer is released).
 func (h *HeapAllocator) Allocate(params BufferParams, size int64) (*Buffer, error) {
-	if size < 0 || size > maxBufferBytes {
-		return nil, status.Errorf(status.ResourceExhausted, "cannot allocate %d bytes: the local allocator allocates at most %d per buffer", size, int64(maxBufferBytes))
+	if size < 0 {
+		return nil, status.Errorf(status.InvalidArgument, "cannot allocate %d bytes: the size is negative", size)
 	}
 	_, params = h.QueryCompatibility(params, size)
-	return h.wrap(params, hugepage.Alloc(int(size)), nil), nil
+	device := params.Type&MemoryTypeDeviceLocal == MemoryTypeDeviceLocal
+	s, err := newHostStorage(size, fmt.Sprintf("a HAL buffer (memory_type=%s, allowed_usage=%s)", params.Type, params.Usage), func(n int64) {
+		h.recordFree(device, n)
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.record(device, int64(cap(s.b)))
+	return NewBuffer(s, size, params, nil), nil
 }
 
 // Import wraps host memory.

@@ -3,10 +3,10 @@ package hal
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"unsafe"
 
-	"github.com/gree-ml/gree/go/internal/hugepage"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -85,23 +85,29 @@ func DenseByteSize(shape []int64, t ElementType) (int64, error) {
 		return 0, status.Errorf(status.InvalidArgument, "element type 0x%08x has no size", uint32(t))
 	}
 	for _, d := range shape {
-		if d < 0 || (d > 0 && n > maxBufferBytes/d) {
-			return 0, status.Errorf(status.InvalidArgument, "invalid shape %v of %s: negative or over %d bytes", shape, t, int64(maxBufferBytes))
+		if d < 0 {
+			return 0, status.Errorf(status.InvalidArgument, "invalid shape %v of %s: a dimension is negative", shape, t)
+		}
+		if d > 0 && n > maxBufferBytes/d {
+			return 0, status.Errorf(status.ResourceExhausted, "a %s tensor needs more than the %s gree allocates per buffer", shapeString(shape, t), FormatBytes(maxBufferBytes))
 		}
 		n *= d
 	}
 	return n, nil
 }
 
-// hostStorage is host memory from the Go heap (see hugepage.Alloc). Free
-// drops it for the garbage collector and reports to the allocator's
-// statistics, if any.
+// hostStorage is host memory: from AllocHost (Go heap memory, or a
+// mapping of its own for large allocations) or the caller's (imported).
+// Free reports to the allocator's statistics, if any, and gives the
+// memory back: a mapping is unmapped at once, heap memory is dropped for
+// the garbage collector.
 type hostStorage struct {
-	b      []byte
-	freed  func(n int64)
-	mu     sync.Mutex
-	pinned bool
-	pin    runtime.Pinner
+	b       []byte
+	freed   func(n int64)
+	release func() // AllocHost's free, nil for memory gree did not allocate
+	mu      sync.Mutex
+	pinned  bool
+	pin     runtime.Pinner
 }
 
 func (s *hostStorage) Bytes() []byte { return s.b }
@@ -128,6 +134,10 @@ func (s *hostStorage) Free() {
 		s.freed(int64(cap(s.b)))
 	}
 	s.b = nil
+	if s.release != nil {
+		s.release()
+		s.release = nil
+	}
 }
 
 // HostBufferParams are the parameters of host buffers made outside a
@@ -150,7 +160,22 @@ func NewHostBufferView(shape []int64, t ElementType) (*BufferView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BufferView{Shape: append([]int64(nil), shape...), Type: t, Buffer: WrapHostBytes(hugepage.Alloc(int(n)))}, nil
+	s, err := newHostStorage(n, "a "+shapeString(shape, t)+" tensor", nil)
+	if err != nil {
+		return nil, err
+	}
+	b := NewBuffer(s, n, HostBufferParams, nil)
+	return &BufferView{Shape: append([]int64(nil), shape...), Type: t, Buffer: b}, nil
+}
+
+// shapeString spells a shape and element type as IREE does ("4x8xf32").
+func shapeString(shape []int64, t ElementType) string {
+	var b strings.Builder
+	for _, d := range shape {
+		fmt.Fprintf(&b, "%dx", d)
+	}
+	b.WriteString(t.String())
+	return b.String()
 }
 
 // HostBufferViewOf returns a view over data (not copied) of shape and

@@ -173,17 +173,47 @@ func QueueWrite(d Device, wait, signal SemaphoreList, source BufferRef, file Fil
 	if offset < 0 {
 		return status.Errorf(status.OutOfRange, "writing at negative file offset %d", offset)
 	}
-	m, err := b.Map(off, n, MemoryAccessRead)
-	if err != nil {
-		return err
-	}
-	return d.QueueHostCall(wait, signal, func() error {
-		_, err := file.WriteAt(m, offset)
-		if err != nil {
+	write := func(m []byte) error {
+		if _, err := file.WriteAt(m, offset); err != nil {
 			return status.Errorf(fileErrorCode(err), "writing %d bytes to a file at offset %d: %v", n, offset, err)
 		}
 		return nil
-	})
+	}
+	m, err := b.Map(off, n, MemoryAccessRead)
+	if err == nil {
+		return d.QueueHostCall(wait, signal, func() error { return write(m) })
+	}
+	if status.CodeOf(err) != status.PermissionDenied {
+		return err
+	}
+	// Device memory the host cannot map: copy it to host staging memory
+	// on the queue, then write the staged bytes.
+	staging, err := d.Allocator().Allocate(BufferParams{Type: MemoryTypeHostLocal | MemoryTypeDeviceVisible, Usage: BufferUsageTransfer | BufferUsageMapping}, n)
+	if err != nil {
+		return err
+	}
+	defer staging.Release()
+	sm, err := staging.Map(0, n, MemoryAccessRead)
+	if err != nil {
+		return err
+	}
+	sem, err := d.CreateSemaphore(0)
+	if err != nil {
+		return err
+	}
+	if err := QueueCopy(d, wait, SemaphoreList{{sem, 1}}, BufferRef{Buffer: b, Offset: off, Length: n}, WholeBuffer(staging)); err != nil {
+		return err
+	}
+	// The host call holds the staging buffer until it has written it.
+	staging.Retain()
+	if err := d.QueueHostCall(SemaphoreList{{sem, 1}}, signal, func() error {
+		defer staging.Release()
+		return write(sm)
+	}); err != nil {
+		staging.Release()
+		return err
+	}
+	return nil
 }
 
 func readFull(f File, p []byte, off int64) error {
@@ -247,6 +277,15 @@ func (f *MemoryFile) Size() int64 { return int64(len(f.Data)) }
 // a mapping when the host can map it, else copied on the device's queue
 // into a host staging buffer (waiting for the copy).
 func ReadBuffer(d Device, b *Buffer, offset, length int64) ([]byte, error) {
+	if err := b.Check(); err != nil {
+		return nil, err
+	}
+	if err := b.CheckRange(offset, length); err != nil {
+		return nil, err
+	}
+	if err := CheckHostAllocation(length, "a host copy of a "+b.describe()); err != nil {
+		return nil, err
+	}
 	out := make([]byte, length)
 	if err := ReadBufferInto(d, b, offset, out); err != nil {
 		return nil, err

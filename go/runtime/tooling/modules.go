@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/gree-ml/gree/go/internal/hugepage"
+	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/vm"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -22,6 +23,9 @@ func ReadModuleFile(path string, stdin io.Reader) ([]byte, error) {
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, status.Errorf(status.NotFound, "module file '%s' not found", path)
+		}
+		if status.CodeOf(err) == status.ResourceExhausted {
+			return nil, err
 		}
 		return nil, status.Errorf(status.Unavailable, "reading module file '%s': %v", path, err)
 	}
@@ -61,6 +65,9 @@ func readFile(path string) ([]byte, error) {
 	}
 	if !st.Mode().IsRegular() {
 		return io.ReadAll(f)
+	}
+	if err := hal.CheckHostAllocation(st.Size(), "the module file "+path); err != nil {
+		return nil, err
 	}
 	data := hugepage.Alloc(int(st.Size()))
 	if _, err := io.ReadFull(f, data); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
@@ -16,14 +17,15 @@ type Module struct {
 	Data []byte
 }
 
-// LoadModule decodes and verifies a module file. data must stay
-// unchanged while the module is in use.
+// LoadModule decodes and verifies a module file; when --module_trust
+// names trusted signers (TrustedKeys), the file must carry a signature by
+// one of them. data must stay unchanged while the module is in use.
 func LoadModule(data []byte) (*Module, error) {
-	def, err := module.Decode(data)
+	keys, err := TrustedKeys()
 	if err != nil {
 		return nil, err
 	}
-	return &Module{Def: def, Data: data}, nil
+	return LoadTrustedModule(data, keys)
 }
 
 // Name returns the module name.
@@ -153,6 +155,7 @@ type Context struct {
 	mods    []*instance
 	byName  map[string]*instance
 	stacks  sync.Pool // *stack: the scratch of finished invocations
+	closed  atomic.Bool
 }
 
 // instance is a bytecode module in a context.
@@ -206,6 +209,9 @@ func (c *Context) HasModule(name string) bool {
 // modules registered before it, its executables prepared on the device and
 // its globals initialized.
 func (c *Context) Register(m *Module) error {
+	if c.closed.Load() {
+		return errClosed()
+	}
 	if c.HasModule(m.Name()) {
 		return status.Errorf(status.AlreadyExists, "a module named '%s' is already registered", m.Name())
 	}
@@ -331,6 +337,9 @@ func cconv(args, results []module.Kind) string {
 
 // Invoke calls the function exported as fn by the module named mod.
 func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
+	if c.closed.Load() {
+		return nil, errClosed()
+	}
 	inst, ok := c.byName[mod]
 	if !ok {
 		return nil, status.Errorf(status.NotFound, "module '%s' is not registered", mod)

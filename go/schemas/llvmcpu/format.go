@@ -123,3 +123,55 @@ var CheckedFeatures = map[string][]string{
 		"avx512vbmi2", "avx512ifma", "avx512bitalg", "avx512vpopcntdq", "avxvnni", "gfni", "vaes", "vpclmulqdq"},
 	"aarch64": {"neon", "fp-armv8", "fullfp16", "dotprod", "i8mm", "bf16", "sve", "sve2", "rdm", "fp16fml"},
 }
+
+// The shared object of an executable is self-contained but for a few C
+// library functions that LLVM calls: the f64 libm functions the llvm-cpu
+// target calls for transcendental ops (go/compiler/target/llvmcpu,
+// libmDouble, pow and atan2), the functions LLVM lowers intrinsics and
+// instructions to when the CPU has no instruction for them (floor, fmod
+// for frem, roundeven, …), the f32 variants LLVM's library-call
+// simplification may narrow any of them to, sincos (LLVM combines a sin
+// and a cos of one value) and the memory functions llvm.memset, memcpy
+// and memmove may become. A loader refuses an object that imports
+// anything else (see AllowedImport), so that an executable cannot reach
+// the rest of the C library (system, dlopen, mprotect, …) by name.
+
+// libmImports are the libm functions an object may import, by their f64
+// names; their f32 variants (name + "f") are allowed too.
+var libmImports = []string{
+	// Transcendental ops (libmDouble in the compiler) and binary ops.
+	"cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+	"sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan",
+	"asinh", "acosh", "atanh", "erf", "erfc", "pow", "atan2",
+	// Library calls LLVM may emit for intrinsics, instructions and
+	// simplifications of the calls above.
+	"floor", "ceil", "trunc", "round", "roundeven", "rint", "nearbyint",
+	"fmod", "fma", "sqrt", "fabs", "copysign", "fmin", "fmax", "fminimum", "fmaximum",
+	"exp10", "ldexp", "frexp", "hypot", "sincos", "lround", "llround",
+	"lrint", "llrint",
+}
+
+// otherImports are the non-libm functions an object may import: memory
+// functions and the compiler-runtime half-precision conversions.
+var otherImports = []string{
+	"memcpy", "memmove", "memset",
+	"__extendhfsf2", "__truncsfhf2", "__truncdfhf2", "__truncsfbf2", "__truncdfbf2",
+}
+
+var allowedImports = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range libmImports {
+		m[n], m[n+"f"] = true, true
+	}
+	for _, n := range otherImports {
+		m[n] = true
+	}
+	return m
+}()
+
+// AllowedImport reports whether an executable's shared object may import
+// (leave undefined, for the process's C library to resolve) the symbol
+// name: a libm function LLVM or the llvm-cpu target calls, in its f64 or
+// f32 variant, memcpy, memmove or memset, or a half-precision conversion
+// helper.
+func AllowedImport(name string) bool { return allowedImports[name] }

@@ -173,7 +173,14 @@ func Decode(data []byte) (*Module, error) {
 	if total != uint64(len(data)) {
 		return nil, status.Errorf(status.DataLoss, "module file is %d bytes but its header says %d: the file is truncated or has extra bytes", len(data), total)
 	}
+	sig, err := signatureBlock(data)
+	if err != nil {
+		return nil, err
+	}
 	n := uint64(len(data))
+	if sig != nil {
+		n -= SignatureSize // the sections lie before the signature block
+	}
 	if metaOff > n || metaLen > n-metaOff || blobOff > n || blobLen > n-blobOff || blobOff%Alignment != 0 {
 		return nil, status.Errorf(status.DataLoss, "module file header is corrupt: sections lie outside the file")
 	}
@@ -188,6 +195,7 @@ func Decode(data []byte) (*Module, error) {
 	if err := Verify(m); err != nil {
 		return nil, err
 	}
+	m.Signature = sig
 	return m, nil
 }
 

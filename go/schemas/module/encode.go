@@ -9,7 +9,7 @@ import (
 //
 //	offset 0   magic "GREEVMFB" (8 bytes)
 //	offset 8   u32 format version
-//	offset 12  u32 reserved (0)
+//	offset 12  u32 flags (0; FlagSigned in a signed file, see sign.go)
 //	offset 16  u64 metadata offset, u64 metadata length
 //	offset 32  u64 blob area offset, u64 blob area length
 //	offset 48  u64 total file length

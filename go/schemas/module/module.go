@@ -49,6 +49,9 @@ type Module struct {
 	Globals     []Global
 	Constants   []Constant
 	Executables []Executable
+	// Signature is the file's signature block (nil: unsigned). Decode
+	// does not verify it; VerifySignature does.
+	Signature *Signature
 }
 
 // Attr is one key/value metadata pair.

@@ -12,13 +12,19 @@ class HalDevice:
 
     def __init__(self, handle):
         self._handle = ffi.gc(handle, lib.gree_device_release)
+        self._id = ffi.string(lib.gree_device_id(handle)).decode("utf-8")
         self._allocator = None
 
     @property
     def _h(self):
         if self._handle is None:
-            raise RuntimeError("FAILED_PRECONDITION; the HalDevice was closed")
+            raise _hal.closed_error(f"HalDevice '{self._id}'")
         return self._handle
+
+    @property
+    def closed(self):
+        """Whether close() (or the end of a with block) released the device."""
+        return self._handle is None
 
     @property
     def _info(self):
@@ -46,7 +52,11 @@ class HalDevice:
         return self._allocator
 
     def close(self):
-        """Releases the device now instead of at garbage collection."""
+        """Releases the device now instead of at garbage collection: queued
+        work still waiting is cancelled, running work is waited for, and the
+        device's worker threads stop. Using the device afterwards raises a
+        RuntimeError naming it; contexts created on it fail their calls.
+        Closing twice does nothing."""
         if self._handle is not None:
             h, self._handle = self._handle, None
             ffi.gc(h, None)  # detaches the finalizer (returns None)

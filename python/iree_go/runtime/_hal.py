@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from .. import _capi
 from .._capi import ffi, lib, check, take_string
 
 
@@ -179,6 +180,14 @@ def _timeout_ns(timeout, deadline):
     return -1
 
 
+def closed_error(what):
+    """The error of a use of a closed object: a RuntimeError with IREE's
+    FAILED_PRECONDITION code naming the object."""
+    exc = RuntimeError(f"FAILED_PRECONDITION; {what} is closed")
+    exc.code = _capi.CODE_NAMES.index("FAILED_PRECONDITION")
+    return exc
+
+
 class _Handle:
     """One owned libgree handle, released by close(), a with block or the
     garbage collector."""
@@ -195,10 +204,22 @@ class _Handle:
             ffi.gc(h, None)  # detaches the finalizer (returns None)
             type(self)._release(h)
 
+    def close(self):
+        """Releases the handle now instead of at garbage collection (what
+        it holds lives on while other objects hold it too). Later uses raise
+        a RuntimeError naming the object; closing twice does nothing."""
+        self._close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._close()
+
     @property
     def _h(self):
         if self._handle is None:
-            raise RuntimeError(f"FAILED_PRECONDITION; the {type(self).__name__} was closed")
+            raise closed_error(f"the {type(self).__name__}")
         return self._handle
 
 
@@ -388,7 +409,7 @@ class HalBufferView(_Handle, _RefProtocol):
         shape = ffi.new("int64_t[]", [int(d) for d in a.shape] or [0])
         out = ffi.new("gree_buffer_view_t*")
         data = ffi.from_buffer(a) if a.nbytes else ffi.NULL
-        dev = device._handle if device is not None else ffi.NULL
+        dev = device._h if device is not None else ffi.NULL
         check(lib.gree_buffer_view_create(dev, shape, a.ndim, int(element_type), data, a.nbytes, out))
         return cls._from_handle(out[0])
 

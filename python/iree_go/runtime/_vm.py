@@ -6,6 +6,7 @@ import mmap as _mmap
 import warnings
 
 from .._capi import ffi, lib, check
+from . import _hal
 from ._hal import HalBuffer, HalBufferView, HalFence, VmRef, _RefProtocol
 
 _ALIGNMENT = 64  # IREE_HAL_HEAP_BUFFER_ALIGNMENT
@@ -50,6 +51,7 @@ class VmModule:
 
     def __init__(self, handle, blob):
         self._handle = ffi.gc(handle, lib.gree_module_release)
+        self._name = ffi.string(lib.gree_module_name(handle)).decode("utf-8")
         self._blob = blob
         self._functions = []
         n = int(lib.gree_module_function_count(self._handle))
@@ -118,8 +120,29 @@ class VmModule:
         return mod
 
     @property
+    def _h(self):
+        if self._handle is None:
+            raise _hal.closed_error(f"VmModule '{self._name}'")
+        return self._handle
+
+    def close(self):
+        """Releases the module's handle now instead of at garbage collection
+        (contexts it was registered in keep using it). Later uses raise a
+        RuntimeError naming the module; closing twice does nothing."""
+        h, self._handle = self._handle, None
+        if h is not None:
+            ffi.gc(h, None)  # detaches the finalizer (returns None)
+            lib.gree_module_release(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
     def name(self):
-        return ffi.string(lib.gree_module_name(self._handle)).decode("utf-8")
+        return self._name
 
     @property
     def version(self):
@@ -410,7 +433,7 @@ class VmContext:
             device = get_first_device()
         self._device = device
         out = ffi.new("gree_context_t*")
-        check(lib.gree_context_create(device._handle, out))
+        check(lib.gree_context_create(device._h, out))
         self._handle = ffi.gc(out[0], lib.gree_context_release)
         self._modules = {}
         self._trace = None
@@ -422,9 +445,32 @@ class VmContext:
     def context_id(self):
         return id(self)
 
+    @property
+    def _h(self):
+        if self._handle is None:
+            raise _hal.closed_error("VmContext")
+        return self._handle
+
+    def close(self):
+        """Releases the context now instead of at garbage collection: its
+        executables (an llvm-cpu executable's shared object and memory file),
+        module constants and globals and its cached buffers are freed at once;
+        results already returned stay valid. Later calls raise a RuntimeError
+        naming the context; closing twice does nothing."""
+        h, self._handle = self._handle, None
+        if h is not None:
+            ffi.gc(h, None)  # detaches the finalizer (returns None)
+            lib.gree_context_release(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def _set_sink(self, sink):
         self._trace = _trace_callback(sink)
-        check(lib.gree_context_set_trace_sink(self._handle, self._trace, ffi.NULL))
+        check(lib.gree_context_set_trace_sink(self._h, self._trace, ffi.NULL))
 
     def register_modules(self, modules):
         for m in modules:
@@ -434,19 +480,19 @@ class VmContext:
                 continue
             if not isinstance(m, VmModule):
                 raise TypeError(f"register_modules takes VmModules, got {type(m).__name__}")
-            check(lib.gree_context_add_module(self._handle, m._handle), f"Error registering module '{m.name}'")
+            check(lib.gree_context_add_module(self._h, m._h), f"Error registering module '{m.name}'")
             self._modules[m.name] = m
 
     def _add_check_module(self):
         """Registers the native "check" module (for check-test programs,
         whose failed expectations then make calls fail)."""
-        check(lib.gree_context_add_check_module(self._handle), "Error registering the check module")
+        check(lib.gree_context_add_check_module(self._h), "Error registering the check module")
 
     def _invoke(self, module_name, function_name, args):
         """Calls module_name.function_name with a VmVariantList; returns the
         results as a VmVariantList."""
         out = ffi.new("gree_value_list_t*")
-        check(lib.gree_context_invoke(self._handle, module_name.encode("utf-8"), function_name.encode("utf-8"),
+        check(lib.gree_context_invoke(self._h, module_name.encode("utf-8"), function_name.encode("utf-8"),
                                       args._handle if args is not None else ffi.NULL, out),
               f"Error invoking function '{function_name}'")
         return VmVariantList(_handle=out[0])

@@ -28,12 +28,16 @@ def get_device(device_uri: str, cache: bool = True) -> HalDevice:
     if cache:
         with _device_lock:
             device = _device_cache.get(device_uri)
-            if device is not None:
+            if device is not None and not device.closed:
                 return device
     device = get_driver(device_uri).create_device_by_uri(device_uri)
     if cache:
         with _device_lock:
-            device = _device_cache.setdefault(device_uri, device)
+            cached = _device_cache.get(device_uri)
+            if cached is None or cached.closed:
+                _device_cache[device_uri] = device
+            else:
+                device = cached
     return device
 
 

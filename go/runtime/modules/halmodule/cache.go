@@ -2,6 +2,7 @@ package halmodule
 
 import (
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
@@ -49,6 +50,7 @@ type cache struct {
 	slot   int
 	homed  map[int]*entry // slot → its released home
 	policy policyChooser
+	closed bool // see close
 }
 
 // entry is one allocation the cache made: the root buffer over all of it
@@ -143,6 +145,10 @@ func (c *cache) get(n int64, uninitialized bool) (*hal.Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The cache's reference passes to the buffer handed out (which
+	// retains its root): a caller that releases it without giving it
+	// back frees the memory then, not at a garbage collection.
+	e.root.Release()
 	b.SetTag(e)
 	e.out = b
 	switch {
@@ -224,6 +230,11 @@ func (c *cache) release(refs, keep []any) {
 		if e == nil {
 			continue
 		}
+		if e.root.Retain() != nil {
+			// Released by its holder already: the memory is gone.
+			e.out = nil
+			continue
+		}
 		if c.poison {
 			c.fill(e.out, 0xff)
 		}
@@ -233,7 +244,7 @@ func (c *cache) release(refs, keep []any) {
 			e.root.Release()
 			continue
 		}
-		if _, taken := c.homed[e.home]; e.home >= 0 && !taken {
+		if _, taken := c.homed[e.home]; e.home >= 0 && !taken && !c.closed {
 			c.homed[e.home] = e
 			c.bytes += e.size
 			continue
@@ -242,10 +253,59 @@ func (c *cache) release(refs, keep []any) {
 	}
 }
 
+// disown hands the allocations of refs (except those a view in keep uses)
+// to whoever holds references to them besides the cache's caller: the
+// cache forgets them and drops the reference it handed out, so that they
+// are freed when those holders release theirs (a C caller's result list),
+// not at a garbage collection.
+func (c *cache) disown(refs, keep []any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var done []*entry
+	for _, r := range refs {
+		e := c.entryOf(r)
+		if e == nil || slices.Contains(done, e) || usedBy(e, keep) {
+			continue
+		}
+		done = append(done, e)
+		out := e.out
+		e.out = nil
+		out.Release()
+	}
+}
+
+// usedBy reports whether a view in keep uses e's allocation.
+func usedBy(e *entry, keep []any) bool {
+	for _, k := range keep {
+		if bv, ok := k.(*hal.BufferView); ok && bv.Buffer != nil && e.root.SameAllocation(bv.Buffer) {
+			return true
+		}
+	}
+	return false
+}
+
+// close releases the allocations the cache keeps for reuse; buffers
+// handed out keep theirs until they are released. The cache allocates
+// anew afterwards, keeping nothing.
+func (c *cache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.free {
+		for _, f := range l {
+			f.e.root.Release()
+		}
+	}
+	for _, e := range c.homed {
+		e.root.Release()
+	}
+	c.free, c.homed, c.bytes = map[int64][]freeBuf{}, map[int]*entry{}, 0
+	c.closed = true
+}
+
 // addFree puts a released entry on its free list, unless that list is
 // full (the allocation is then released).
 func (c *cache) addFree(e *entry) {
-	if len(c.free[e.size]) >= cacheMaxPerSize {
+	if c.closed || len(c.free[e.size]) >= cacheMaxPerSize {
 		e.root.Release()
 		return
 	}

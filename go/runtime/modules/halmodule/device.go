@@ -585,6 +585,22 @@ func (d *Device) Drop(ref any) {
 	}
 }
 
+// Close gives back what the bridge keeps for reuse (the cached
+// allocations; buffers handed out keep theirs until released). The bridge
+// keeps working afterwards, caching nothing; vm.Context.Close calls it
+// after waiting for the context's work.
+func (d *Device) Close() error {
+	d.cache.close()
+	return nil
+}
+
+// Disown gives the caller the buffers of refs for good (except those a
+// view in keep uses): the bridge drops the reference its allocation
+// handed out, so that a caller holding references of its own (a C result
+// list) frees them when it releases those. The caller promises not to pass
+// refs to Release afterwards.
+func (d *Device) Disown(refs, keep []any) { d.cache.disown(refs, keep) }
+
 // Release recycles the allocations of buffer views the caller is done
 // with.
 func (d *Device) Release(refs, keep []any) { d.cache.release(refs, keep) }

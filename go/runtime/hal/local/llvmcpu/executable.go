@@ -90,6 +90,9 @@ func Load(data []byte) (*Executable, error) {
 	if miss := missingFeatures(x.Required); len(miss) > 0 {
 		return nil, status.Errorf(status.FailedPrecondition, "llvm-cpu executable was built for CPU %q and needs CPU features this host lacks: %s; recompile with --iree-llvmcpu-target-cpu=host (or generic)", x.CPU, strings.Join(miss, ", "))
 	}
+	if err := ValidateObject(x); err != nil {
+		return nil, err
+	}
 	if err := loadLibm(); err != nil {
 		return nil, err
 	}

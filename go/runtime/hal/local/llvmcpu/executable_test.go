@@ -37,11 +37,11 @@ func TestLoadRefusals(t *testing.T) {
 		code status.Code
 		msg  string
 	}{
-		{"garbage", []byte("not an executable at all"), status.InvalidArgument, "not an llvm-cpu executable"},
+		{"garbage", []byte("not an executable at all"), status.InvalidArgument, "llvm-cpu executable (magic"},
 		{"truncated", encode(t, fake(host))[:20], status.DataLoss, ""},
 		{"other architecture", encode(t, fake(other)), status.FailedPrecondition, "this host is " + hostArch()},
 		{"missing feature", encode(t, fake(host, "gree-no-such-feature")), status.FailedPrecondition, "gree-no-such-feature"},
-		{"broken shared object", encode(t, fake(host)), status.InvalidArgument, "does not load"},
+		{"broken shared object", encode(t, fake(host)), status.InvalidArgument, "its shared object is not loadable safely: not an ELF file"},
 	} {
 		_, err := Load(tc.data)
 		if status.CodeOf(err) != tc.code || !strings.Contains(err.Error(), tc.msg) {
