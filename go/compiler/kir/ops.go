@@ -326,11 +326,14 @@ type SharedAlloc struct {
 
 // GridDim gives one dimension of the workgroup grid:
 // ceil(Static × Π push constants in PushConstants ÷ Tile), at least 1 when
-// the product is positive. The host program evaluates it.
+// the product is positive, and at most Max when Max is positive (a GPU
+// target's limit: the kernel then loops over the tiles past it, see
+// package gpu's FitGrid). The host program evaluates it.
 type GridDim struct {
 	Static        int64
 	PushConstants []int
 	Tile          int64
+	Max           int64
 }
 
 // Kernel is one dispatch's program.

@@ -115,6 +115,9 @@ func (p *printer) header() {
 			p.f("*pc%d", pc)
 		}
 		p.f("/%d)", g.Tile)
+		if g.Max > 0 {
+			p.f(" max %d", g.Max)
+		}
 	}
 	p.f(")\n")
 	for i, s := range k.Shared {

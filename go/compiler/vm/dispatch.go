@@ -70,7 +70,11 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 	}
 	for _, gd := range k.Grid {
 		if len(gd.PushConstants) == 0 {
-			src = append(src, fe.constI64(codegen.CeilDiv(gd.Static, max(gd.Tile, 1))))
+			n := codegen.CeilDiv(gd.Static, max(gd.Tile, 1))
+			if gd.Max > 0 {
+				n = min(n, gd.Max)
+			}
+			src = append(src, fe.constI64(n))
 			continue
 		}
 		r := fe.constI64(gd.Static)
@@ -79,6 +83,9 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		}
 		if gd.Tile > 1 {
 			r = fe.arithI64(module.ArithCeilDivS, r, fe.constI64(gd.Tile))
+		}
+		if gd.Max > 0 {
+			r = fe.arithI64(module.ArithMinS, r, fe.constI64(gd.Max))
 		}
 		src = append(src, r)
 	}

@@ -81,6 +81,7 @@ func Legalize(k *kir.Kernel, t *Target) error {
 		return status.Errorf(status.Internal, "gpu: %s was built for subgroups of %d, %s's are %d", k.Name, k.SubgroupSize, t.Name, t.SubgroupSize)
 	}
 	k.SubgroupSize = t.SubgroupSize
+	FitGrid(k, t)
 	if t.MaxLoopIterations > 0 {
 		// Only kernels that may run past the budget grow: unrolling makes
 		// shaders larger and slower to build.
