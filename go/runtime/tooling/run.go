@@ -91,6 +91,9 @@ func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, status.Annotate(err, "invoking function '%s'", fn)
 	}
+	if results, err = TransferToHost(s.Device, results); err != nil {
+		return 1, status.Annotate(err, "transferring results to the host")
+	}
 	max := o.MaxElements
 	if len(o.ExpectedOutputs) > 0 {
 		opts := o.Compare

@@ -1,7 +1,6 @@
 package ptx_test
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -12,11 +11,8 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
-	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/input"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/parser"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
 	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
@@ -36,46 +32,12 @@ const dynamicDim = 7
 // programDispatches compiles an MLIR file to its dispatches, legalized
 // for t with the math expanded.
 func programDispatches(path string, t *gpu.Target) ([]*codegen.Dispatch, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := parser.Parse(filepath.Base(path), src)
-	if err != nil {
-		return nil, err
-	}
-	if err := input.Run(m); err != nil {
-		return nil, err
-	}
-	if err := flow.Run(m); err != nil {
-		return nil, err
-	}
-	var ds []*codegen.Dispatch
-	var errs []string
-	st := gpu.Strategy(t)
-	m.Op.Walk(func(op *ir.Operation) bool {
-		if op.Name != flow.RegionName {
-			return true
+	return targettest.ProgramDispatches(path, gpu.Strategy(t), func(k *kir.Kernel) error {
+		if err := gpu.Legalize(k, t); err != nil {
+			return err
 		}
-		n := len(ds) + len(errs)
-		d, err := codegen.Lower(op, fmt.Sprintf("d%d", n), st)
-		if err == nil {
-			err = gpu.Legalize(d.Kernel, t)
-		}
-		if err == nil {
-			err = gpu.ExpandMath(d.Kernel)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("d%d: %v", n, err))
-			return false
-		}
-		ds = append(ds, d)
-		return false
+		return gpu.ExpandMath(k)
 	})
-	if len(errs) > 0 {
-		return ds, fmt.Errorf("%s", strings.Join(errs, "; "))
-	}
-	return ds, nil
 }
 
 // sweepInputs makes the bindings, push constants and grid of one run of

@@ -1,20 +1,15 @@
 package spirv_test
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
-	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/input"
-	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/parser"
 	"github.com/gree-ml/gree/go/compiler/target/spirv"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
 
 // gpuStrategy is codegen's strategy for these tests: no tile ops (GPU
@@ -23,36 +18,12 @@ var gpuStrategy = codegen.Strategy{VectorWidth: 4, WorkgroupElements: 1024, Cont
 
 // programKernels compiles an MLIR file to its dispatch kernels.
 func programKernels(path string) ([]*kir.Kernel, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+	ds, err := targettest.ProgramDispatches(path, gpuStrategy, nil)
+	ks := make([]*kir.Kernel, len(ds))
+	for i, d := range ds {
+		ks[i] = d.Kernel
 	}
-	m, err := parser.Parse(filepath.Base(path), src)
-	if err != nil {
-		return nil, err
-	}
-	if err := input.Run(m); err != nil {
-		return nil, err
-	}
-	if err := flow.Run(m); err != nil {
-		return nil, err
-	}
-	var ks []*kir.Kernel
-	var lowerErr error
-	m.Op.Walk(func(op *ir.Operation) bool {
-		if op.Name != flow.RegionName {
-			return true
-		}
-		d, err := codegen.Lower(op, fmt.Sprintf("d%d", len(ks)), gpuStrategy)
-		if err != nil && lowerErr == nil {
-			lowerErr = err
-		}
-		if err == nil {
-			ks = append(ks, d.Kernel)
-		}
-		return false
-	})
-	return ks, lowerErr
+	return ks, err
 }
 
 // TestProgramKernels emits and validates every kernel codegen makes for

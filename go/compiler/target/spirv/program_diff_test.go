@@ -12,11 +12,8 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
-	"github.com/gree-ml/gree/go/compiler/flow"
-	"github.com/gree-ml/gree/go/compiler/input"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/parser"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
 	"github.com/gree-ml/gree/go/compiler/target/spirv"
 	"github.com/gree-ml/gree/go/compiler/target/targettest"
@@ -37,44 +34,7 @@ const dynamicDim = 7
 // programDispatches compiles an MLIR file to its dispatches, legalized
 // for t.
 func programDispatches(path string, t *gpu.Target) ([]*codegen.Dispatch, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := parser.Parse(filepath.Base(path), src)
-	if err != nil {
-		return nil, err
-	}
-	if err := input.Run(m); err != nil {
-		return nil, err
-	}
-	if err := flow.Run(m); err != nil {
-		return nil, err
-	}
-	var ds []*codegen.Dispatch
-	var errs []string
-	st := gpu.Strategy(t)
-	n := 0
-	m.Op.Walk(func(op *ir.Operation) bool {
-		if op.Name != flow.RegionName {
-			return true
-		}
-		n++
-		d, err := codegen.Lower(op, fmt.Sprintf("d%d", n-1), st)
-		if err == nil {
-			err = gpu.Legalize(d.Kernel, t)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("d%d: %v", n-1, err))
-			return false
-		}
-		ds = append(ds, d)
-		return false
-	})
-	if len(errs) > 0 {
-		return ds, fmt.Errorf("%s", strings.Join(errs, "; "))
-	}
-	return ds, nil
+	return targettest.ProgramDispatches(path, gpu.Strategy(t), func(k *kir.Kernel) error { return gpu.Legalize(k, t) })
 }
 
 // sweepInputs makes the bindings, push constants and grid of one run of
