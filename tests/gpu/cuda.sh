@@ -12,7 +12,7 @@ nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv
 "$g/bin/iree-run-module" --list_devices 2>&1 | grep -i cuda || { echo "no CUDA device"; exit 1; }
 "$g/bin/iree-run-module" --dump_devices=cuda 2>&1 | head -30
 echo "== cuda driver tests on the real libcuda"
-"$g/bin/cuda.test" -test.run 'Hardware' -test.v 2>&1 | grep -E '^(=== RUN|--- |ok|FAIL|PASS)|hardware' | grep -v '^=== RUN' | tail -40
+"$g/bin/cuda.test" -test.run '^TestConformance$|^TestHardware|^TestCUDAModuleRuns$' -test.v 2>&1 | grep -E '^ *--- (FAIL|SKIP)|^--- PASS|^(ok|FAIL|PASS)$' | tail -40
 echo "== tests/e2e on cuda (--iree-cuda-target=$target) against their expected outputs"
 python3 tests/e2e/run_check_tests.py tests/e2e --bin "$g/bin" --backend cuda \
   --flag=--iree-cuda-target="$target" --devices cuda --timeout 120 | grep -v '^PASS'
