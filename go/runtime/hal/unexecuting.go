@@ -11,7 +11,7 @@ type Unexecuting struct {
 }
 
 func (u Unexecuting) err() error {
-	return status.Errorf(status.Unimplemented, "the %s driver does not execute programs yet: gree runs modules on local-sync and local-task", u.Driver)
+	return status.Errorf(status.Unimplemented, "the %s driver does not execute programs yet: gree runs modules on local-sync, local-task, vulkan and cuda", u.Driver)
 }
 
 // Allocator returns an allocator whose every allocation is UNIMPLEMENTED.
