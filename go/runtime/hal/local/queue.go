@@ -51,7 +51,7 @@ func (q *queue) finish(signal hal.SemaphoreList, waitErr error, work func() erro
 	defer q.running.Done()
 	err := waitErr
 	if err == nil {
-		err = runGuarded(work)
+		err = hal.RunGuarded("queue operation", work)
 	}
 	if err != nil {
 		signal.Fail(err)
@@ -60,16 +60,6 @@ func (q *queue) finish(signal hal.SemaphoreList, waitErr error, work func() erro
 	if err := signal.Signal(); err != nil {
 		signal.Fail(err)
 	}
-}
-
-// runGuarded runs work, turning a panic into an INTERNAL error.
-func runGuarded(work func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = status.Errorf(status.Internal, "queue operation panicked: %v", r)
-		}
-	}()
-	return work()
 }
 
 // close refuses new work, cancels the waits of work not yet started and

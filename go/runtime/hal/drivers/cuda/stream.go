@@ -235,7 +235,7 @@ func (s *submission) finish() {
 	s.freeStaging()
 	s.release()
 	for _, p := range s.signal {
-		signalOrFail(p, err)
+		p.SignalOrFail(err)
 	}
 }
 
@@ -271,15 +271,5 @@ func (s *submission) freeStaging() {
 	if s.status.ptr != 0 {
 		s.d.putDevBlock(s.status)
 		s.status = devBlock{}
-	}
-}
-
-// signalOrFail signals one timepoint from the host, or fails it.
-func signalOrFail(p hal.Timepoint, err error) {
-	if err == nil {
-		err = p.Semaphore.Signal(p.Value)
-	}
-	if err != nil {
-		p.Semaphore.Fail(err)
 	}
 }

@@ -58,10 +58,10 @@ type submission struct {
 // newSubmission checks and resolves a QueueExecute request, retaining
 // what it uses.
 func (v *device) newSubmission(wait, signal hal.SemaphoreList, cb *hal.CommandBuffer, table []hal.BufferRef) (*submission, error) {
-	if err := checkList(wait, "wait"); err != nil {
+	if err := wait.Check("wait"); err != nil {
 		return nil, err
 	}
-	if err := checkList(signal, "signal"); err != nil {
+	if err := signal.Check("signal"); err != nil {
 		return nil, err
 	}
 	s := &submission{d: v, wait: append(hal.SemaphoreList(nil), wait...), signal: append(hal.SemaphoreList(nil), signal...)}
@@ -217,14 +217,4 @@ func (s *submission) fail(err error) {
 	}
 	s.release()
 	s.signal.Fail(err)
-}
-
-// checkList refuses null semaphores.
-func checkList(l hal.SemaphoreList, what string) error {
-	for _, p := range l {
-		if p.Semaphore == nil {
-			return status.Errorf(status.InvalidArgument, "the %s list has a null semaphore", what)
-		}
-	}
-	return nil
 }

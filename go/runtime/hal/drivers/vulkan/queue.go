@@ -331,17 +331,7 @@ func (s *submission) finish() {
 			t.completed(p.Value, err)
 			continue
 		}
-		signalOrFail(p, err)
-	}
-}
-
-// signalOrFail signals one foreign timepoint from the host, or fails it.
-func signalOrFail(p hal.Timepoint, err error) {
-	if err == nil {
-		err = p.Semaphore.Signal(p.Value)
-	}
-	if err != nil {
-		p.Semaphore.Fail(err)
+		p.SignalOrFail(err)
 	}
 }
 

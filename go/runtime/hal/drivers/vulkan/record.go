@@ -82,10 +82,10 @@ type submission struct {
 // newSubmission checks and resolves a QueueExecute request, retaining and
 // acquiring what it uses.
 func (v *device) newSubmission(wait, signal hal.SemaphoreList, cb *hal.CommandBuffer, bindings []hal.BufferRef) (*submission, error) {
-	if err := checkList(wait, "wait"); err != nil {
+	if err := wait.Check("wait"); err != nil {
 		return nil, err
 	}
-	if err := checkList(signal, "signal"); err != nil {
+	if err := signal.Check("signal"); err != nil {
 		return nil, err
 	}
 	s := &submission{d: v, wait: append(hal.SemaphoreList(nil), wait...), signal: append(hal.SemaphoreList(nil), signal...),
