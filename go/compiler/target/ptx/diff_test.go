@@ -40,7 +40,7 @@ func TestRunFloatOps(t *testing.T) {
 				if i%4 == 0 {
 					b[0] = a[1]
 				}
-				in := [][]byte{encFloats(s, a), encFloats(s, b), make([]byte, 64*n*s.ByteSize()), make([]byte, 64*n)}
+				in := [][]byte{targettest.EncFloats(s, a), targettest.EncFloats(s, b), make([]byte, 64*n*s.ByteSize()), make([]byte, 64*n)}
 				want, got := runBoth(t, arch, k, [3]int64{1, 1, 1}, nil, in)
 				compare(t, k, want, got)
 				if t.Failed() {
@@ -54,7 +54,7 @@ func TestRunFloatOps(t *testing.T) {
 // convInputs returns n interesting elements of s.
 func convInputs(s kir.Scalar, n int) []byte {
 	if s.IsFloat() {
-		return encFloats(s, floatInputs(n, 3))
+		return targettest.EncFloats(s, floatInputs(n, 3))
 	}
 	xs := []int64{0, 1, -1, 127, -128, 255, 32767, -32768, 65535, math.MaxInt32, math.MinInt32, 1<<32 - 1,
 		math.MaxInt64, math.MinInt64, 1 << 53, 1<<53 + 1, 1<<24 + 1, -(1<<24 + 1), 3, 1000}
@@ -197,7 +197,7 @@ func TestRunElementwise(t *testing.T) {
 			}
 			emit(t, k)
 			const n = 150
-			in := [][]byte{encFloats(s, floatInputs(n, 4)), encFloats(s, floatInputs(n+3, 5)[3:]), make([]byte, n*s.ByteSize())}
+			in := [][]byte{targettest.EncFloats(s, floatInputs(n, 4)), targettest.EncFloats(s, floatInputs(n+3, 5)[3:]), make([]byte, n*s.ByteSize())}
 			var grid [3]int64
 			for i, g := range k.Grid {
 				x := g.Static

@@ -150,25 +150,6 @@ func compare(t *testing.T, k *kir.Kernel, want, got outcome) {
 	}
 }
 
-// encFloats encodes xs as elements of the float type s (rounded to
-// nearest even).
-func encFloats(s kir.Scalar, xs []float64) []byte {
-	b := make([]byte, s.ByteSize()*len(xs))
-	for i, x := range xs {
-		switch s {
-		case kir.F16:
-			binary.LittleEndian.PutUint16(b[2*i:], half.Round(x, 5, 10))
-		case kir.BF16:
-			binary.LittleEndian.PutUint16(b[2*i:], half.Round(x, 8, 7))
-		case kir.F32:
-			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
-		default:
-			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-		}
-	}
-	return b
-}
-
 // specialFloats are inputs every float test includes: signed zeros,
 // halves (rounding ties), infinities, NaN, tiny and huge values.
 var specialFloats = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1.5, -2.5, 2.5, math.Inf(1), math.Inf(-1),

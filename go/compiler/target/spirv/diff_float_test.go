@@ -1,33 +1,14 @@
 package spirv_test
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/internal/half"
+	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
-
-// encFloats encodes xs as elements of the float type s.
-func encFloats(s kir.Scalar, xs []float64) []byte {
-	b := make([]byte, s.ByteSize()*len(xs))
-	for i, x := range xs {
-		switch s {
-		case kir.F16:
-			binary.LittleEndian.PutUint16(b[2*i:], half.F16(x))
-		case kir.BF16:
-			binary.LittleEndian.PutUint16(b[2*i:], half.BF16(x))
-		case kir.F32:
-			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
-		default:
-			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-		}
-	}
-	return b
-}
 
 var specialX = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 2.5, -2.5, 1e-3, 100, -7.25, math.Inf(1), math.Inf(-1), math.NaN(), 3.14159, 1e30, 0.75}
 var specialY = []float64{2, -3, 0.5, 0, math.Copysign(0, -1), math.Inf(1), 1, 1.5, math.NaN(), -1e-3, 7, 0.3, 2, math.Inf(-1), 1e-30, 4}
@@ -100,7 +81,7 @@ func TestRunFloatOps(t *testing.T) {
 	for _, s := range floatTypes {
 		k := mathKernel(s, n, ops)
 		xs, ys := floatInputs(n, 1, specialX), floatInputs(n, 2, specialY)
-		in := [][]byte{encFloats(s, xs), encFloats(s, ys), make([]byte, len(ops)*n*s.ByteSize())}
+		in := [][]byte{targettest.EncFloats(s, xs), targettest.EncFloats(s, ys), make([]byte, len(ops)*n*s.ByteSize())}
 		want, got := runBoth(t, k, [3]int64{n, 1, 1}, nil, in)
 		worst := make([]float64, len(ops))
 		compare(t, k, want, got, func(b, i int) float64 {
@@ -139,11 +120,11 @@ func TestPowIntegerExponentsExact(t *testing.T) {
 	n := len(xs)
 	for _, s := range floatTypes {
 		k := mathKernel(s, n, []kir.Kind{kir.PowF})
-		in := [][]byte{encFloats(s, xs), encFloats(s, ys), make([]byte, n*s.ByteSize())}
+		in := [][]byte{targettest.EncFloats(s, xs), targettest.EncFloats(s, ys), make([]byte, n*s.ByteSize())}
 		_, got := runBoth(t, k, [3]int64{int64(n), 1, 1}, nil, in)
 		for i := range n {
 			g, _ := elem(got.bufs[2], s, i)
-			w, _ := elem(encFloats(s, []float64{math.Pow(xs[i], ys[i])}), s, 0)
+			w, _ := elem(targettest.EncFloats(s, []float64{math.Pow(xs[i], ys[i])}), s, 0)
 			if g != w && !(math.IsInf(g, 0) && math.IsInf(w, 0)) {
 				t.Errorf("%s: pow(%g, %g) = %v, want %v", s, xs[i], ys[i], g, w)
 			}

@@ -18,7 +18,7 @@ func convInputs(s kir.Scalar, n int) []byte {
 		special := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1.5, 2.5, -2.5, 127.5, 128, -128.5, -129,
 			255.5, 256, 32767.5, 32768, -32769, 65535.9, 65536, 2147483647, 2147483648, -2147483649, 4294967296,
 			9.3e18, -9.3e18, 1.9e19, math.Inf(1), math.Inf(-1), math.NaN(), 1e-30, 3.4e38, 1e300, -1e-300, 1.00048828125, 1.0009765625}
-		return encFloats(s, floatInputs(n, 3, special))
+		return targettest.EncFloats(s, floatInputs(n, 3, special))
 	}
 	var xs []int64
 	for _, c := range targettest.IntCases() {
@@ -132,7 +132,7 @@ func TestRunThreadOps(t *testing.T) {
 			threads := ws[0] * ws[1] * ws[2]
 			var in0 []byte
 			if s.IsFloat() {
-				in0 = encFloats(s, floatInputs(4*threads, 5, []float64{1, -0.0, 3.5, math.NaN(), 0.1, 1e10}))
+				in0 = targettest.EncFloats(s, floatInputs(4*threads, 5, []float64{1, -0.0, 3.5, math.NaN(), 0.1, 1e10}))
 			} else {
 				in0 = convInputs(s, 4*threads)
 			}

@@ -108,7 +108,7 @@ func TestRunNarrowFloats(t *testing.T) {
 	for _, s := range []kir.Scalar{kir.F16, kir.BF16} {
 		const n = 61
 		xs, ys := floatInputs(n, 1, specialX), floatInputs(n, 2, specialY)
-		in := [][]byte{encFloats(s, xs), encFloats(s, ys), make([]byte, 2*n)}
+		in := [][]byte{targettest.EncFloats(s, xs), targettest.EncFloats(s, ys), make([]byte, 2*n)}
 		build := func() *kir.Kernel { return targettest.Elementwise("chain", s, s, 4, 16, targettest.FloatChain) }
 		runNarrow(t, build, [3]int64{(n + 15) / 16, 1, 1}, []int64{n}, in, 0)
 	}

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
-	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
 	"github.com/gree-ml/gree/go/compiler/target/spirv"
@@ -28,82 +26,10 @@ import (
 // small tolerance. A failure names the program and dispatch; the kernel
 // is printed with -v.
 
-// dynamicDim is the extent the sweep gives every dynamic dimension.
-const dynamicDim = 7
-
 // programDispatches compiles an MLIR file to its dispatches, legalized
 // for t.
 func programDispatches(path string, t *gpu.Target) ([]*codegen.Dispatch, error) {
 	return targettest.ProgramDispatches(path, gpu.Strategy(t), func(k *kir.Kernel) error { return gpu.Legalize(k, t) })
-}
-
-// sweepInputs makes the bindings, push constants and grid of one run of
-// d: every dynamic dimension is dynamicDim, scalar push constants 3,
-// read bindings random (integers small in the first variant, of any
-// width in the second) and written-only ones zero.
-func sweepInputs(d *codegen.Dispatch, seed uint64, wide bool) (bufs [][]byte, pcs []int64, grid [3]int64) {
-	r := rand.New(rand.NewPCG(seed, 7))
-	k := d.Kernel
-	for i, v := range d.Bindings {
-		n := int64(1)
-		if tt, ok := v.Type.(*ir.RankedTensorType); ok {
-			for _, x := range tt.Dims {
-				if x < 0 {
-					x = dynamicDim
-				}
-				n *= x
-			}
-		}
-		s := k.Bindings[i].Elem
-		if k.Bindings[i].Access&kir.Read == 0 {
-			bufs = append(bufs, make([]byte, n*int64(s.ByteSize())))
-			continue
-		}
-		if s.IsFloat() {
-			xs := make([]float64, n)
-			for j := range xs {
-				xs[j] = r.Float64()*4 - 2
-				if wide && j%3 == 0 {
-					xs[j] *= math.Pow(10, float64(r.IntN(9)-4))
-				}
-			}
-			bufs = append(bufs, encFloats(s, xs))
-			continue
-		}
-		xs := make([]int64, n)
-		for j := range xs {
-			switch {
-			case s == kir.I1:
-				xs[j] = int64(r.IntN(2))
-			case !wide:
-				xs[j] = int64(r.IntN(16)) - 4
-			case j%2 == 0:
-				xs[j] = int64(r.IntN(512)) - 256
-			default:
-				xs[j] = int64(r.Uint64())
-			}
-		}
-		bufs = append(bufs, targettest.EncInts(s, xs))
-	}
-	for _, p := range d.Push {
-		if p.Dim < 0 {
-			pcs = append(pcs, 3)
-			continue
-		}
-		x := int64(dynamicDim)
-		if tt, ok := p.Value.Type.(*ir.RankedTensorType); ok && tt.Dims[p.Dim] >= 0 {
-			x = tt.Dims[p.Dim]
-		}
-		pcs = append(pcs, x)
-	}
-	for i, g := range k.Grid {
-		n := g.Static
-		for _, pc := range g.PushConstants {
-			n *= pcs[pc]
-		}
-		grid[i] = max((n+g.Tile-1)/g.Tile, 1)
-	}
-	return bufs, pcs, grid
 }
 
 // sweepClose reports whether a float result is close enough to the
@@ -216,7 +142,7 @@ func TestRunProgramKernels(t *testing.T) {
 				t.Errorf("%s_%s: %v\n%s", name, k.Name, err, k)
 				continue
 			}
-			in0, pcs0, grid0 := sweepInputs(d, 1, false)
+			in0, pcs0, grid0 := targettest.SweepInputs(d, 1, false)
 			key := fmt.Sprintf("%x %v %v", sha256.Sum256(e.SPIRV), pcs0, grid0)
 			for _, b := range in0 {
 				key += fmt.Sprintf(" %d", len(b))
@@ -234,7 +160,7 @@ func TestRunProgramKernels(t *testing.T) {
 				t.Parallel()
 				validate(t, k.Name, e.SPIRV, env)
 				for v, wide := range []bool{false, true} {
-					in, pcs, grid := sweepInputs(d, uint64(v+1), wide)
+					in, pcs, grid := targettest.SweepInputs(d, uint64(v+1), wide)
 					want := targettest.Clone(in)
 					werr := kir.Run(k, grid, pcs, want)
 					got := targettest.Clone(in)
