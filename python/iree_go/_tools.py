@@ -52,3 +52,7 @@ def iree_run_mlir():
 
 def iree_import_onnx():
     _exec("iree-import-onnx")
+
+
+def iree_cpuinfo():
+    _exec("iree-cpuinfo")

@@ -92,3 +92,18 @@ def test_list_devices_of_unavailable_gpu_driver_names_library(bin_dir):
     r = run(bin_dir, "iree-run-module", "--list_devices=cuda")
     assert r.returncode == 1
     assert "UNAVAILABLE" in r.stderr and "libcuda.so.1" in r.stderr
+
+
+def test_cpuinfo_lists_features_as_iree_does(bin_dir):
+    r = run(bin_dir, "iree-cpuinfo")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines()]
+    assert rows and all(len(row) == 2 and row[1] in ("0", "1") for row in rows)
+    names = [row[0] for row in rows]
+    import platform
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert names[:4] == ["sse3", "ssse3", "sse4.1", "sse4.2"] and "avx512f" in names
+        flags = open("/proc/cpuinfo").read().split("flags", 1)[1].split("\n", 1)[0].split()
+        assert dict(rows)["avx2"] == ("1" if "avx2" in flags else "0")
+    r = run(bin_dir, "iree-cpuinfo", "extra")
+    assert r.returncode == 1 and "takes no arguments" in r.stderr

@@ -101,6 +101,9 @@ def test_benchmark_and_dump(bin_dir, mul_vmfb):
     r = tool(bin_dir, "iree-benchmark-module", f"--module={mul_vmfb}", "--input=4xf32=2", "--input=4xf32=3", "--benchmark_min_time=0.05s")
     assert r.returncode == 0, r.stderr
     assert "BM_simple_mul/process_time/real_time" in r.stdout
+    # IREE's counters column (one item per call), which iree.runtime.benchmark parses.
+    row = next(l for l in r.stdout.splitlines() if l.startswith("BM_simple_mul"))
+    assert row.split()[6].startswith("items_per_second=") and "UserCounters..." in r.stdout
     # gree's per-dispatch profile: the one dispatch, counted once per call.
     r = tool(bin_dir, "iree-benchmark-module", f"--module={mul_vmfb}", "--input=4xf32=2", "--input=4xf32=3",
              "--benchmark_min_time=0.05s", "--device=local-sync", "--print_dispatch_statistics")

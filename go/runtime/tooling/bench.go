@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -45,6 +46,9 @@ type benchRow struct {
 	name       string
 	real, cpu  float64 // per iteration, in seconds
 	iterations int64
+	// rate is items_per_second: one item per iteration over real time
+	// (IREE's SetItemsProcessed), aggregated as a counter of its own.
+	rate float64
 }
 
 // RunBenchmarks times each function as Google Benchmark's
@@ -148,7 +152,7 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 	}
 	for _, j := range jobs {
 		name := "BM_" + j.fn + "/process_time/real_time"
-		var reals, cpus []float64
+		var reals, cpus, rates []float64
 		for r := 0; r < reps; r++ {
 			row, err := measure(s, main.Name(), j.fn, j.args, minTime)
 			if err != nil {
@@ -156,21 +160,33 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 			}
 			row.name = name
 			rows = append(rows, row)
-			reals, cpus = append(reals, row.real), append(cpus, row.cpu)
+			reals, cpus, rates = append(reals, row.real), append(cpus, row.cpu), append(rates, row.rate)
 		}
 		if reps > 1 {
 			last := rows[len(rows)-1].iterations
 			for _, agg := range []string{"mean", "median", "stddev"} {
-				rows = append(rows, benchRow{name: name + "_" + agg, real: aggregate(agg, reals), cpu: aggregate(agg, cpus), iterations: last})
+				rows = append(rows, benchRow{name: name + "_" + agg, real: aggregate(agg, reals), cpu: aggregate(agg, cpus), iterations: last, rate: aggregate(agg, rates)})
 			}
 		}
 	}
-	sep := strings.Repeat("-", 86)
-	fmt.Fprintf(stdout, "%s\n%-46s %13s %15s %12s\n%s\n", sep, "Benchmark", "Time", "CPU", "Iterations", sep)
+	sep := strings.Repeat("-", 102)
+	fmt.Fprintf(stdout, "%s\n%-46s %13s %15s %12s UserCounters...\n%s\n", sep, "Benchmark", "Time", "CPU", "Iterations", sep)
 	for _, r := range rows {
-		fmt.Fprintf(stdout, "%-46s %10.3f %s %12.3f %s %12d\n", r.name, r.real*scale, unit, r.cpu*scale, unit, r.iterations)
+		fmt.Fprintf(stdout, "%-46s %10.3f %s %12.3f %s %12d items_per_second=%s/s\n", r.name, r.real*scale, unit, r.cpu*scale, unit, r.iterations, humanReadable(r.rate))
 	}
 	return nil
+}
+
+// humanReadable formats a counter as Google Benchmark's console does: six
+// significant digits and a k, M, G, T or P suffix for powers of 1000.
+func humanReadable(v float64) string {
+	const suffixes = "kMGTP"
+	unit := ""
+	for i := 0; math.Abs(v) >= 1000 && i < len(suffixes); i++ {
+		v /= 1000
+		unit = suffixes[i : i+1]
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64) + unit
 }
 
 // measure runs fn repeatedly, growing the iteration count until a batch
@@ -190,7 +206,7 @@ func measure(s *gree.Session, mod, fn string, args []vm.Value, minTime time.Dura
 		}
 		el, cpu := time.Since(t0), processCPU()-c0
 		if el >= minTime || iters >= 1e9 {
-			return benchRow{real: el.Seconds() / float64(iters), cpu: cpu.Seconds() / float64(iters), iterations: iters}, nil
+			return benchRow{real: el.Seconds() / float64(iters), cpu: cpu.Seconds() / float64(iters), iterations: iters, rate: float64(iters) / max(el.Seconds(), 1e-12)}, nil
 		}
 		mult := 10.0
 		if el > 0 {

@@ -27,6 +27,8 @@ from ._loop import HalDeviceLoopBridge
 from .typing import HalModuleBufferViewTraceCallback
 from ._vm import Linkage, VmBuffer, VmContext, VmFunction, VmInstance, VmModule, VmVariantList, create_hal_module
 from .array_interop import DeviceArray, asdevicearray, from_dlpack
+from .benchmark import BenchmarkResult, BenchmarkTimeoutError, BenchmarkToolError, benchmark_exe, benchmark_module
+from . import benchmark
 from .function import ArgumentError, FunctionInvoker, ReturnError
 from . import flags
 from . import system_setup

@@ -42,6 +42,44 @@ var featureChecks = map[string]func() bool{
 	"i8mm": func() bool { return cpu.ARM64.HasI8MM }, "bf16": func() bool { return procFlag("bf16") },
 	"sve": func() bool { return cpu.ARM64.HasSVE }, "sve2": func() bool { return cpu.ARM64.HasSVE2 },
 	"rdm": func() bool { return cpu.ARM64.HasASIMDRDM }, "fp16fml": func() bool { return cpu.ARM64.HasASIMDFHM },
+	"sse4a": func() bool { return procFlag("sse4a") }, "fma4": func() bool { return procFlag("fma4") },
+	"xop": func() bool { return procFlag("xop") }, "amx-tile": func() bool { return procFlag("amx_tile") },
+	"amx-int8": func() bool { return procFlag("amx_int8") }, "amx-bf16": func() bool { return cpu.X86.HasAMXBF16 || procFlag("amx_bf16") },
+	"lse": func() bool { return cpu.ARM64.HasATOMICS }, "lse128": func() bool { return procFlag("lse128") },
+	"sve2p1": func() bool { return procFlag("sve2p1") }, "sve2-bitperm": func() bool { return procFlag("svebitperm") },
+	"f32mm": func() bool { return procFlag("svef32mm") }, "f64mm": func() bool { return procFlag("svef64mm") },
+	"sme": func() bool { return procFlag("sme") }, "sme2": func() bool { return procFlag("sme2") },
+	"sme2p1": func() bool { return procFlag("sme2p1") }, "sme-f16f16": func() bool { return procFlag("smef16f16") },
+	"sme-f64f64": func() bool { return procFlag("smef64f64") }, "sme-i16i64": func() bool { return procFlag("smei16i64") },
+}
+
+// cpuinfoFeatures are the features iree-cpuinfo reports for each
+// architecture, in the order (and with the LLVM names) IREE's tool prints.
+var cpuinfoFeatures = map[string][]string{
+	"x86_64": {"sse3", "ssse3", "sse4.1", "sse4.2", "sse4a", "avx", "fma", "fma4", "xop", "f16c", "avx2",
+		"avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw", "avx512ifma", "avx512vbmi",
+		"avx512vpopcntdq", "avx512vnni", "avx512vbmi2", "avx512bitalg", "avx512bf16", "avx512fp16",
+		"amx-tile", "amx-int8", "amx-bf16"},
+	"aarch64": {"fp-armv8", "lse", "lse128", "fullfp16", "fp16fml", "dotprod", "i8mm", "bf16", "sve", "sve2",
+		"sve2p1", "sve2-bitperm", "f32mm", "f64mm", "sme", "sme2", "sme2p1", "sme-f16f16", "sme-f64f64",
+		"sme-i16i64"},
+}
+
+// HostFeature is one CPU feature of the host and whether it has it.
+type HostFeature struct {
+	Name    string // LLVM's name, without the leading +
+	Present bool
+}
+
+// HostFeatures returns the CPU features IREE's iree-cpuinfo reports for the
+// host's architecture, each with whether the host has it (and the OS
+// enables it); none on architectures IREE reports no features for.
+func HostFeatures() []HostFeature {
+	var out []HostFeature
+	for _, name := range cpuinfoFeatures[hostArch()] {
+		out = append(out, HostFeature{Name: name, Present: featureChecks[name]()})
+	}
+	return out
 }
 
 var (
