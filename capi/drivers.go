@@ -7,6 +7,8 @@ import "C"
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"sync"
 	"unsafe"
 
@@ -41,7 +43,17 @@ func gree_flags_parse(argc C.size_t, argv **C.char) (st C.gree_status_t) {
 	if argc > 0 && argv == nil {
 		return invalidArg("argv must not be NULL when argc > 0")
 	}
-	rest, err := flags.Parse(goArgs(argc, argv), flags.UnknownIsError)
+	// --help prints every flag and parsing goes on, as IREE's library
+	// parsing does (IREE_FLAGS_PARSE_MODE_CONTINUE_AFTER_HELP).
+	var args []string
+	for _, a := range goArgs(argc, argv) {
+		if a == "--help" || a == "-help" {
+			fmt.Fprint(os.Stdout, flags.Default.Help())
+			continue
+		}
+		args = append(args, a)
+	}
+	rest, err := flags.Parse(args, flags.UnknownIsError)
 	if err != nil {
 		return toStatus(err)
 	}

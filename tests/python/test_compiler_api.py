@@ -1,5 +1,7 @@
 """iree_go.compiler's names, enums and tool errors."""
 
+import os
+
 import pytest
 
 import iree_go.compiler as ireec
@@ -53,3 +55,30 @@ def test_panic_in_library_is_internal_error_not_crash():
     assert "\n" not in str(e.value).strip() and "goroutine" not in str(e.value) and "GREE_DEBUG=1" in str(e.value)
     # The library still works afterwards.
     assert ireec.query_available_targets()[-3:] == ["vmvx", "vmvx-inline", "vulkan-spirv"]
+
+
+def test_temp_file_saver_keeps_input_and_output(tmp_path):
+    from iree_go.compiler.tools import TempFileSaver
+    src = "func.func @neg(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = arith.negf %a : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n"
+    saved = tmp_path / "saved"
+    with TempFileSaver(str(saved / "{id}")) as tfs:
+        assert tfs.retained and tfs.retained_path.startswith(str(saved))
+        blob = ireec.compile_str(src, target_backends=["vmvx"])
+        out = tmp_path / "m.vmfb"
+        assert ireec.compile_str(src, target_backends=["vmvx"], output_file=str(out)) is None
+        assert not out.exists()  # copied there when the saver exits
+    assert out.read_bytes() == blob
+    root = tfs.retained_path
+    assert open(os.path.join(root, "core-input.mlir")).read() == src
+    assert open(os.path.join(root, "core-output.bin"), "rb").read() == blob
+    assert os.path.exists(os.path.join(root, "core-output_1.bin"))  # the second compile's
+
+
+def test_iree_save_temps_environment(tmp_path, monkeypatch):
+    from iree_go.compiler.tools import TempFileSaver
+    monkeypatch.setenv("IREE_SAVE_TEMPS", str(tmp_path / "{pid}"))
+    ireec.compile_str("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { return %a : tensor<2xf32> }", target_backends=["vmvx"])
+    assert os.path.exists(tmp_path / str(os.getpid()) / "core-output.bin")
+    monkeypatch.delenv("IREE_SAVE_TEMPS")
+    with TempFileSaver() as tfs:
+        assert not tfs.retained and tfs.alloc_optional("x.bin") is None

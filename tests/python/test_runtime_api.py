@@ -234,7 +234,7 @@ def test_from_flatbuffer_warns_when_unaligned_and_wrap_buffer(mul_vmfb, tmp_path
         wrapped = ireert.VmModule.wrap_buffer(inst, aligned)
         assert len(w) == 1
     assert m.function_names == ["simple_mul"] and wrapped.name == "arithmetic"
-    with pytest.raises(ValueError, match="aligned"):
+    with pytest.raises(ValueError, match="unaligned buffer"):
         ireert.VmModule.wrap_buffer(inst, unaligned)
     p = tmp_path / "m.vmfb"
     p.write_bytes(mul_vmfb)

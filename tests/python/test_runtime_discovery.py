@@ -153,4 +153,20 @@ def test_bad_env_flags_raise_on_import():
     env = dict(os.environ, IREE_PY_RUNTIME_FLAGS="--no_such_flag=1")
     r = subprocess.run([sys.executable, "-c", "import iree_go.runtime"], env=env, capture_output=True, text=True)
     assert r.returncode != 0
-    assert "Bad flag value in environment variable IREE_PY_RUNTIME_FLAGS=--no_such_flag=1" in r.stderr
+    assert "Bad flag value in environment variable IREE_PY_RUNTIME_FLAGS='--no_such_flag=1'" in r.stderr
+    assert "no_such_flag" in r.stderr.rsplit("RuntimeError", 1)[1]  # the parser's reason follows
+
+
+def test_env_flags_reloaded_on_request(monkeypatch):
+    monkeypatch.setenv("IREE_PY_RUNTIME_FLAGS", "--cuda_default_index=0")
+    ireert.flags._load_default_flags_from_env()
+    monkeypatch.setenv("IREE_PY_RUNTIME_FLAGS", "--barbar")
+    with pytest.raises(RuntimeError, match="IREE_PY_RUNTIME_FLAGS.*barbar"):
+        ireert.flags._load_default_flags_from_env()
+
+
+def test_parse_flags_help_prints_flags_and_continues(capfd):
+    # IREE's library parsing prints the flags for --help and goes on.
+    ireert.flags.parse_flags("--help", "--cuda_default_index=0")
+    out = capfd.readouterr().out
+    assert "--cuda_default_index=" in out

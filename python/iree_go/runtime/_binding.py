@@ -277,3 +277,9 @@ def parse_flags(*flags):
     arr, keep = _capi.string_array(list(flags))
     check(lib.gree_flags_parse(len(flags), arr))
     del keep
+
+
+# IREE's _binding module also holds the VM types; code that imports them
+# from here (IREE's own tests do) finds them. Imported last: _vm uses the
+# names above.
+from ._vm import Linkage, VmBuffer, VmContext, VmFunction, VmInstance, VmModule, VmVariantList  # noqa: E402

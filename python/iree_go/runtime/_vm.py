@@ -98,7 +98,7 @@ class VmModule:
         mv = memoryview(buffer)
         addr = int(ffi.cast("uintptr_t", ffi.from_buffer(mv))) if mv.nbytes else 0
         if addr % _ALIGNMENT:
-            raise ValueError(f"VmModule buffer is not {_ALIGNMENT}-byte aligned")
+            raise ValueError(f"VmModule cannot wrap an unaligned buffer: it must be {_ALIGNMENT}-byte aligned (copy_buffer copies it)")
         m = VmModule._load(mv)
         if destroy_callback is not None:
             destroy_callback()

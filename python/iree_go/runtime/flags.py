@@ -10,7 +10,9 @@ FUNCTION_INPUT_VALIDATION = True
 __all__ = ["parse_flags", "FUNCTION_INPUT_VALIDATION"]
 
 
-def _parse_env_flags():
+def _load_default_flags_from_env():
+    """Parses the flags in ``IREE_PY_RUNTIME_FLAGS`` (as IREE does at import);
+    a bad flag raises RuntimeError naming the variable and its value."""
     value = os.environ.get("IREE_PY_RUNTIME_FLAGS")
     if not value:
         return
@@ -18,8 +20,8 @@ def _parse_env_flags():
         parse_flags(*shlex.split(value))
     except Exception as e:
         raise RuntimeError(
-            f"Bad flag value in environment variable IREE_PY_RUNTIME_FLAGS={value}"
+            f"Bad flag value in environment variable IREE_PY_RUNTIME_FLAGS='{value}': {e}"
         ) from e
 
 
-_parse_env_flags()
+_load_default_flags_from_env()

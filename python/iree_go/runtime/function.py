@@ -392,3 +392,9 @@ class FunctionInvoker:
 
     def __repr__(self):
         return repr(self._vm_function)
+
+
+# The memory type and usage of the buffers made for arguments passed as
+# host arrays (IREE's names; gree's local devices import host arrays in place).
+IMPLICIT_BUFFER_ARG_MEMORY_TYPE = _hal.MemoryType.DEVICE_LOCAL
+IMPLICIT_BUFFER_ARG_USAGE = _hal.BufferUsage.DEFAULT

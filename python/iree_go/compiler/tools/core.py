@@ -1,10 +1,13 @@
 """Compiling programs (IREE's iree.compiler.tools.core)."""
 
+import dataclasses
+import os
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import List, Optional, Sequence, Union
 
 from .binaries import invoke_immediate
+from .debugging import TempFileSaver
 
 __all__ = [
     "DEFAULT_TESTING_BACKENDS",
@@ -14,6 +17,7 @@ __all__ = [
     "CompilerOptions",
     "InputType",
     "OutputFormat",
+    "TempFileSaver",
 ]
 
 DEFAULT_TESTING_BACKENDS = ["llvm-cpu"]
@@ -122,19 +126,38 @@ def build_compile_command_line(input_file: str, options: CompilerOptions) -> Lis
     return cl
 
 
+def _compile(input_file: str, options: CompilerOptions, data: Optional[bytes], tfs: TempFileSaver) -> Optional[bytes]:
+    # With a retaining saver the output goes to core-output.bin first (and
+    # is copied to output_file when the saver exits), as IREE does.
+    out_path = tfs.alloc_optional("core-output.bin", export_as=options.output_file)
+    if out_path != options.output_file:
+        options = dataclasses.replace(options, output_file=out_path)
+    result = invoke_immediate(build_compile_command_line(input_file, options), input_file=data)
+    if not out_path:
+        return result
+    if tfs.retained and not tfs._exports_to(out_path):
+        with open(out_path, "rb") as f:
+            return f.read()
+    return None
+
+
 def compile_file(input_file: str, **kwargs) -> Optional[bytes]:
     """Compiles a file; returns the module bytes, or None with output_file."""
     options = CompilerOptions(**kwargs)
-    result = invoke_immediate(build_compile_command_line(input_file, options))
-    return None if options.output_file else result
+    with TempFileSaver.implicit() as tfs:
+        return _compile(os.fspath(input_file), options, None, tfs)
 
 
 def compile_str(input_str: Union[str, bytes], **kwargs) -> Optional[bytes]:
     """Compiles source text; returns the module bytes, or None with output_file."""
     options = CompilerOptions(**kwargs)
-    data = input_str.encode("utf-8") if isinstance(input_str, str) else input_str
-    result = invoke_immediate(build_compile_command_line("-", options), input_file=data)
-    return None if options.output_file else result
+    data = input_str.encode("utf-8") if isinstance(input_str, str) else bytes(input_str)
+    with TempFileSaver.implicit() as tfs:
+        if tfs.retained:
+            name = "core-input.mlir" if isinstance(input_str, str) else "core-input.mlirbc"
+            with open(tfs.alloc_optional(name), "wb") as f:
+                f.write(data)
+        return _compile("-", options, data, tfs)
 
 
 def query_available_targets() -> List[str]:
