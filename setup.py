@@ -53,6 +53,9 @@ class BuildGo(build_py):
         if os.path.exists(generated):
             os.remove(generated)
         shutil.copy(os.path.join(HERE, "include", "gree.h"), os.path.join(lib_dir, "gree.h"))
+        embed_dir = os.path.join(lib_dir, "iree", "compiler")
+        os.makedirs(embed_dir, exist_ok=True)
+        shutil.copy(os.path.join(HERE, "include", "iree", "compiler", "embedding_api.h"), embed_dir)
         for tool in TOOLS:
             go_build(go, os.path.join(bin_dir, tool), "./go/cmd/" + tool)
 
