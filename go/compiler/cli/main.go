@@ -24,6 +24,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: %v\n", err)
 		return 1
 	}
+	for _, n := range p.notes {
+		fmt.Fprintln(stderr, n)
+	}
 	if p.bool("help") {
 		fmt.Fprint(stdout, usage())
 		return 0

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -92,6 +93,9 @@ var options = []option{
 type parsed struct {
 	values     map[string][]string
 	positional []string
+	// notes are said once on stderr: IREE options gree accepts and
+	// ignores.
+	notes []string
 }
 
 func (p *parsed) bool(name string) bool {
@@ -151,7 +155,20 @@ func parseArgs(args []string) (*parsed, error) {
 		name, value, hasValue := strings.Cut(name, "=")
 		o := lookupOption(name)
 		if o == nil {
-			return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'", a)
+			io, note, err := ireeOption(name, value, hasValue)
+			if err != nil {
+				return nil, err
+			}
+			if io == nil {
+				if near := nearestFlag(name); near != "" {
+					return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'\niree-compile: Did you mean '--%s'?", a, near)
+				}
+				return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'", a)
+			}
+			if note != "" && !slices.Contains(p.notes, note) {
+				p.notes = append(p.notes, note)
+			}
+			o = io
 		}
 		switch o.kind {
 		case optBool:
