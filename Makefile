@@ -3,7 +3,7 @@ GO      ?= go
 PYTHON  ?= python3
 VENV    ?= .venv
 BUILD   := build
-TOOLS   := iree-compile iree-run-module iree-check-module iree-benchmark-module iree-dump-module iree-run-mlir iree-import-onnx iree-cpuinfo
+TOOLS   := iree-compile iree-run-module iree-check-module iree-benchmark-module iree-dump-module iree-run-mlir iree-import-onnx iree-cpuinfo iree-benchmark-executable
 
 .PHONY: all build demo test test-go test-python check clean venv
 

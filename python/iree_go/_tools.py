@@ -56,3 +56,7 @@ def iree_import_onnx():
 
 def iree_cpuinfo():
     _exec("iree-cpuinfo")
+
+
+def iree_benchmark_executable():
+    _exec("iree-benchmark-executable")

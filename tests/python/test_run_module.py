@@ -161,3 +161,14 @@ def test_dynamic_inner_dimensions_are_checked_at_run_time(bin_dir, tmp_path):
     assert f"FAILED_PRECONDITION; {src}:2:3: operand shapes do not match at run time: dimension 0 of input 1 (tensor<?x6xf32>) must be equal to dimension 1 of input 0" in r.stderr, r.stderr
     r = subprocess.run([run, f"--module={vmfb}", "--input=4x3xf32=1", "--input=3x6xf32=1"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.splitlines()[-1].startswith("4x6xf32=[3 3 3 3 3 3]"), r.stdout + r.stderr
+
+
+def test_benchmark_executable_times_one_dispatch(bin_dir, mul_vmfb):
+    r = tool(bin_dir, "iree-benchmark-executable", f"--executable_file={mul_vmfb}", "--device=local-sync",
+             "--binding=4xf32=0", "--binding=4xf32=1,2,3,4", "--binding=4xf32=5,6,7,8",
+             "--workgroup_count=1,1,1", "--batch_size=8", "--benchmark_min_time=0.02s")
+    assert r.returncode == 0, r.stderr
+    row = next(l for l in r.stdout.splitlines() if l.startswith("BM_dispatch_1x1x1/process_time/real_time"))
+    assert row.split()[2] == "ns" and row.split()[6].startswith("items_per_second=")
+    r = tool(bin_dir, "iree-benchmark-executable", f"--executable_file={mul_vmfb}", "--entry_point=3")
+    assert r.returncode == 1 and "out of range" in r.stderr

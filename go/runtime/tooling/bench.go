@@ -124,16 +124,9 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 	if len(jobs) == 0 {
 		return status.Errorf(status.InvalidArgument, "no function to benchmark: module '%s' exports no function without inputs; pass --function= and --input=", main.Name())
 	}
-	unit, scale := o.TimeUnit, 1e3
-	switch unit {
-	case "", "ms":
-		unit, scale = "ms", 1e3
-	case "us":
-		scale = 1e6
-	case "ns":
-		scale = 1e9
-	default:
-		return status.Errorf(status.InvalidArgument, "unknown --time_unit=%s (expected ms, us or ns)", o.TimeUnit)
+	unit, scale, err := timeUnit(o.TimeUnit)
+	if err != nil {
+		return err
 	}
 	reps := max(o.Repetitions, 1)
 	minTime := o.MinTime
@@ -162,19 +155,45 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 			rows = append(rows, row)
 			reals, cpus, rates = append(reals, row.real), append(cpus, row.cpu), append(rates, row.rate)
 		}
-		if reps > 1 {
-			last := rows[len(rows)-1].iterations
-			for _, agg := range []string{"mean", "median", "stddev"} {
-				rows = append(rows, benchRow{name: name + "_" + agg, real: aggregate(agg, reals), cpu: aggregate(agg, cpus), iterations: last, rate: aggregate(agg, rates)})
-			}
-		}
+		rows = appendAggregates(rows, name, reals, cpus, rates, reps)
 	}
+	printBenchRows(stdout, rows, unit, scale)
+	return nil
+}
+
+// timeUnit returns the --time_unit's name and its scale from seconds.
+func timeUnit(unit string) (string, float64, error) {
+	switch unit {
+	case "", "ms":
+		return "ms", 1e3, nil
+	case "us":
+		return "us", 1e6, nil
+	case "ns":
+		return "ns", 1e9, nil
+	}
+	return "", 0, status.Errorf(status.InvalidArgument, "unknown --time_unit=%s (expected ms, us or ns)", unit)
+}
+
+// appendAggregates adds the mean, median and stddev rows of a benchmark
+// repeated reps times, as Google Benchmark does.
+func appendAggregates(rows []benchRow, name string, reals, cpus, rates []float64, reps int) []benchRow {
+	if reps <= 1 {
+		return rows
+	}
+	last := rows[len(rows)-1].iterations
+	for _, agg := range []string{"mean", "median", "stddev"} {
+		rows = append(rows, benchRow{name: name + "_" + agg, real: aggregate(agg, reals), cpu: aggregate(agg, cpus), iterations: last, rate: aggregate(agg, rates)})
+	}
+	return rows
+}
+
+// printBenchRows prints Google Benchmark's console table.
+func printBenchRows(stdout io.Writer, rows []benchRow, unit string, scale float64) {
 	sep := strings.Repeat("-", 102)
 	fmt.Fprintf(stdout, "%s\n%-46s %13s %15s %12s UserCounters...\n%s\n", sep, "Benchmark", "Time", "CPU", "Iterations", sep)
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "%-46s %10.3f %s %12.3f %s %12d items_per_second=%s/s\n", r.name, r.real*scale, unit, r.cpu*scale, unit, r.iterations, humanReadable(r.rate))
 	}
-	return nil
 }
 
 // humanReadable formats a counter as Google Benchmark's console does: six
@@ -189,20 +208,33 @@ func humanReadable(v float64) string {
 	return strconv.FormatFloat(v, 'g', 6, 64) + unit
 }
 
-// measure runs fn repeatedly, growing the iteration count until a batch
-// takes at least minTime, as Google Benchmark does.
+// measure runs fn repeatedly (see measureLoop); each call's results go
+// back to the device's cache, as IREE's runtime frees them.
 func measure(s *gree.Session, mod, fn string, args []vm.Value, minTime time.Duration) (benchRow, error) {
+	return measureLoop(minTime, func() error {
+		res, err := s.CallSync(mod, fn, args)
+		if err != nil {
+			return status.Annotate(err, "benchmarking '%s'", fn)
+		}
+		s.Release(res, args)
+		return nil
+	})
+}
+
+// measureLoop runs step repeatedly, growing the iteration count until a
+// batch takes at least minTime, as Google Benchmark does; the row's times
+// are per step and its rate steps per second.
+func measureLoop(minTime time.Duration, step func() error) (benchRow, error) {
+	if minTime <= 0 {
+		minTime = 500 * time.Millisecond
+	}
 	iters := int64(1)
 	for {
 		c0, t0 := processCPU(), time.Now()
 		for i := int64(0); i < iters; i++ {
-			res, err := s.CallSync(mod, fn, args)
-			if err != nil {
-				return benchRow{}, status.Annotate(err, "benchmarking '%s'", fn)
+			if err := step(); err != nil {
+				return benchRow{}, err
 			}
-			// The results are discarded: their buffers go back to the
-			// device's cache, as IREE's runtime frees them.
-			s.Release(res, args)
 		}
 		el, cpu := time.Since(t0), processCPU()-c0
 		if el >= minTime || iters >= 1e9 {
