@@ -353,6 +353,43 @@ func (o *onnxOp) fold() ([]*ir.Value, bool) {
 				set([]float64{x.at(flatAt(src, x.dims))})
 			}
 		}
+	case "Transpose":
+		// torch's F.pad transposes its [n, 2] pad pairs.
+		x := in(0)
+		if x == nil {
+			return nil, false
+		}
+		r := len(x.dims)
+		perm, ok := o.attrInts("perm")
+		if !ok {
+			for i := r - 1; i >= 0; i-- {
+				perm = append(perm, int64(i))
+			}
+		}
+		if len(perm) != r {
+			return nil, false
+		}
+		seen := make([]bool, r)
+		for _, p := range perm {
+			if p < 0 || p >= int64(r) || seen[p] {
+				return nil, false
+			}
+			seen[p] = true
+			res.dims = append(res.dims, x.dims[p])
+		}
+		total := (&cval{dims: res.dims}).n()
+		src := make([]int64, r)
+		for k := int64(0); k < total; k++ {
+			ix := unravel(k, res.dims)
+			for i, p := range perm {
+				src[p] = ix[i]
+			}
+			if !outF && !x.fl {
+				res.i = append(res.i, x.i[flatAt(src, x.dims)])
+			} else {
+				set([]float64{x.at(flatAt(src, x.dims))})
+			}
+		}
 	case "Slice":
 		x := in(0)
 		if x == nil || o.c.opset < 10 || in(1) == nil || in(2) == nil {
@@ -422,15 +459,7 @@ func (o *onnxOp) fold() ([]*ir.Value, bool) {
 		if total > maxFoldElements {
 			return nil, false
 		}
-		v := 0.0
-		switch a := o.attr("value").(type) {
-		case *ir.DenseElementsAttr:
-			if ir.IsFloat(a.ElementType()) {
-				v = a.FloatAt(0)
-			} else {
-				v = float64(a.IntAt(0))
-			}
-		}
+		v := o.valueAttr()
 		for k := int64(0); k < total; k++ {
 			set([]float64{v})
 		}
@@ -467,6 +496,26 @@ func (o *onnxOp) fold() ([]*ir.Value, bool) {
 	}
 	t := ir.Tensor(res.dims, rt.Elem)
 	return []*ir.Value{denseOf(o.b, t, res.f, res.i)}, true
+}
+
+// valueAttr reads ConstantOfShape's one-element value attribute, inline
+// (dense<...>) or a resource blob (dense_resource<...>, as IREE's importer
+// writes it); 0 when absent.
+func (o *onnxOp) valueAttr() float64 {
+	var d *ir.DenseElementsAttr
+	switch a := o.attr("value").(type) {
+	case *ir.DenseElementsAttr:
+		d = a
+	case *ir.DenseResourceAttr:
+		d, _ = a.Elements()
+	}
+	if d == nil || d.NumElements() < 1 {
+		return 0
+	}
+	if ir.IsFloat(d.ElementType()) {
+		return d.FloatAt(0)
+	}
+	return float64(d.IntAt(0))
 }
 
 // foldShape returns the result dims of the reshaping ops on x.

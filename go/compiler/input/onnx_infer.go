@@ -44,6 +44,36 @@ func (o *onnxOp) refine() {
 		}
 	case "Slice", "Concat", "Transpose", "Unsqueeze", "Squeeze", "Gather", "Flatten", "MatMul", "Tile", "Pad":
 		dims = o.inferShape()
+	case "Gemm":
+		a, b := tt(o.in(0)), tt(o.in(1))
+		if a != nil && b != nil && ir.HasStaticShape(a) && ir.HasStaticShape(b) && len(a.Dims) == 2 && len(b.Dims) == 2 {
+			m, n := a.Dims[0], b.Dims[1]
+			if o.attrInt("transA", 0) != 0 {
+				m = a.Dims[1]
+			}
+			if o.attrInt("transB", 0) != 0 {
+				n = b.Dims[0]
+			}
+			dims = []int64{m, n}
+		}
+	case "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool":
+		if x := tt(o.in(0)); x != nil && ir.HasStaticShape(x) && len(x.Dims) >= 2 {
+			dims = append([]int64{}, x.Dims...)
+			for i := 2; i < len(dims); i++ {
+				dims[i] = 1
+			}
+		}
+	case "Softmax", "LogSoftmax", "Hardmax", "LayerNormalization", "InstanceNormalization", "BatchNormalization",
+		"LpNormalization", "MeanVarianceNormalization", "RMSNormalization", "CumSum", "Trilu", "Dropout", "Clip",
+		"Shrink", "Celu", "Swish", "ScatterND", "ScatterElements", "Scatter":
+		// The first result has the first input's shape (downstream of a
+		// shape the importer could not infer, IREE's importer writes '?').
+		if x := tt(o.in(0)); x != nil && ir.HasStaticShape(x) {
+			dims = append([]int64{}, x.Dims...)
+			if o.kind == "Dropout" && len(o.rts) > 1 && o.rts[1] != nil && len(o.rts[1].Dims) == len(dims) {
+				o.rts[1] = ir.Tensor(dims, o.rts[1].Elem) // the mask
+			}
+		}
 	default:
 		h := onnxHandlers[o.kind]
 		if h == nil {

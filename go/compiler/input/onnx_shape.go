@@ -546,23 +546,7 @@ func onnxConstantOfShape(o *onnxOp) ([]*ir.Value, error) {
 		return nil, err
 	}
 	rt := o.rts[0]
-	v := 0.0
-	switch a := o.attr("value").(type) {
-	case *ir.DenseElementsAttr:
-		if ir.IsFloat(a.ElementType()) {
-			v = a.FloatAt(0)
-		} else {
-			v = float64(a.IntAt(0))
-		}
-	case *ir.DenseResourceAttr:
-		if d, err := a.Elements(); err == nil {
-			if ir.IsFloat(d.ElementType()) {
-				v = d.FloatAt(0)
-			} else {
-				v = float64(d.IntAt(0))
-			}
-		}
-	}
+	v := o.valueAttr()
 	if len(rt.Dims) == 0 {
 		return []*ir.Value{denseOf(o.b, rt, []float64{v}, []int64{int64(v)})}, nil
 	}

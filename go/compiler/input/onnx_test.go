@@ -13,7 +13,7 @@ func TestOnnxErrors(t *testing.T) {
 	const x = "!torch.vtensor<[2,4],f32>"
 	cases := []struct{ body, want string }{
 		{`%r = torch.operator "onnx.Foo"(%x) : (` + x + `) -> ` + x, "onnx.Foo (opset 17) is not supported by gree"},
-		{`%r = torch.operator "onnx.Trilu"(%x) : (` + x + `) -> !torch.vtensor<[2,?],f32>`, "onnx.Trilu (opset 17) with dynamic result shapes is not supported by gree yet"},
+		{`%r = torch.operator "onnx.EyeLike"(%x) : (` + x + `) -> !torch.vtensor<[2,?],f32>`, "onnx.EyeLike (opset 17) with dynamic result shapes is not supported by gree yet"},
 		{`%r = torch.operator "onnx.Relu"(%x) : (` + x + `) -> !torch.vtensor`, "onnx.Relu (opset 17) unranked or malformed tensor type !torch.vtensor is not supported by gree"},
 		{`%r = torch.operator "onnx.Relu"(%x) : (` + x + `) -> !torch.vtensor<[2,4],complex<f32>>`, "element type 'complex<f32>' is not supported by gree"},
 		{`%r = torch.operator "onnx.Softmax"(%x) {torch.onnx.axis = 3 : si64} : (` + x + `) -> ` + x, "onnx.Softmax (opset 17) has axis 3 out of range for rank 2"},

@@ -23,13 +23,9 @@ func hloScalarBody(bb *ir.Builder, blk *ir.Block, args []*ir.Value) ([]*ir.Value
 		m[a] = args[i]
 	}
 	for _, o := range blk.Ops {
-		vals := make([]*ir.Value, len(o.Operands))
-		for i, v := range o.Operands {
-			x, ok := m[v]
-			if !ok {
-				return nil, ir.OpErrorf(o, "uses a value defined outside its region, which gree does not support here")
-			}
-			vals[i] = x
+		vals, err := hloBodyOperands(bb, blk, o, m)
+		if err != nil {
+			return nil, err
 		}
 		if o.Name == "stablehlo.return" || o.Name == "linalg.yield" || o.Name == "iree_linalg_ext.yield" {
 			return vals, nil
@@ -197,13 +193,9 @@ func hloScalarResult(bb *ir.Builder, blk *ir.Block, args []*ir.Value, k int) (*i
 		if !needed[o] {
 			continue
 		}
-		vals := make([]*ir.Value, len(o.Operands))
-		for i, v := range o.Operands {
-			x, ok := m[v]
-			if !ok {
-				return nil, ir.OpErrorf(o, "uses a value defined outside its region, which gree does not support here")
-			}
-			vals[i] = x
+		vals, err := hloBodyOperands(bb, blk, o, m)
+		if err != nil {
+			return nil, err
 		}
 		if len(o.Results) != 1 {
 			return nil, ir.OpErrorf(o, "in a scalar region is not supported by gree")
@@ -214,9 +206,58 @@ func hloScalarResult(bb *ir.Builder, blk *ir.Block, args []*ir.Value, k int) (*i
 		}
 		m[o.Results[0]] = v
 	}
-	v, ok := m[ret.Operands[k]]
-	if !ok {
-		return nil, ir.OpErrorf(ret, "returns a value defined outside its region, which gree does not support")
+	if v, ok := m[ret.Operands[k]]; ok {
+		return v, nil
 	}
-	return v, nil
+	return hloCaptured(bb, blk, ret, ret.Operands[k])
+}
+
+// hloBodyOperands maps the operands of o, an op of the scalar region blk,
+// to their scalars at bb: values of the region through m, and values the
+// region uses from above (hloCaptured), which are added to m.
+func hloBodyOperands(bb *ir.Builder, blk *ir.Block, o *ir.Operation, m ir.Mapping) ([]*ir.Value, error) {
+	vals := make([]*ir.Value, len(o.Operands))
+	for i, v := range o.Operands {
+		x, ok := m[v]
+		if !ok {
+			var err error
+			if x, err = hloCaptured(bb, blk, o, v); err != nil {
+				return nil, err
+			}
+			m[v] = x
+		}
+		vals[i] = x
+	}
+	return vals, nil
+}
+
+// hloCaptured is the scalar, at bb inside a body built from the scalar
+// region blk, of a value v that the region's op o uses but that is defined
+// above the region — StableHLO regions other than functions may use
+// values of enclosing regions (JAX 0.10's sort comparators use the NaN
+// and zero constants of the function around them). A constant becomes a
+// scalar constant in the body; any other rank-0 tensor is read with
+// tensor.extract; a value that is already a scalar is used as it is.
+func hloCaptured(bb *ir.Builder, blk *ir.Block, o *ir.Operation, v *ir.Value) (*ir.Value, error) {
+	if v.IsBlockArgument() && v.ArgBlock() == blk || !v.IsBlockArgument() && v.Owner() != nil && v.Owner().Block() == blk {
+		// A value of the region itself that was not computed: it is
+		// defined after its use.
+		return nil, ir.OpErrorf(o, "uses a value of its region before the value is defined")
+	}
+	t, ok := v.Type.(*ir.RankedTensorType)
+	if !ok {
+		if _, isShaped := v.Type.(ir.ShapedType); isShaped {
+			return nil, ir.OpErrorf(o, "uses a value of type %s defined outside its region; gree reads only ranked rank-0 tensors and scalars from outside a region body", v.Type)
+		}
+		return v, nil
+	}
+	if len(t.Dims) != 0 {
+		return nil, ir.OpErrorf(o, "uses a value of type %s defined outside its region; an element-wise region body can only use rank-0 tensors from outside", t)
+	}
+	if def := v.Owner(); def != nil && (def.Name == "stablehlo.constant" || def.Name == "arith.constant") {
+		if _, dense := def.Attr("value").(*ir.DenseElementsAttr); dense {
+			return hloScalarConst(bb, def)
+		}
+	}
+	return bb.Create("tensor.extract", []*ir.Value{v}, []ir.Type{t.Elem}).Result(0), nil
 }

@@ -99,8 +99,11 @@ func FileLoc(file string, line, col int) *FileLineColLoc {
 }
 
 // Diagnostic is a compiler error tied to a source location. It formats as
-// "file:line:col: error: message" (or "<unknown>: error: message" when the
-// location has no file position).
+// MLIR's diagnostics do: "file:line:col: error: message" where the
+// location holds a file position; else the location itself follows
+// "<unknown>:0: error: " (`<unknown>:0: error: loc("eq"): message` for a
+// name-only location; just "<unknown>:0: error: message" for
+// loc(unknown)).
 type Diagnostic struct {
 	Loc Location
 	Msg string
@@ -108,7 +111,13 @@ type Diagnostic struct {
 
 // Error formats the diagnostic.
 func (d *Diagnostic) Error() string {
-	return FormatLoc(d.Loc) + ": error: " + d.Msg
+	if FileLineColOf(d.Loc) != nil {
+		return FormatLoc(d.Loc) + ": error: " + d.Msg
+	}
+	if d.Loc == nil || d.Loc == Unknown {
+		return "<unknown>:0: error: " + d.Msg
+	}
+	return "<unknown>:0: error: " + d.Loc.String() + ": " + d.Msg
 }
 
 // Errorf returns a Diagnostic at loc.

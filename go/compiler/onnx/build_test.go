@@ -228,5 +228,8 @@ func testModels() map[string]struct {
 		Output: []*onnxpb.ValueInfoProto{tensorVI("out", onnxpb.TensorProto_FLOAT, 2)},
 	}
 	out["subgraphs"] = entry{model(sub, 16), false}
+	for name, e := range shapeFoldModels() {
+		out[name] = e
+	}
 	return out
 }

@@ -19,7 +19,8 @@
 // iree-compile imports a model) it propagates through every op it can
 // compute, keeps ranks wherever they are known, and replaces the shape
 // computations whose values are known statically (Shape → Gather →
-// Unsqueeze → Concat feeding a Reshape, and the like) by constants,
+// Unsqueeze → Concat feeding a Reshape, the ConstantOfShape → Mul → Equal →
+// Where chain of torch's expand(n, -1, -1), and the like) by constants,
 // dropping the ops that only fed them.
 //
 // The printed text follows MLIR's printer byte for byte where practical
@@ -30,7 +31,8 @@
 // (element types and vtensor types), tensor.go (TensorProto data),
 // mlirfloat.go (MLIR's float printing), attrs.go (attribute printing),
 // emit.go (functions, regions, value names, resources), import.go (the entry
-// points), env.go (what is known about values; folding), shape_infer*.go
-// (type inference per op), opset.go (--opset-version), cli.go (the
+// points), env.go (what is known about values; folding), shape_fold.go
+// (FoldShapes' propagation through comparisons, Where and logic),
+// shape_infer*.go (type inference per op; _rnn: RNN/GRU/LSTM), opset.go (--opset-version), cli.go (the
 // iree-import-onnx command line).
 package onnx

@@ -101,7 +101,9 @@ var foldable = map[string]bool{
 	"Shape": true, "Size": true, "Gather": true, "Unsqueeze": true, "Squeeze": true,
 	"Concat": true, "Slice": true, "Cast": true, "Add": true, "Sub": true, "Mul": true,
 	"Div": true, "Identity": true, "Reshape": true, "ConstantOfShape": true, "Range": true,
-	"Constant": true,
+	"Constant": true, "Equal": true, "Less": true, "Greater": true, "LessOrEqual": true,
+	"GreaterOrEqual": true, "And": true, "Or": true, "Xor": true, "Not": true, "Where": true,
+	"Max": true, "Min": true, "Mod": true, "Neg": true, "Abs": true, "Transpose": true,
 }
 
 // analyze infers the types (and small integer values) of every node
@@ -121,6 +123,9 @@ func (gi *graphImporter) analyze() error {
 				}
 			}
 			outs = gi.imp.inferNode(n, ins)
+			if gi.imp.opts.FoldShapes {
+				propagateExtra(n, ins, outs)
+			}
 			if normalizeDomain(n.GetDomain()) == "" {
 				switch n.GetOpType() {
 				case "If":

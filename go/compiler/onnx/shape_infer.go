@@ -223,6 +223,8 @@ func (imp *importer) inferNode(n *onnxpb.NodeProto, in []*info) (out []*info) {
 		return inferLoop(n, in)
 	case "Einsum":
 		return inferEinsum(n, in)
+	case "RNN", "GRU", "LSTM":
+		return inferRNN(n, in, opset)
 	case "SequenceEmpty":
 		elem := int32(attrInt(n, "dtype", int64(dtFloat)))
 		return []*info{{t: &vtype{kind: kindSequence, inner: &vtype{kind: kindTensor, elem: elem, dims: []int64{}}}}}

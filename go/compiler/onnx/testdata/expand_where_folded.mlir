@@ -1,0 +1,28 @@
+module {
+  func.func @expand_where(%arg0: !torch.vtensor<[2,3,4],f32>) -> (!torch.vtensor<[2,4,4],f32>, !torch.vtensor<[3,2,5],f32>) attributes {torch.onnx_meta.ir_version = 8 : si64, torch.onnx_meta.opset_version = 17 : si64, torch.onnx_meta.producer_name = "gree-test", torch.onnx_meta.producer_version = "1"} {
+    %0 = torch.operator "onnx.Constant"() {torch.onnx.value = dense_resource<token> : tensor<1x1x4xf32>} : () -> !torch.vtensor<[1,1,4],f32> 
+    %1 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<[2, -1, -1]> : tensor<3xsi64>} : () -> !torch.vtensor<[3],si64> 
+    %2 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<3> : tensor<1xsi64>} : () -> !torch.vtensor<[1],si64> 
+    %3 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<-1> : tensor<si64>} : () -> !torch.vtensor<[],si64> 
+    %4 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<0> : tensor<si64>} : () -> !torch.vtensor<[],si64> 
+    %5 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<3> : tensor<si64>} : () -> !torch.vtensor<[],si64> 
+    %6 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<1> : tensor<si64>} : () -> !torch.vtensor<[],si64> 
+    %7 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<2> : tensor<1xsi64>} : () -> !torch.vtensor<[1],si64> 
+    %none = torch.constant.none
+    %8 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<[2, 1, 1]> : tensor<3xsi64>} : () -> !torch.vtensor<[3],si64> 
+    %9 = torch.operator "onnx.Expand"(%0, %8) : (!torch.vtensor<[1,1,4],f32>, !torch.vtensor<[3],si64>) -> !torch.vtensor<[2,1,4],f32> 
+    %10 = torch.operator "onnx.Concat"(%9, %arg0) {torch.onnx.axis = 1 : si64} : (!torch.vtensor<[2,1,4],f32>, !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor<[2,4,4],f32> 
+    %11 = torch.operator "onnx.Constant"() {torch.onnx.value = dense<[3, 2, 5]> : tensor<3xsi64>} : () -> !torch.vtensor<[3],si64> 
+    %12 = torch.operator "onnx.ConstantOfShape"(%11) : (!torch.vtensor<[3],si64>) -> !torch.vtensor<[3,2,5],f32> 
+    return %10, %12 : !torch.vtensor<[2,4,4],f32>, !torch.vtensor<[3,2,5],f32>
+  }
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      token: "0x080000000000003F000080BF000000400000803E"
+    }
+  }
+#-}
+
