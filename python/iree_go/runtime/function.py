@@ -1,185 +1,36 @@
 """FunctionInvoker (IREE's iree.runtime.function): Python values in,
 DeviceArrays and Python scalars out.
 
-Arguments are checked against the function's ``iree.abi.declaration`` before
-the call, so a wrong count, shape or dtype is an ``ArgumentError`` (a
-ValueError) naming the argument and the type the function expects.
+Three ways to pack a call, chosen once per function:
+
+- gree's modules: arguments are packed by the calling convention and checked
+  against the function's ``iree.abi.declaration`` before the call, so a wrong
+  count, shape or dtype is an ``ArgumentError`` (a ValueError) naming the
+  argument and the type the function expects;
+- functions carrying IREE's legacy ``iree.abi`` JSON reflection: packed and
+  unpacked by its descriptors, keyword arguments and nested
+  lists/tuples/dicts included (see _function_abi);
+- functions with neither: packed by Python type (int → i64, float → f64,
+  lists, tuples and dicts → VM lists, arrays → buffer views).
+
+A ``VmContext`` is called directly; any other context object through IREE's
+protocol, ``vm_context.invoke(vm_function, arg_list, ret_list)``.
 """
 
-import functools
-import re
+import threading
 
 import numpy as np
 
-from . import _hal
-from ._hal import HalBufferView, HalElementType
-from ._vm import VmVariantList
+from . import _function_abi, _hal
+from ._function_abi import ArgumentError, ReturnError
+from ._hal import HalBufferView
+from ._declaration import _KIND_TEXT, _can_convert, _describe, _element_text, _normalize_element, _shape_matches, \
+    _signature
+from ._vm import VmContext, VmVariantList
 from .array_interop import DeviceArray
 from . import dtypes
 
-__all__ = ["FunctionInvoker"]
-
-
-class ArgumentError(ValueError):
-    pass
-
-
-class ReturnError(ValueError):
-    pass
-
-
-_KIND_TEXT = {"i": "i32", "I": "i64", "f": "f32", "F": "f64", "r": "a reference"}
-
-
-def _split_top(text, sep=","):
-    """Splits text at sep outside <>, (), [] and {}."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur))
-    return [p.strip() for p in parts]
-
-
-def _declared_args(decl):
-    """The argument types of an iree.abi.declaration as a tuple
-    ("tensor<4xf32>", "i32", …), or None when decl declares none."""
-    m = re.match(r"[^(]*@[^(]*\(", decl)
-    if not m:
-        return None
-    depth, i = 1, m.end()
-    start = i
-    while i < len(decl) and depth:
-        if decl[i] == "(":
-            depth += 1
-        elif decl[i] == ")":
-            depth -= 1
-        i += 1
-    inner = decl[start:i - 1]
-    types = []
-    for p in _split_top(inner):
-        t = p.split(":", 1)[1].strip() if ":" in p else p
-        # Drop argument attributes ("tensor<4xf32> {iree.abi.foo}").
-        types.append(_split_top(t, " ")[0] if "{" in t else t)
-    return tuple(types)
-
-
-def _parse_tensor(t):
-    """(dims, element) of "tensor<4x?xf32>" (None for a dynamic dim), or
-    None when t is not a ranked tensor type."""
-    m = re.fullmatch(r"tensor<(.*)>", t or "")
-    if not m:
-        return None
-    body = _split_top(m.group(1))[0]  # drop an encoding
-    parts = body.split("x")
-    element, dims = parts[-1], []
-    for d in parts[:-1]:
-        if d == "?":
-            dims.append(None)
-        elif d.isdigit():
-            dims.append(int(d))
-        else:
-            return None
-    return dims, element
-
-
-@functools.lru_cache(maxsize=64)
-def _element_text(element_type):
-    """The MLIR element type of a HAL element type ("f32", "i32", "i1")."""
-    et = int(element_type)
-    bits, num = et & 0xFF, et >> 24
-    if num in (0x10, 0x11, 0x12):
-        return f"i{bits}"
-    if num == 0x13:
-        return "i1"
-    if num == 0x21:
-        return f"f{bits}"
-    if num == 0x22:
-        return "bf16"
-    if num == 0x23:
-        return f"complex<f{bits // 2}>"
-    try:
-        name = HalElementType(et).name
-    except ValueError:
-        return f"0x{et:08x}"
-    return {"FLOAT_8_E5M2": "f8E5M2", "FLOAT_8_E4M3_FN": "f8E4M3FN", "FLOAT_8_E5M2_FNUZ": "f8E5M2FNUZ",
-            "FLOAT_8_E4M3_FNUZ": "f8E4M3FNUZ", "FLOAT_8_E8M0_FNU": "f8E8M0FNU"}.get(name, name)
-
-
-def _normalize_element(el):
-    """Signed/unsigned integer spellings compare as signless ones."""
-    if el.startswith(("si", "ui")) and el[2:].isdigit():
-        return "i" + el[2:]
-    return el
-
-
-def _describe(value):
-    """A short description of an argument for error messages."""
-    if isinstance(value, np.ndarray):
-        return f"array of shape {value.shape} and dtype {value.dtype}"
-    if isinstance(value, DeviceArray):
-        try:
-            dt = value.dtype
-        except ValueError:
-            dt = _element_text(value._buffer_view.element_type)
-        return f"DeviceArray of shape {tuple(value.shape)} and dtype {dt}"
-    if isinstance(value, HalBufferView):
-        return f"HalBufferView of shape {tuple(value.shape)} and element type {_element_text(value.element_type)}"
-    if isinstance(value, np.generic):
-        return f"numpy {value.dtype} scalar {value!r}"
-    if value is None:
-        return "None"
-    if isinstance(value, (bool, int, float)):
-        return f"{type(value).__name__} {value!r}"
-    if isinstance(value, (list, tuple, dict)):
-        return f"{type(value).__name__} of length {len(value)}"
-    return f"a {type(value).__name__}"
-
-
-def _shape_matches(shape, dims):
-    return len(shape) == len(dims) and all(d is None or d == s for s, d in zip(shape, dims))
-
-
-def _can_convert(src, dst):
-    """Whether array-like data of dtype src may be converted to dst (Python
-    numbers and lists, not arrays): never floats to integers."""
-    if src == dst:
-        return True
-    s, d = src.kind, dst.kind
-    if d == "b":
-        return s == "b"
-    if d in "iu":
-        return s in "biu"
-    if d == "c":
-        return s in "biufc"
-    # f16/f32/f64 and the ml_dtypes floats (bf16, f8).
-    return s in "biuf"
-
-
-@functools.lru_cache(maxsize=256)
-def _signature(cc, declaration):
-    """What a call needs from a function's calling convention and
-    declaration, parsed once per signature: the argument kinds ("rr", or
-    None), the declared argument types (or None) and, for each declared
-    type, its (dims, normalized element) when it is a ranked tensor."""
-    # "0rr_r": version 0, then the argument kinds ("v" for none).
-    kinds = cc[1:].split("_", 1)[0] if cc.startswith("0") else None
-    if kinds == "v":
-        kinds = ""
-    declared = _declared_args(declaration)
-    tensors = []
-    for t in declared or ():
-        tensor = _parse_tensor(t)
-        tensors.append(None if tensor is None else (tensor[0], _normalize_element(tensor[1])))
-    return kinds, declared, tuple(tensors)
+__all__ = ["ArgumentError", "FunctionInvoker", "ReturnError"]
 
 
 class _Packer:
@@ -188,13 +39,30 @@ class _Packer:
     def __init__(self, device, function):
         self.device = device
         self.function = function
+        # Any object with a reflection dict will do (IREE's tests pass
+        # stand-ins without a name or calling convention).
+        self.name = getattr(function, "name", "<unnamed>")
+        reflection = getattr(function, "reflection", None) or {}
         self.kinds, self.declared, self.tensors = _signature(
-            function.calling_convention or "", function.reflection.get("iree.abi.declaration", ""))
+            getattr(function, "calling_convention", None) or "", reflection.get("iree.abi.declaration", ""))
         # A coarse-fences function's last two arguments are its wait and
         # signal fences: the invoker passes them (see FunctionInvoker).
-        self.fences = function.reflection.get("iree.abi.model") == "coarse-fences"
+        self.fences = reflection.get("iree.abi.model") == "coarse-fences"
         if self.fences and self.kinds is not None and len(self.kinds) >= 2:
             self.kinds = self.kinds[:-2]
+        # Threads calling one function share its packer: what a pack
+        # leaves for the call's unpacking is the thread's own.
+        self._tls = threading.local()
+
+    @property
+    def imported(self):
+        """The host ranges of the arrays the calling thread's last pack
+        passed without a copy."""
+        return self._tls.imported
+
+    @imported.setter
+    def imported(self, ranges):
+        self._tls.imported = ranges
 
     def want(self, i):
         if self.declared is not None and i < len(self.declared):
@@ -215,7 +83,7 @@ class _Packer:
         # results never alias the caller's arrays.
         self.imported = []
         n = len(self.kinds) if self.kinds is not None else len(args)
-        name = self.function.name
+        name = self.name
         if len(args) < n:
             self.fail(len(args), f"no value (function '{name}' takes {n} argument{'s' * (n != 1)}, {len(args)} given)")
         if len(args) > n:
@@ -302,12 +170,14 @@ class _Packer:
 
     def push_untyped(self, lst, value, where):
         """Packs as IREE's dynamic mode does: int → i64, float → f64, lists,
-        tuples and dicts (values by sorted key) → lists, arrays → buffer views."""
+        tuples and dicts (values by sorted key) → lists, arrays and numpy
+        scalars → buffer views (gree also takes bool → i64, None → a null
+        reference)."""
         if value is None:
             lst.push_ref(None)
-        elif isinstance(value, (bool, int, np.bool_)):
+        elif isinstance(value, int):
             lst.push_int(int(value))
-        elif isinstance(value, float):
+        elif isinstance(value, float) and not isinstance(value, np.generic):
             lst.push_float(value)
         elif isinstance(value, (DeviceArray, HalBufferView, VmVariantList)):
             lst.push_ref(value)
@@ -321,10 +191,16 @@ class _Packer:
             try:
                 arr = np.asarray(value)
             except Exception as e:  # noqa: BLE001
-                raise ArgumentError(f"Error passing argument {where}: cannot pass {_describe(value)}") from e
+                raise ArgumentError(self._unconvertible(where, value)) from e
             if arr.dtype.kind not in "biufc" and dtypes.to_element_type(arr.dtype) is None:
-                raise ArgumentError(f"Error passing argument {where}: cannot pass {_describe(value)}")
+                raise ArgumentError(self._unconvertible(where, value))
             lst.push_ref(self.view(where, arr))
+
+    @staticmethod
+    def _unconvertible(where, value):
+        return (f"Error passing argument {where}: could not convert python value to VM: {_function_abi._r(value)} "
+                f"({_describe(value)}; numbers, arrays, DeviceArrays, HalBufferViews, lists, tuples and dicts "
+                f"of them can be passed)")
 
 
 def _unpack(device, lst, imported=()):
@@ -346,40 +222,38 @@ def _unpack(device, lst, imported=()):
 
 
 class FunctionInvoker:
-    """Calls one exported function: ``invoker(*args)``. One result comes back
-    as itself, none as None, several as a tuple."""
+    """Calls one exported function: ``invoker(*args, **kwargs)``. One result
+    comes back as itself, none as None, several as a tuple. Keyword
+    arguments need the function's ``iree.abi`` reflection to name them."""
 
     def __init__(self, vm_context, device, vm_function, tracer=None):
         self._vm_context = vm_context
         self._device = device
         self._vm_function = vm_function
         self._packer = None
+        # IREE's legacy reflection, parsed once (None for gree's modules).
+        self._abi = _function_abi.parse(vm_function)
+        # A VmContext is called directly (deadlines and cancel tokens
+        # included); any other object through its invoke(function, args,
+        # results), as IREE's FunctionInvoker calls contexts.
+        self._direct = isinstance(vm_context, VmContext) and type(vm_context).invoke is VmContext.invoke
 
     @property
     def vm_function(self):
         return self._vm_function
 
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            raise ArgumentError(
-                f"Error passing argument: keyword arguments ({', '.join(kwargs)}) need iree.abi reflection, "
-                f"which function '{self._vm_function.name}' does not have")
         f = self._vm_function
         if self._packer is None or self._packer.function is not f:
             self._packer = _Packer(self._device, f)
+        if self._abi is not None:
+            return self._call_abi(f, args, kwargs)
+        if kwargs:
+            raise ArgumentError(
+                f"kwargs not supported for dynamic dispatch functions: keyword arguments ({', '.join(kwargs)}) "
+                f"need iree.abi reflection, which function '{self._packer.name}' does not have; pass them by position")
         packed = self._packer.pack(args)
-        signal = None
-        if self._packer.fences:
-            # As IREE's tools do: a wait fence already reached, and a signal
-            # fence the call waits for before its results are read.
-            from ._hal import HalFence
-
-            signal = HalFence.create_at(self._device.create_semaphore(0), 1)
-            packed.push_ref(HalFence(0))
-            packed.push_ref(signal)
-        res = self._vm_context._invoke(f.module_name, f.name, packed)
-        if signal is not None:
-            signal.wait()
+        res = self._run(f, packed)
         try:
             values = _unpack(self._device, res, self._packer.imported)
         except Exception as e:  # noqa: BLE001
@@ -389,6 +263,38 @@ class FunctionInvoker:
         if len(values) == 1:
             return values[0]
         return tuple(values)
+
+    def _call_abi(self, f, args, kwargs):
+        """A call packed and unpacked by the function's iree.abi descriptors."""
+        p = self._packer
+        p.imported = []
+        packed = self._abi.pack(args, kwargs, p.view)
+        values = self._abi.unpack(self._run(f, packed), self._device, p.imported)
+        if not values:
+            return None
+        if len(values) == 1:
+            return values[0]
+        return tuple(values)
+
+    def _run(self, f, packed):
+        """Calls f with the packed arguments; returns its result list."""
+        signal = None
+        if self._packer.fences:
+            # As IREE's tools do: a wait fence already reached, and a signal
+            # fence the call waits for before its results are read.
+            from ._hal import HalFence
+
+            signal = HalFence.create_at(self._device.create_semaphore(0), 1)
+            packed.push_ref(HalFence(0))
+            packed.push_ref(signal)
+        if self._direct:
+            res = self._vm_context._invoke(f.module_name, f.name, packed)
+        else:
+            res = VmVariantList()
+            self._vm_context.invoke(f, packed, res)
+        if signal is not None:
+            signal.wait()
+        return res
 
     def __repr__(self):
         return repr(self._vm_function)
