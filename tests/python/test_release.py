@@ -242,3 +242,38 @@ def test_c_release_cycles(tmp_path):
                        timeout=300, preexec_fn=limit)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.startswith("fds "), r.stdout
+
+
+BROADCAST = """func.func @bcast(%x: tensor<?xf32>, %n: i64) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %rows = arith.index_cast %n : i64 to index
+  %e = tensor.empty(%rows, %d) : tensor<?x?xf32>
+  %r = linalg.broadcast ins(%x : tensor<?xf32>) outs(%e : tensor<?x?xf32>) dimensions = [0]
+  return %r : tensor<?x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["llvm-cpu", "vmvx"])
+@pytest.mark.parametrize("driver", ["local-sync", "local-task"])
+def test_dynamic_dimension_of_2_pow_40_elements_is_resource_exhausted(backend, driver):
+    """A tensor<?xf32> broadcast to a row count passed as an i64: 2^38 rows
+    of 4 are 2^40 elements (4 TiB), RESOURCE_EXHAUSTED; so is a count whose
+    byte size overflows int64; a negative one is INVALID_ARGUMENT; and the
+    next call in the same process works, on both CPU targets and drivers."""
+    if backend not in ireec.query_available_targets():
+        pytest.skip(f"{backend} is not available")
+    m = rt.load_vm_flatbuffer(ireec.compile_str(BROADCAST, target_backends=[backend]), driver=driver)
+    x = np.array([1.5, -2.0, 3.25, 4.0], np.float32)
+    for rows in (1 << 38, 1 << 62, (1 << 63) - 1):
+        with pytest.raises(RuntimeError) as e:
+            m.bcast(x, rows)
+        assert e.value.code == 8 and "RESOURCE_EXHAUSTED" in str(e.value), str(e.value)
+        assert f"{rows}x4xf32" in str(e.value), str(e.value)
+        r = m.bcast(x, 3).to_host()
+        np.testing.assert_array_equal(r, np.broadcast_to(x, (3, 4)))
+    with pytest.raises(ValueError, match="negative") as e:
+        m.bcast(x, -1)
+    assert e.value.code == 3
+    np.testing.assert_array_equal(m.bcast(x[:2], 2).to_host(), np.broadcast_to(x[:2], (2, 2)))

@@ -390,6 +390,9 @@ const wideRows = 32
 // know the running machine's).
 var balanceThreads = []int64{2, 4}
 
+// balanceSimulated is the most workgroups balance simulates.
+const balanceSimulated = 1 << 16
+
 // balancedRowTile returns the row tile, a multiple of 8 rows (a register
 // block) between half and twice tm's rows (at least 16, at most maxTM),
 // whose workgroups the threads of balanceThreads share most evenly, or
@@ -421,7 +424,15 @@ func balancedRowTile(sm, sn, tm, tn, maxTM int64) int64 {
 // the workgroups of an sm×sn product in tm×tn tiles in grid order, each
 // the next free thread (as the local-task pool hands them out), a
 // workgroup costing its elements: total work / (t · the busiest thread's).
+// Past balanceSimulated workgroups it is 1 without simulating them: the
+// busiest thread then does at most one workgroup more than its share,
+// under 1/(balanceSimulated/t) of its time, far below the 0.05 that
+// balancedRowTile's choice turns on (and an M of 2^40 rows would take
+// hours to simulate).
 func balance(sm, sn, tm, tn, t int64) float64 {
+	if wm, wn := (sm-1)/tm+1, (sn-1)/tn+1; wm > balanceSimulated/max(wn, 1) {
+		return 1
+	}
 	load := make([]int64, t)
 	total := int64(0)
 	for m := int64(0); m < sm; m += tm {

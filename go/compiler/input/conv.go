@@ -51,8 +51,11 @@ var convSpecs = map[string]string{
 
 func convolution(b *ir.Builder, op *ir.Operation, name string, ins, outs []*ir.Value) (*ir.Operation, error) {
 	spec := convSpecs[name]
-	strides, _ := intList(op, "strides")
-	dil, _ := intList(op, "dilations")
+	strides, okS := intList(op, "strides")
+	dil, okD := intList(op, "dilations")
+	if !okS && op.Attr("strides") != nil || !okD && op.Attr("dilations") != nil {
+		return nil, ir.OpErrorf(op, "strides and dilations must be lists of integers, one per spatial dimension")
+	}
 	for i := 0; i < 3; i++ {
 		s, d := int64(1), int64(1)
 		if i < len(strides) {

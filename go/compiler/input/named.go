@@ -80,6 +80,15 @@ func fill(b *ir.Builder, op *ir.Operation, ins, outs []*ir.Value) (*ir.Operation
 	return linalg.BuildGeneric(b, ins, outs, []*ir.AffineMap{scalarMap, linalg.Identity(n)}, parallel(n), yieldArg(0, outs[0].Type)), nil
 }
 
+// maxIntList bounds the integer lists intList expands from a dense
+// elements attribute: they are per-dimension lists (strides, dilations,
+// permutations), and a splat of 2^40 elements would otherwise be expanded
+// in full (the compiler ran out of memory).
+const maxIntList = 1 << 12
+
+// intList returns the integers of an attribute given as an array, a dense
+// array or dense elements; false when it is none of those, or has more
+// than maxIntList elements.
 func intList(op *ir.Operation, name string) ([]int64, bool) {
 	switch a := op.Attr(name).(type) {
 	case *ir.DenseArrayAttr:
@@ -95,6 +104,9 @@ func intList(op *ir.Operation, name string) ([]int64, bool) {
 		}
 		return out, true
 	case *ir.DenseElementsAttr:
+		if a.NumElements() > maxIntList {
+			return nil, false
+		}
 		var out []int64
 		for i := int64(0); i < a.NumElements(); i++ {
 			out = append(out, a.IntAt(i))

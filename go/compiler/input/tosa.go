@@ -186,9 +186,14 @@ func splatFill(d *ir.Operation, v *ir.Value) *ir.DenseElementsAttr {
 	return nil
 }
 
+// maxConstInts bounds the integer constants constInts expands (shapes,
+// multiples, per-channel scales): a splat of 2^32 elements would otherwise
+// be expanded in full.
+const maxConstInts = 1 << 20
+
 func constInts(v *ir.Value) ([]int64, bool) {
 	d := constOf(v)
-	if d == nil || ir.IsFloat(d.ElementType()) {
+	if d == nil || ir.IsFloat(d.ElementType()) || d.NumElements() > maxConstInts {
 		return nil, false
 	}
 	out := make([]int64, d.NumElements())

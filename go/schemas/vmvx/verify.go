@@ -9,10 +9,11 @@ import (
 // Verify checks every rule of the format on a decoded or hand-built
 // executable: limits, element types and accesses, register indices and
 // types for every instruction, immediates, binding and shared-allocation
-// indices and accesses, and jump targets. Errors are INVALID_ARGUMENT
-// status errors naming the entry, the instruction and the rule. A verified
-// executable can be run without further checks except the run-time ones
-// (buffer bounds, loop steps).
+// indices and accesses, jump targets, and structured control flow
+// (verifyFlow: the only backward jumps are counted loops). Errors are
+// INVALID_ARGUMENT status errors naming the entry, the instruction and the
+// rule. A verified executable can be run without further checks except the
+// run-time ones (buffer bounds, loop steps).
 func Verify(x *Executable) error {
 	if x == nil {
 		return status.New(status.InvalidArgument, "vmvx: nil executable")
@@ -98,6 +99,9 @@ func verifyEntry(i int, e *Entry) error {
 		if err := v.instr(&e.Code[j]); err != nil {
 			return entryErr(i, e, "instruction %d (%s): %v", j, e.Code[j].Op, err)
 		}
+	}
+	if err := verifyFlow(e.Code); err != nil {
+		return entryErr(i, e, "%v", err)
 	}
 	return nil
 }

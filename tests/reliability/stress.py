@@ -1,0 +1,142 @@
+"""The soak run (many calls of one model; RSS must stay flat) and thread
+contention (threads calling one shared context while others create, call
+and release their own devices, modules and contexts)."""
+
+import os
+import threading
+import time
+
+import numpy as np
+
+import iree_go.compiler as ireec
+import iree_go.runtime as rt
+
+# A small network: a 1x8x8x3 convolution, ReLU, a flattening reshape, a
+# 192x64 matmul and a softmax-like reduction (several dispatches).
+MODEL = """func.func @net(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x4xf32>, %w: tensor<256x64xf32>) -> tensor<1x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x4xf32>
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k2: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x8x8x3xf32> to tensor<1x10x10x3xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  %c = linalg.conv_2d_nhwc_hwcf ins(%p, %k : tensor<1x10x10x3xf32>, tensor<3x3x3x4xf32>) outs(%f : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  %r = arith.maximumf %c, %f : tensor<1x8x8x4xf32>
+  %flat = tensor.collapse_shape %r [[0], [1, 2, 3]] : tensor<1x8x8x4xf32> into tensor<1x256xf32>
+  %e2 = tensor.empty() : tensor<1x64xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %m = linalg.matmul ins(%flat, %w : tensor<1x256xf32>, tensor<256x64xf32>) outs(%f2 : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %t = math.tanh %m : tensor<1x64xf32>
+  return %t : tensor<1x64xf32>
+}
+"""
+
+
+def _rss():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _backend(manifest):
+    return "llvm-cpu" if "llvm-cpu" in manifest["backends"] else "vmvx"
+
+
+def _inputs():
+    r = np.random.default_rng(1)
+    return (r.standard_normal((1, 8, 8, 3), np.float32), r.standard_normal((3, 3, 3, 4), np.float32) / 4,
+            r.standard_normal((256, 64), np.float32) / 16)
+
+
+def soak(manifest, n, onnx_path):
+    """n calls of the ONNX model at onnx_path (MobileNetV2, say) on a
+    random input, or of MODEL without one. RSS is measured after the first
+    tenth of the calls (warm) and at the end."""
+    backend = _backend(manifest)
+    if onnx_path:
+        vmfb = ireec.compile_file(onnx_path, target_backends=[backend], input_type="onnx")
+        import onnx
+
+        g = onnx.load(onnx_path, load_external_data=False).graph
+        inits = {t.name for t in g.initializer}
+        shape = [d.dim_value or 1 for d in [v for v in g.input if v.name not in inits][0].type.tensor_type.shape.dim]
+        args, name, what = (np.random.default_rng(1).standard_normal(shape, np.float32),), g.name, onnx_path
+    else:
+        vmfb = ireec.compile_str(MODEL, target_backends=[backend])
+        args, name, what = _inputs(), "net", "net"
+    m = rt.load_vm_flatbuffer(vmfb, driver="local-task")
+    fn = getattr(m, name)
+    first = fn(*args).to_host()
+    warm = max(n // 10, 1)
+    t0, rss0 = time.time(), 0
+    for i in range(n):
+        r = fn(*args)
+        if i % 97 == 0 and not np.array_equal(r.to_host(), first):
+            return f"failed call {i} gave another result"
+        if i == warm:
+            rss0, t0 = _rss(), time.time()
+    grew = (_rss() - rss0) / 2 ** 20
+    per = (time.time() - t0) / max(n - warm, 1) * 1e3
+    verdict = "accepted" if grew < 8 else "failed"
+    return (f"{verdict} {os.path.basename(what)} {backend}: {n} calls, RSS growth {grew:.2f} MiB after call {warm}, "
+            f"{per:.3f} ms/call")
+
+
+def threads(manifest):
+    """manifest["threads"] threads for ~10 s: half call one shared context
+    (checking results), half create, call and release their own device,
+    module and context each round, on local-task and local-sync."""
+    backend, k = _backend(manifest), manifest["threads"]
+    vmfb = ireec.compile_str(MODEL, target_backends=[backend])
+    args = _inputs()
+    shared = rt.load_vm_flatbuffer(vmfb, driver="local-task")
+    want = shared.net(*args).to_host()
+    stop = time.time() + 10
+    counts, errors = [0] * k, []
+
+    def caller(t):
+        while time.time() < stop:
+            r = shared.net(*args).to_host()
+            if not np.array_equal(r, want):
+                errors.append(f"thread {t}: a shared call gave another result")
+                return
+            counts[t] += 1
+
+    def cycler(t):
+        drv = rt.get_driver("local-task" if t % 2 else "local-sync")
+        while time.time() < stop:
+            inst = rt.VmInstance()
+            with drv.create_default_device() as dev, rt.VmModule.copy_buffer(inst, vmfb) as m, \
+                    rt.VmContext(inst, [rt.create_hal_module(inst, dev), m]) as ctx:
+                r = rt.FunctionInvoker(ctx, dev, m.lookup_function("net"))(*args).to_host()
+            if not np.array_equal(r, want):
+                errors.append(f"thread {t}: a fresh context gave another result")
+                return
+            counts[t] += 1
+
+    def guard(f, t):
+        try:
+            f(t)
+        except Exception as e:  # noqa: BLE001 - reported, and fails the run
+            errors.append(f"thread {t}: {type(e).__name__}: {e}")
+
+    ts = [threading.Thread(target=guard, args=(caller if t % 2 == 0 else cycler, t)) for t in range(k)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        return "failed " + "; ".join(errors[:3])
+    return (f"accepted {k} threads {backend}: {sum(counts[0::2])} shared-context calls, "
+            f"{sum(counts[1::2])} create/call/release cycles in 10 s")
+
+
+def run(family, manifest):
+    if family == "soak":
+        return soak(manifest, manifest["soak"], os.environ.get("GREE_SOAK_ONNX"))
+    if family == "soak-mobilenet":
+        return soak(manifest, manifest["soak_mobilenet"], manifest["mobilenet"])
+    return threads(manifest)
