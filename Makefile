@@ -3,9 +3,10 @@ GO      ?= go
 PYTHON  ?= python3
 VENV    ?= .venv
 BUILD   := build
-TOOLS   := iree-compile iree-run-module iree-check-module iree-benchmark-module iree-dump-module iree-run-mlir iree-import-onnx iree-cpuinfo iree-benchmark-executable
+TOOLS   := iree-compile iree-run-module iree-check-module iree-benchmark-module iree-dump-module iree-run-mlir iree-import-onnx iree-cpuinfo iree-benchmark-executable \
+           iree-create-parameters iree-dump-parameters iree-convert-parameters
 
-.PHONY: all build demo test test-go test-python check clean venv
+.PHONY: all build demo test test-go test-python test-reliability check clean venv
 
 all: build
 
@@ -37,8 +38,8 @@ demo: venv
 	else echo "llvm-cpu not available (pip install llvmlite, or apt-get install libllvm19 lld-19): skipping its demo"; fi
 	$(VENV)/bin/python examples/python/list_devices.py
 
-## test: every test (static checks, Go, Python, the C example)
-test: check test-go test-python
+## test: every test (static checks, Go, Python, the C example, the reliability suite)
+test: check test-go test-python test-reliability
 
 check:
 	@bad=$$(gofmt -l go capi); if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
@@ -49,6 +50,11 @@ test-go: venv
 
 test-python: venv
 	cd tests/python && ../../$(VENV)/bin/python -m pytest -q -rs .
+
+## test-reliability: mutated modules/MLIR/ONNX, bad Python calls, C ABI misuse, soak and
+## threads under supervision: no crash, no hang (docs/reliability.md; ≤ 5 min on 2 cores)
+test-reliability: venv
+	$(VENV)/bin/python tests/reliability/run.py
 
 clean:
 	rm -rf $(BUILD) $(VENV) python/*.egg-info

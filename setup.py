@@ -16,7 +16,8 @@ from setuptools.dist import Distribution
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The Go commands installed with the package, under go/cmd/.
-TOOLS = ["iree-compile", "iree-run-module", "iree-check-module", "iree-benchmark-module", "iree-dump-module", "iree-run-mlir", "iree-import-onnx", "iree-cpuinfo", "iree-benchmark-executable"]
+TOOLS = ["iree-compile", "iree-run-module", "iree-check-module", "iree-benchmark-module", "iree-dump-module", "iree-run-mlir", "iree-import-onnx", "iree-cpuinfo", "iree-benchmark-executable",
+         "iree-create-parameters", "iree-dump-parameters", "iree-convert-parameters"]
 
 
 def find_go():

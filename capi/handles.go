@@ -40,13 +40,14 @@ const (
 	kindCommandBuffer
 	kindExecutable
 	kindFile
+	kindCancelToken
 )
 
 var kindNames = map[kind]string{
 	kindDriver: "driver", kindDevice: "device", kindModule: "module", kindContext: "context",
 	kindBufferView: "buffer view", kindValueList: "value list", kindBuffer: "buffer",
 	kindSemaphore: "semaphore", kindFence: "fence", kindCommandBuffer: "command buffer",
-	kindExecutable: "executable", kindFile: "file",
+	kindExecutable: "executable", kindFile: "file", kindCancelToken: "cancel token",
 }
 
 func (k kind) String() string { return kindNames[k] }

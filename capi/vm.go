@@ -10,6 +10,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -197,14 +198,27 @@ func gree_context_release(c C.gree_context_t) {
 }
 
 // context is what a gree_context_t holds: a session and the lock that
-// serializes the calls made on it (a VM context is not safe for concurrent
-// use, and callers such as Python release their own lock around calls).
+// keeps registering modules, setting the trace sink and releasing the
+// context exclusive against calls. Calls take its read side, so calls
+// from several threads run at once (vm.Context runs them concurrently:
+// each records its device work apart; callers such as Python release
+// their own lock around calls).
 type context struct {
-	mu sync.Mutex
+	mu sync.RWMutex
 	s  *runtime.Session
-	// lastCall is how long each function ("module.function") took when
-	// last invoked, which decides where the next invocation runs.
-	lastCall map[string]time.Duration
+	// lastCall holds, per function ("module.function"), an
+	// *atomic.Int64: how long (ns) it took when last invoked, which
+	// decides where the next invocation runs.
+	lastCall sync.Map
+}
+
+// lastDuration returns the slot of key's last duration in c.lastCall.
+func (c *context) lastDuration(key string) *atomic.Int64 {
+	if v, ok := c.lastCall.Load(key); ok {
+		return v.(*atomic.Int64)
+	}
+	v, _ := c.lastCall.LoadOrStore(key, new(atomic.Int64))
+	return v.(*atomic.Int64)
 }
 
 // offThreadAfter is how long a function's last invocation must have taken
@@ -214,14 +228,25 @@ type context struct {
 // times over and short ones do not.
 const offThreadAfter = time.Millisecond
 
-// lockContext returns the context's session with its lock held; the caller
-// unlocks.
+// lockContext returns the context's session with its lock held
+// exclusively; the caller unlocks.
 func lockContext(c C.gree_context_t) (*context, error) {
 	ctx, err := objOf[*context](unsafe.Pointer(c), kindContext)
 	if err != nil {
 		return nil, err
 	}
 	ctx.mu.Lock()
+	return ctx, nil
+}
+
+// rlockContext returns the context's session with the read side of its
+// lock held (a call); the caller unlocks with RUnlock.
+func rlockContext(c C.gree_context_t) (*context, error) {
+	ctx, err := objOf[*context](unsafe.Pointer(c), kindContext)
+	if err != nil {
+		return nil, err
+	}
+	ctx.mu.RLock()
 	return ctx, nil
 }
 
@@ -305,6 +330,12 @@ func gree_context_add_check_module(c C.gree_context_t) (st C.gree_status_t) {
 //export gree_context_invoke
 func gree_context_invoke(c C.gree_context_t, modName, fn *C.char, args C.gree_value_list_t, out *C.gree_value_list_t) (st C.gree_status_t) {
 	defer guard(&st)
+	return contextInvoke(c, modName, fn, args, nil, out)
+}
+
+// contextInvoke is gree_context_invoke bounded by opts (nil: unbounded;
+// see gree_context_invoke_with_options).
+func contextInvoke(c C.gree_context_t, modName, fn *C.char, args C.gree_value_list_t, opts *vm.InvokeOptions, out *C.gree_value_list_t) C.gree_status_t {
 	if modName == nil || fn == nil || out == nil {
 		return invalidArg("module_name, function and out_results must not be NULL")
 	}
@@ -317,41 +348,31 @@ func gree_context_invoke(c C.gree_context_t, modName, fn *C.char, args C.gree_va
 		}
 		in = l.Items
 	}
-	ctx, err := lockContext(c)
+	ctx, err := rlockContext(c)
 	if err != nil {
 		return toStatus(err)
 	}
-	defer ctx.mu.Unlock()
+	defer ctx.mu.RUnlock()
 	s := ctx.s
 	mname, fname := C.GoString(modName), C.GoString(fn)
 	in, err = coerceArgs(s, mname, fname, in)
 	if err != nil {
 		return toStatus(err)
 	}
-	call := func() ([]vm.Value, error) { return s.Call(mname, fname, in) }
-	key := mname + "." + fname
+	call := func() ([]vm.Value, error) { return s.CallWith(mname, fname, in, opts) }
+	last := ctx.lastDuration(mname + "." + fname)
 	start := time.Now()
 	var res []vm.Value
-	if ctx.lastCall[key] >= offThreadAfter {
+	if time.Duration(last.Load()) >= offThreadAfter {
 		res, err = offThread(call)
 	} else {
 		res, err = call()
 	}
-	if ctx.lastCall == nil {
-		ctx.lastCall = map[string]time.Duration{}
-	}
-	ctx.lastCall[key] = time.Since(start)
+	last.Store(int64(time.Since(start)))
 	if err != nil {
+		// Failed expectations of the check module are the call's error
+		// (FAILED_PRECONDITION listing them: vm.CallFailures).
 		return toStatus(err)
-	}
-	if s.Check != nil {
-		if fails := s.Check.Failures(); len(fails) > 0 {
-			msg := fails[0]
-			for _, f := range fails[1:] {
-				msg += "\n" + f
-			}
-			return toStatus(status.New(status.FailedPrecondition, msg))
-		}
 	}
 	*out = newList(&vm.List{Items: res})
 	// The list holds its own references: the results' memory goes when

@@ -205,6 +205,29 @@ typedef struct gree_semaphore_list_t {
 /* Called once when the memory of an imported host allocation is freed. */
 typedef void (*gree_release_fn_t)(void* user_data);
 
+/* Cancellation and deadlines of calls (see gree_context_invoke_with_options). */
+
+/* A cancel token. Cancelling is sticky: calls started with a cancelled
+ * token fail at once. Safe to use from any thread. */
+typedef struct gree_cancel_token_s* gree_cancel_token_t;
+
+/* Flags of gree_invoke_options_t. GREE_INVOKE_INTERRUPTIBLE: the call also
+ * stops (CANCELLED) when the process's interrupt is raised while it runs
+ * (gree_interrupt_raise, or a SIGINT seen by gree_interrupt_watch_fd);
+ * interrupts raised before the call started do not stop it. */
+enum { GREE_INVOKE_INTERRUPTIBLE = 1u << 0 };
+
+/* How a call is bounded; all zero bounds nothing. */
+typedef struct gree_invoke_options_t {
+  /* NULL for none; borrowed for the duration of the call (releasing it
+   * meanwhile is allowed: the call then watches a token nobody can cancel). */
+  gree_cancel_token_t cancel_token;
+  /* Absolute deadline in nanoseconds of CLOCK_MONOTONIC (gree_time_now_ns,
+   * Python's time.monotonic_ns()); 0 for none. */
+  int64_t deadline_ns;
+  uint32_t flags; /* GREE_INVOKE_* */
+} gree_invoke_options_t;
+
 #ifndef GREE_TYPES_ONLY
 
 /* ---- Version ------------------------------------------------------------ */
@@ -742,6 +765,55 @@ gree_status_t gree_context_invoke(gree_context_t context,
                                   const char* module_name,
                                   const char* function, gree_value_list_t args,
                                   gree_value_list_t* out_results);
+
+/* ---- Cancellation and deadlines --------------------------------------- */
+
+/* A running call can be stopped from another thread: by a cancel token, by
+ * the process's interrupt (Ctrl-C) or by a deadline. A call checks at every
+ * loop back-edge of its host program and before every dispatch and call, so
+ * a call stuck in an endless loop stops within microseconds; a dispatch or a
+ * wait already running on the device is not interrupted (the call stops at
+ * its next check). A stopped call fails with CANCELLED ("call to m.f
+ * cancelled") or DEADLINE_EXCEEDED (naming the deadline) once the device
+ * work it recorded has completed; the context stays usable. */
+
+/* out_token: owned by the caller; release with gree_cancel_token_release. */
+gree_status_t gree_cancel_token_create(gree_cancel_token_t* out_token);
+
+/* Stops every call watching token at its next check, now and later; a
+ * second cancel does nothing. NULL is INVALID_ARGUMENT, a released token
+ * FAILED_PRECONDITION. */
+gree_status_t gree_cancel_token_cancel(gree_cancel_token_t token);
+
+/* Releases token (NULL is a no-op). */
+void gree_cancel_token_release(gree_cancel_token_t token);
+
+/* Nanoseconds of CLOCK_MONOTONIC, the clock of deadline_ns. */
+int64_t gree_time_now_ns(void);
+
+/* gree_context_invoke bounded by options (NULL: as gree_context_invoke).
+ * A released or foreign cancel token is an error before the call runs.
+ * out_results: owned by the caller; release with gree_value_list_release. */
+gree_status_t gree_context_invoke_with_options(
+    gree_context_t context, const char* module_name, const char* function,
+    gree_value_list_t args, const gree_invoke_options_t* options,
+    gree_value_list_t* out_results);
+
+/* Raises the process's interrupt: every GREE_INVOKE_INTERRUPTIBLE call
+ * running stops with CANCELLED. Safe from any thread (not from a signal
+ * handler: see gree_interrupt_watch_fd). */
+void gree_interrupt_raise(void);
+
+/* Watches read_fd (the read end of a pipe whose write end a signal handler
+ * writes signal numbers to, one byte each, as Python's
+ * signal.set_wakeup_fd does) on a thread of libgree's: each SIGINT byte
+ * raises the interrupt. Every byte read is also written to forward_fd
+ * (non-blocking, dropped when full) unless it is negative, so that a wakeup
+ * fd the new one replaced (an asyncio loop's) still learns of signals.
+ * read_fd: owned by libgree from then on (closed when its writer closes,
+ * and on error); forward_fd: libgree writes to a duplicate of its own, so
+ * the caller may close forward_fd at any time. */
+gree_status_t gree_interrupt_watch_fd(int read_fd, int forward_fd);
 
 /* ---- Buffer views ------------------------------------------------------- */
 

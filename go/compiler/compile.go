@@ -56,6 +56,8 @@ type Options struct {
 	// Demote holds the --iree-input-demote-*/--iree-input-promote-* type
 	// conversions applied to the whole program after input conversion.
 	Demote input.DemoteOptions
+	// Parameters holds the --iree-parameter-export/-splat flags (params.go).
+	Parameters ParameterOptions
 	// TestGPUStrategy, when set, names a Vulkan target whose GPU codegen
 	// strategy and legalization a CPU target (vmvx) compiles with
 	// (--gree-test-gpu-strategy): thread-level kernels run on the CPU
@@ -187,26 +189,32 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		if err := input.Run(m); err != nil {
 			return err
 		}
-		return input.Demote(m, opts.Demote)
+		if err := input.Demote(m, opts.Demote); err != nil {
+			return err
+		}
+		return applyParameterOptions(m, opts.Parameters)
 	}); err != nil {
 		return nil, err
 	}
 	if stop <= phaseIndex("global-optimization") {
 		return printIR()
 	}
-	// The backend (nil without a valid one, an error only once there are
-	// dispatches to compile) decides which dispatches flow merges.
-	be, beErr := selectBackend(opts.Backends)
+	// The backends (none without a valid one, an error only once there
+	// are dispatches to compile) decide which dispatches flow merges. The
+	// first is the target of the host program's dispatch interface; with
+	// several, each region also gets a kernel per other target (variants.go).
+	bes, beErr := selectBackends(opts.Backends)
+	var be *Backend
 	if beErr == nil {
 		// A bad target flag is an error even without dispatches.
-		if be, err = configureBackend(be, opts); err != nil {
+		if bes, err = configureBackends(bes, opts); err != nil {
 			return nil, err
 		}
+		be = bes[0]
 	}
 	var fo flow.Options
-	if be != nil && be.Strategy.ConvChainChannels > 0 {
-		st := be.Strategy
-		fo.Chain = func(p, r, c *ir.Operation) bool { return codegen.ChainLowerable(p, r, c, st) }
+	if be != nil {
+		fo.Chain = chainOptions(bes)
 	}
 	if err := in.phase("flow", irText, func() error { return flow.RunWith(m, fo) }); err != nil {
 		return nil, err
@@ -220,6 +228,8 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	}
 	refs := map[*ir.Operation]vm.DispatchRef{}
 	var kernels []*kir.Kernel
+	// variantKernels[t] are the kernels of target bes[t+1].
+	variantKernels := make([][]*kir.Kernel, max(len(bes)-1, 0))
 	// The host module and the kernels made so far: what the print flags
 	// show around codegen and --compile-to=executable-targets prints.
 	withKernels := func() string {
@@ -233,16 +243,20 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	}
 	if err := in.phase("codegen", withKernels, func() error {
 		for i, r := range regions {
-			d, err := codegen.Lower(r, dispatchName(r), be.Strategy)
+			d, err := lowerRegion(be, r, dispatchName(r))
 			if err != nil {
 				return err
 			}
-			if be.Legalize != nil {
-				if err := be.Legalize(d.Kernel); err != nil {
-					return fmt.Errorf("%s: %w", be.Name, err)
+			ref := vm.DispatchRef{Dispatch: d, Executable: 0, Entry: i}
+			for t, vb := range bes[1:] {
+				k, err := lowerVariant(be, &ref, vb, r, dispatchName(r))
+				if err != nil {
+					return err
 				}
+				ref.Variants = append(ref.Variants, k)
+				variantKernels[t] = append(variantKernels[t], k)
 			}
-			refs[r] = vm.DispatchRef{Dispatch: d, Executable: 0, Entry: i}
+			refs[r] = ref
 			kernels = append(kernels, d.Kernel)
 		}
 		return nil
@@ -256,23 +270,9 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	attrs := []module.Attr{{Key: "compiler", Value: "gree"}}
 	if be != nil && len(kernels) > 0 {
 		if err := in.phase("executable-targets", nil, func() error {
-			for _, k := range kernels {
-				if err := dumpFile(opts.Dump.Sources, k.Name+".kir", []byte(k.String())); err != nil {
-					return err
-				}
-			}
-			data, extra, err := emitExecutable(be, kernels, opts)
-			if err != nil {
-				return fmt.Errorf("%s: %w", be.Name, err)
-			}
-			attrs = append(attrs, extra...)
-			var names []string
-			for _, k := range kernels {
-				names = append(names, k.Name)
-			}
-			execs = append(execs, module.Executable{Format: be.Format, Entries: names, Data: data})
-			attrs = append(attrs, module.Attr{Key: "target", Value: be.Name})
-			return nil
+			x, extra, err := emitVariants(bes, append([][]*kir.Kernel{kernels}, variantKernels...), opts)
+			execs, attrs = x, append(attrs, extra...)
+			return err
 		}); err != nil {
 			return nil, err
 		}
@@ -348,22 +348,6 @@ func dispatchRegions(m *ir.Module) []*ir.Operation {
 		return true
 	})
 	return out
-}
-
-func selectBackend(names []string) (*Backend, error) {
-	if len(names) == 0 {
-		return nil, fmt.Errorf("the program has dispatches but no target backend was given; add --iree-hal-target-backends=vmvx (or --iree-hal-target-device=local --iree-hal-local-target-device-backends=vmvx)")
-	}
-	if len(names) > 1 {
-		return nil, fmt.Errorf("gree compiles for one target backend at a time; got %s", strings.Join(names, ", "))
-	}
-	mu.Lock()
-	b := backends[names[0]]
-	mu.Unlock()
-	if b == nil {
-		return nil, fmt.Errorf("target backend '%s' not registered; registered backends: [%s]", names[0], strings.Join(TargetNames(), ", "))
-	}
-	return b, nil
 }
 
 // configureBackend applies the options to the selected backend: its own

@@ -15,7 +15,10 @@ import (
 const DefaultDevice = "local-task"
 
 // Session is a device with a VM context: the modules loaded on it and the
-// state (globals) they keep between calls.
+// state (globals) they keep between calls. Call, CallWith and CallSync may
+// run from several goroutines at once (see vm.Scoper and the context's
+// state lock); LoadModule, AddModule, WithCheck and Close may not overlap
+// them.
 type Session struct {
 	Device  hal.Device
 	Context *vm.Context
@@ -84,12 +87,18 @@ func (s *Session) Modules() []*vm.Module { return s.mods }
 
 // Call invokes module.fn with args.
 func (s *Session) Call(module, fn string, args []vm.Value) (res []vm.Value, err error) {
+	return s.CallWith(module, fn, args, nil)
+}
+
+// CallWith is Call bounded by opts (a cancel token, an interrupt, a
+// deadline: see vm.InvokeOptions); nil bounds nothing.
+func (s *Session) CallWith(module, fn string, args []vm.Value, opts *vm.InvokeOptions) (res []vm.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = status.FromPanic(r, "the runtime, calling "+module+"."+fn)
 		}
 	}()
-	return s.Context.Invoke(module, fn, args)
+	return s.Context.InvokeWith(module, fn, args, opts)
 }
 
 // lookup returns the exported function module.fn of a loaded module.

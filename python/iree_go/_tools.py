@@ -60,3 +60,15 @@ def iree_cpuinfo():
 
 def iree_benchmark_executable():
     _exec("iree-benchmark-executable")
+
+
+def iree_create_parameters():
+    _exec("iree-create-parameters")
+
+
+def iree_dump_parameters():
+    _exec("iree-dump-parameters")
+
+
+def iree_convert_parameters():
+    _exec("iree-convert-parameters")

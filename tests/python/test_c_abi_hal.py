@@ -224,7 +224,8 @@ def test_profiling_and_files_through_c(device, tmp_path):
     sig = ffi.new("gree_semaphore_list_t*")
     sig.count, sig.semaphores, sig.values = 1, ffi.new("gree_semaphore_t[1]", [s[0]]), one
     # Writing to a read-only file fails the queue operation's signal.
-    assert lib.gree_device_queue_write(device, NO_SEMAPHORES, sig[0], ref(b), f[0], 0) == ffi.NULL
+    st = lib.gree_device_queue_write(device, NO_SEMAPHORES, sig[0], ref(b), f[0], 0)
+    assert st == ffi.NULL, ffi.string(lib.gree_status_message(st))
     assert code(lib.gree_semaphore_wait(s[0], 1, -1)) == PERMISSION_DENIED
     lib.gree_file_release(f[0])
     lib.gree_buffer_release(b)

@@ -82,3 +82,14 @@ def test_iree_save_temps_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("IREE_SAVE_TEMPS")
     with TempFileSaver() as tfs:
         assert not tfs.retained and tfs.alloc_optional("x.bin") is None
+
+
+def test_text_output_formats():
+    import json
+    src = "func.func @neg(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = arith.negf %a : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n"
+    fb = json.loads(ireec.compile_str(src, target_backends=["vmvx"], output_format=ireec.OutputFormat.FLATBUFFER_TEXT))
+    assert fb["exported_functions"] == [{"local_name": "neg", "internal_ordinal": 0}]
+    assert fb["executables"][0]["format"] == "vmvx-bytecode"
+    text = ireec.compile_str(src, target_backends=["vmvx"], output_format="mlir_text").decode()
+    assert text.startswith("vm.module public @") and "vm.func private @neg(%r0: !vm.ref<?>)" in text
+    assert "  vm.export @neg\n" in text

@@ -78,8 +78,25 @@ func dump(m *module.Module, size int, what string) error {
 			rodata += len(c.Data)
 		}
 		fmt.Printf("\nExecutables:\n")
-		for i, e := range m.Executables {
-			fmt.Printf("  [%3d] %s: %d entry points, %d bytes\n", i, e.Format, len(e.Entries), len(e.Data))
+		for _, g := range m.Groups() {
+			for v := range g.Size {
+				e := &m.Executables[g.First+v]
+				variant := ""
+				if g.Size > 1 {
+					// Several targets: the device runs the first variant
+					// it can load.
+					variant = fmt.Sprintf(" (variant %d of %d)", v, g.Size)
+				}
+				fmt.Printf("  [%3d] %s: %d entry points, %d bytes%s\n", g.First+v, e.Format, len(e.Entries), len(e.Data), variant)
+			}
+		}
+		if m.HasParameters() {
+			fmt.Println("\nParameters (loaded with --parameters=[scope=]file):")
+			for i, c := range m.Constants {
+				if c.Parameter != nil {
+					fmt.Printf("  [%3d] %s: %d bytes\n", i, c.Parameter, c.ByteLength())
+				}
+			}
 		}
 		fmt.Printf("\nExternal .rodata: ~%d bytes\nModule file: %d bytes\n\n", rodata, size)
 	}

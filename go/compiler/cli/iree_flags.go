@@ -46,9 +46,7 @@ var unsupportedIREEFlags = map[string]string{
 	"iree-hal-substitute-executable-configurations-from": "gree does not substitute executables",
 	"iree-hal-preprocess-executables-with":               "gree does not run executable preprocessing tools",
 	"iree-hal-executable-object-search-path":             "gree does not link external executable objects",
-	"iree-parameter-export":                              "gree does not move constants into parameter files yet",
 	"iree-parameter-import":                              "gree does not inline parameter files yet",
-	"iree-parameter-splat":                               "gree does not write splat parameter files yet",
 	"iree-parameter-encoder-output-file":                 "gree has no parameter encoder",
 }
 

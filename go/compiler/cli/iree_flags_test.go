@@ -25,7 +25,7 @@ func TestIREEOptions(t *testing.T) {
 				"iree-compile: note: --iree-stream-partitioning-favor tunes IREE's compiler internals; gree's compiler has no such setting and ignores it\n"},
 		{[]string{"--output-format=vm-bytecode", "--compile-mode=std"}, 0, ""},
 		{[]string{"--output-format=vm-c"}, 1, "gree writes VM bytecode modules only"},
-		{[]string{"--iree-parameter-export=p.irpa"}, 1, "IREE option gree does not support"},
+		{[]string{"--iree-parameter-import=p.irpa"}, 1, "IREE option gree does not support"},
 		{[]string{"--iree-hal-target-backend=llvm-cpu"}, 1, "Did you mean '--iree-hal-target-backends'?"},
 		{[]string{"--mlir-print-ir-afterall"}, 1, "Did you mean '--mlir-print-ir-after-all'?"},
 		{[]string{"--zzzzzzzzzzzzzz"}, 1, "Unknown command line argument '--zzzzzzzzzzzzzz'.  Try: 'iree-compile --help'\n"},

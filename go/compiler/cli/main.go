@@ -49,7 +49,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if prefix := p.str("gree-generate-signing-key", ""); prefix != "" {
 		return generateSigningKey(prefix, stdout, stderr)
 	}
-	for _, b := range p.list("iree-hal-target-backends") {
+	for _, b := range commaList(p, "iree-hal-target-backends") {
 		if !registered(b) {
 			fmt.Fprintf(stderr, "error: %v\n", notRegistered(b))
 			return 1
@@ -81,12 +81,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	format := p.str("iree-vm-bytecode-module-output-format", "flatbuffer-binary")
-	switch strings.ReplaceAll(strings.ToLower(format), "_", "-") {
+	// textFormat, when set, turns the compiled module into text.
+	textFormat := ""
+	switch f := strings.ReplaceAll(strings.ToLower(format), "_", "-"); f {
 	case "flatbuffer-binary":
 	case "flatbuffer-text", "mlir-text":
-		if p.str("compile-to", "") == "" {
-			p.values["compile-to"] = []string{"vm"}
-		}
+		textFormat = f
 	default:
 		fmt.Fprintf(stderr, "iree-compile: for the --iree-vm-bytecode-module-output-format option: Cannot find option named '%s'!\n", format)
 		return 1
@@ -119,6 +119,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	minParamSize, err := compiler.ParseParameterSize(p.str("iree-parameter-export-minimum-size", ""))
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-compile: %v\n", err)
+		return 1
+	}
 	// --iree-hal-dump-executable-files-to is the default of the three.
 	dumpAll := p.str("iree-hal-dump-executable-files-to", "")
 	opts := compiler.Options{
@@ -138,6 +143,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			TargetFeatures: p.str("iree-cuda-target-features", ""),
 		},
 		TestGPUStrategy: p.str("gree-test-gpu-strategy", ""),
+		Parameters: compiler.ParameterOptions{
+			Export:            p.str("iree-parameter-export", ""),
+			ExportMinimumSize: minParamSize,
+			Splat:             p.str("iree-parameter-splat", ""),
+		},
 		Demote: input.DemoteOptions{
 			F64ToF32:  p.bool("iree-input-demote-f64-to-f32"),
 			I64ToI32:  p.bool("iree-input-demote-i64-to-i32"),
@@ -170,13 +180,21 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Each part is compiled on its own; outputs are separated as the
 		// input was.
 		outs, cerr := compiler.CompileSplit(src, opts)
+		for i := range outs {
+			if cerr == nil {
+				outs[i], cerr = moduleText(outs[i], textFormat, opts.CompileTo)
+			}
+		}
 		out = bytes.Join(outs, []byte("\n// -----\n"))
 		err = cerr
 	} else {
 		out, err = compiler.Compile(src, opts)
+		if err == nil {
+			out, err = moduleText(out, textFormat, opts.CompileTo)
+		}
 	}
 	if key := p.str("gree-sign-key", ""); key != "" && err == nil {
-		if opts.CompileTo != "" || p.bool("split-input-file") {
+		if opts.CompileTo != "" || textFormat != "" || p.bool("split-input-file") {
 			err = fmt.Errorf("iree-compile: --gree-sign-key signs a module: it cannot be combined with --compile-to, a text output format or --split-input-file")
 		} else {
 			out, err = signModule(out, key)
@@ -198,13 +216,34 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// moduleText returns a compiled module as the text format asks for (JSON
+// for flatbuffer-text, the VM dialect's structure for mlir-text); out
+// unchanged for the binary format or when compilation stopped early.
+func moduleText(out []byte, format, compileTo string) ([]byte, error) {
+	if format == "" || (compileTo != "" && compileTo != "end") {
+		return out, nil
+	}
+	m, err := module.Decode(out)
+	if err != nil {
+		return nil, fmt.Errorf("iree-compile: reading the compiled module back: %w", err)
+	}
+	if format == "mlir-text" {
+		return []byte(module.MLIRText(m)), nil
+	}
+	return module.JSON(m)
+}
+
 // resolveBackends turns the target flags into executable backends: the
 // legacy --iree-hal-target-backends list, and each --iree-hal-target-device
 // with its device's backends.
 func resolveBackends(p *parsed) ([]string, error) {
-	backends := append([]string(nil), p.list("iree-hal-target-backends")...)
+	backends := commaList(p, "iree-hal-target-backends")
 	devices := map[string]bool{"local": true, "cuda": true, "hip": true, "amdgpu": true, "vulkan": true, "metal": true, "webgpu": true}
-	for _, spec := range p.list("iree-hal-target-device") {
+	specs := p.list("iree-hal-target-device")
+	if err := oneDevice(specs); err != nil {
+		return nil, err
+	}
+	for _, spec := range specs {
 		for _, alias := range strings.Split(spec, ",") {
 			alias = strings.Trim(alias, `" `)
 			if _, after, ok := strings.Cut(alias, "="); ok {
@@ -226,7 +265,7 @@ func resolveBackends(p *parsed) ([]string, error) {
 				backends = append(backends, b)
 				continue
 			}
-			local := p.list("iree-hal-local-target-device-backends")
+			local := commaList(p, "iree-hal-local-target-device-backends")
 			if len(local) == 0 {
 				return nil, fmt.Errorf("device alias \"local\" does not provide any executable targets; ensure device-specific compilation backends have been specified (e.g. --iree-hal-local-target-device-backends=vmvx)")
 			}

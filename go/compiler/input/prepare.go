@@ -10,6 +10,9 @@ import (
 // composites are inlined.
 func prepareModule(m *ir.Module) error {
 	resolveGlobalAddresses(m)
+	if err := outlineParameterConstants(m); err != nil {
+		return err
+	}
 	rewriteHouseholder(m)
 	if err := flattenTupleSignatures(m); err != nil {
 		return err

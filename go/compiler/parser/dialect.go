@@ -106,5 +106,14 @@ func (p *parser) parseHashAttr() (ir.Attribute, error) {
 	} else {
 		p.advance()
 	}
+	if ir.IsParameterText(text) && p.isPunct(":") {
+		// IREE prints parameter references as typed attributes.
+		p.advance()
+		t, err := p.parseType()
+		if err != nil {
+			return nil, err
+		}
+		return &ir.ParameterAttr{Text: text, Type: t}, nil
+	}
 	return &ir.OpaqueAttr{Text: text}, nil
 }

@@ -58,8 +58,6 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		}
 	}
 	var src []int32
-	// Workgroup counts.
-	k := ref.Kernel
 	pushRegs := make([]int32, len(ref.Push))
 	for i, p := range ref.Push {
 		r, err := fe.pushValue(region, p.Value, p.Dim)
@@ -68,6 +66,44 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		}
 		pushRegs[i] = r
 	}
+	// Workgroup counts: one triple per variant of the executable (its
+	// first target's kernel, then the other targets'), each from its own
+	// kernel's grid.
+	for _, k := range append([]*kir.Kernel{ref.Kernel}, ref.Variants...) {
+		src = append(src, fe.workgroupCounts(k, pushRegs)...)
+	}
+	src = append(src, pushRegs...)
+	for _, b := range ref.Bindings {
+		r, err := fe.ref(b)
+		if err != nil {
+			return err
+		}
+		src = append(src, r)
+	}
+	name := ref.Kernel.Name + "::" + ref.Kernel.Name
+	var ins, outs []int32
+	if fe.e.in.Trace {
+		for i, b := range ref.Bindings {
+			r := src[3*(1+len(ref.Variants))+len(ref.Push)+i]
+			if b.Owner() == region {
+				outs = append(outs, r)
+			} else {
+				ins = append(ins, r)
+			}
+		}
+		fe.emit(module.Instr{Op: module.OpTrace, Str: name + " inputs", Src: ins})
+	}
+	fe.emit(module.Instr{Op: module.OpDispatch, Index: int32(ref.Executable), Index2: int32(ref.Entry), Imm: int64(len(ref.Push)), Src: src})
+	if fe.e.in.Trace {
+		fe.emit(module.Instr{Op: module.OpTrace, Str: name + " outputs", Src: outs})
+	}
+	return nil
+}
+
+// workgroupCounts returns i64 registers with kernel k's workgroup counts
+// (x, y, z) for the push constants in pushRegs.
+func (fe *fnEmitter) workgroupCounts(k *kir.Kernel, pushRegs []int32) []int32 {
+	var src []int32
 	for _, gd := range k.Grid {
 		if len(gd.PushConstants) == 0 {
 			n := codegen.CeilDiv(gd.Static, max(gd.Tile, 1))
@@ -89,32 +125,7 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		}
 		src = append(src, r)
 	}
-	src = append(src, pushRegs...)
-	for _, b := range ref.Bindings {
-		r, err := fe.ref(b)
-		if err != nil {
-			return err
-		}
-		src = append(src, r)
-	}
-	name := ref.Kernel.Name + "::" + ref.Kernel.Name
-	var ins, outs []int32
-	if fe.e.in.Trace {
-		for i, b := range ref.Bindings {
-			r := src[3+len(ref.Push)+i]
-			if b.Owner() == region {
-				outs = append(outs, r)
-			} else {
-				ins = append(ins, r)
-			}
-		}
-		fe.emit(module.Instr{Op: module.OpTrace, Str: name + " inputs", Src: ins})
-	}
-	fe.emit(module.Instr{Op: module.OpDispatch, Index: int32(ref.Executable), Index2: int32(ref.Entry), Imm: int64(len(ref.Push)), Src: src})
-	if fe.e.in.Trace {
-		fe.emit(module.Instr{Op: module.OpTrace, Str: name + " outputs", Src: outs})
-	}
-	return nil
+	return src
 }
 
 // pushValue returns an i64 register with a push constant's value.
@@ -160,13 +171,23 @@ func (fe *fnEmitter) arithI64(op module.ArithOp, a, b int32) int32 {
 	return r
 }
 
-// readsBinding reports whether the kernel reads tensor v's binding before
-// writing it (or does not bind it at all, in which case it must stay zero).
+// readsBinding reports whether the kernel (or any of its variants) reads
+// tensor v's binding before writing it (or does not bind it at all, in
+// which case it must stay zero).
 func readsBinding(ref DispatchRef, v *ir.Value) bool {
 	for i, b := range ref.Bindings {
-		if b == v {
-			return ref.Kernel.Bindings[i].Access&kir.Read != 0 && !ref.WrittenFirst[i]
+		if b != v {
+			continue
 		}
+		if ref.WrittenFirst[i] {
+			return false
+		}
+		for _, k := range append([]*kir.Kernel{ref.Kernel}, ref.Variants...) {
+			if k.Bindings[i].Access&kir.Read != 0 {
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }

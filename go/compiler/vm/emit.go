@@ -7,6 +7,7 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/schemas/module"
 )
 
@@ -14,6 +15,11 @@ import (
 type DispatchRef struct {
 	*codegen.Dispatch
 	Executable, Entry int
+	// Variants are the region's kernels for the other targets of a
+	// module compiled for several, in the order of the executable
+	// group's alternative variants. They take Dispatch's bindings and
+	// push constants; the host computes each one's workgroup counts.
+	Variants []*kir.Kernel
 }
 
 // Input is what the host emitter works from.
@@ -204,11 +210,19 @@ func (e *emitter) constant(op *ir.Operation, a ir.Attribute, t *ir.RankedTensorT
 	}
 	n, _ := ir.NumElements(t.Dims)
 	if dense.Splat && n != 1 {
+		if len(raw) > 0 && n > maxSplatBytes/int64(len(raw)) {
+			return 0, ir.OpErrorf(op, "has a splat constant of %s: %d elements, over the %d bytes gree stores a constant in", t, n, int64(maxSplatBytes))
+		}
 		raw = bytes.Repeat(raw, int(n))
 	}
 	e.mod.Constants = append(e.mod.Constants, module.Constant{ElementType: word, Shape: append([]int64(nil), t.Dims...), Data: raw})
 	return len(e.mod.Constants) - 1, nil
 }
+
+// maxSplatBytes bounds a splat constant written out in full (4 GiB): a
+// splat of 2^32 elements or more is a few bytes of source text that would
+// otherwise take the compiler's memory.
+const maxSplatBytes = 1 << 32
 
 // global declares a util.global.
 func (e *emitter) global(op *ir.Operation) error {
@@ -233,7 +247,11 @@ func (e *emitter) global(op *ir.Operation) error {
 			if !ok {
 				return ir.OpErrorf(op, "has an initial value gree cannot use: %s", iv)
 			}
-			c, err := e.constant(op, iv, t)
+			constant := e.constant
+			if ir.IsParameterAttr(iv) {
+				constant = e.parameterConstant
+			}
+			c, err := constant(op, iv, t)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package tooling
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -104,6 +105,10 @@ func runOneCheck(dev hal.Device, mods []*vm.Module, name string) error {
 	}
 	main := mods[len(mods)-1]
 	_, err := s.Call(main.Name(), name, nil)
+	if f := (*vm.CallFailures)(nil); errors.As(err, &f) {
+		// Failed expectations (with the call's own error, if any).
+		return fmt.Errorf("%s", f.Error())
+	}
 	if fails := chk.Failures(); len(fails) > 0 {
 		msg := strings.Join(fails, "\n")
 		if err != nil {

@@ -50,8 +50,8 @@ func (c *Context) Close() error {
 			}
 		}
 		if h != nil {
-			for _, v := range inst.globals {
-				if v.Kind == KindRef && v.Ref != nil {
+			for i := range inst.globals {
+				if v := inst.globals[i].load(); v.Kind == KindRef && v.Ref != nil {
 					h.Drop(v.Ref)
 				}
 			}

@@ -63,6 +63,10 @@ type NativeModule interface {
 type NativeFunc struct {
 	Args, Results []module.Kind
 	Call          func(args []Value) ([]Value, error)
+	// CallIn, when set, is called instead of Call with the outermost
+	// invocation the call is part of (to record failures of that
+	// invocation only: Call.Fail).
+	CallIn func(call *Call, args []Value) ([]Value, error)
 }
 
 // Device performs the buffer and dispatch operations of host programs;
@@ -156,18 +160,26 @@ type Context struct {
 	byName  map[string]*instance
 	stacks  sync.Pool // *stack: the scratch of finished invocations
 	closed  atomic.Bool
+	params  ParameterSource // see params.go
+
+	// state orders calls of functions that use mutable globals (see
+	// concurrency.go).
+	state sync.RWMutex
 }
 
 // instance is a bytecode module in a context.
 type instance struct {
 	m       *Module
 	ctx     *Context
-	globals []Value
+	globals []global // see concurrency.go
 	execs   []any
+	sels    []variantSel // per executable group: see prepareExecutables
 	imports []resolved
 	// refRegs lists, per function, its registers of kind ref (what a
 	// discard scans for other references to a buffer).
 	refRegs [][]int32
+	// state is, per function, how it uses mutable globals (stateUse).
+	state []uint8
 	// consts holds a view of each module constant, made once at
 	// registration (views over the module's data, never written: see
 	// Device.Constant), which every load of the constant shares.
@@ -226,33 +238,38 @@ func (c *Context) Register(m *Module) error {
 		}
 		inst.imports = append(inst.imports, r)
 	}
-	for i := range m.Def.Constants {
-		ref, err := c.dev.Constant(&m.Def.Constants[i])
+	inst.state = stateUse(m.Def, inst.imports)
+	consts, err := c.parameterConstants(m)
+	if err != nil {
+		return err
+	}
+	for i := range consts {
+		ref, err := c.dev.Constant(&consts[i])
 		if err != nil {
 			return fmt.Errorf("module '%s': constant %d: %w", m.Name(), i, err)
 		}
 		inst.consts = append(inst.consts, ref)
 	}
-	for i := range m.Def.Executables {
-		e, err := c.dev.PrepareExecutable(&m.Def.Executables[i])
-		if err != nil {
-			return fmt.Errorf("module '%s': executable %d (%s): %w", m.Name(), i, m.Def.Executables[i].Format, err)
-		}
-		inst.execs = append(inst.execs, e)
+	execs, sels, err := c.prepareExecutables(m)
+	if err != nil {
+		return err
 	}
+	inst.execs, inst.sels = execs, sels
+	var globals []Value
 	for _, g := range m.Def.Globals {
-		v, err := c.initGlobal(m, g)
+		v, err := c.initGlobal(consts, g)
 		if err != nil {
 			return err
 		}
-		inst.globals = append(inst.globals, v)
+		globals = append(globals, v)
 	}
+	inst.globals = newGlobals(globals)
 	c.mods = append(c.mods, inst)
 	c.byName[m.Name()] = inst
 	return nil
 }
 
-func (c *Context) initGlobal(m *Module, g module.Global) (Value, error) {
+func (c *Context) initGlobal(consts []module.Constant, g module.Global) (Value, error) {
 	switch g.Kind {
 	case module.KindI32:
 		return I32(int32(g.InitI)), nil
@@ -266,7 +283,7 @@ func (c *Context) initGlobal(m *Module, g module.Global) (Value, error) {
 	if g.Init < 0 {
 		return Value{Kind: KindNull}, nil
 	}
-	ref, err := c.dev.Constant(&m.Def.Constants[g.Init])
+	ref, err := c.dev.Constant(&consts[g.Init])
 	if err != nil {
 		return Value{}, err
 	}
@@ -337,6 +354,11 @@ func cconv(args, results []module.Kind) string {
 
 // Invoke calls the function exported as fn by the module named mod.
 func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
+	return c.invoke(mod, fn, args, nil)
+}
+
+// invoke is Invoke bounded by opts (see InvokeWith).
+func (c *Context) invoke(mod, fn string, args []Value, opts *InvokeOptions) ([]Value, error) {
 	if c.closed.Load() {
 		return nil, errClosed()
 	}
@@ -353,6 +375,7 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 			if err != nil {
 				return nil, err
 			}
+			defer c.lockState(inst, e.Function)()
 			if w, ok := c.dev.(Warmer); ok {
 				defer w.Warm()()
 			}
@@ -362,18 +385,27 @@ func (c *Context) Invoke(mod, fn string, args []Value) ([]Value, error) {
 			}
 			st.reset(args)
 			defer func() {
+				st.w.end()
 				st.reset(nil)
 				c.stacks.Put(st)
 			}()
+			defer c.scope(st)()
+			if err := st.w.begin(opts, mod, fn); err != nil {
+				return nil, err
+			}
 			f := &inst.m.Def.Functions[e.Function]
-			if ad, ok := c.dev.(AsyncDevice); ok && f.ReflectionValue("iree.abi.model") == CoarseFencesModel && len(args) >= 2 {
-				return inst.callAsync(ad, e.Function, args, st)
+			if ad, ok := st.dev.(AsyncDevice); ok && f.ReflectionValue("iree.abi.model") == CoarseFencesModel && len(args) >= 2 {
+				res, err := inst.callAsync(ad, e.Function, args, st)
+				err = st.call.failed(err)
+				c.drain(st, err)
+				return res, err
 			}
 			res, err := inst.call(e.Function, args, st)
-			if err == nil && c.dev != nil {
-				err = c.dev.Sync()
+			if err == nil && st.dev != nil {
+				err = st.dev.Sync()
 			}
-			if err != nil {
+			if err = st.call.failed(err); err != nil {
+				c.drain(st, err)
 				return nil, err
 			}
 			return res, nil
@@ -522,8 +554,8 @@ func (c *Context) Release(values []Value, keep []Value) {
 		}
 	}
 	for _, inst := range c.mods {
-		for _, g := range inst.globals {
-			if g.Kind == KindRef {
+		for i := range inst.globals {
+			if g := inst.globals[i].load(); g.Kind == KindRef {
 				held = append(held, g.Ref)
 			}
 		}

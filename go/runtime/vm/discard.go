@@ -13,11 +13,18 @@ type stack struct {
 	// interpreter hands the device (see Device: it keeps none of them).
 	refs, keep, bind []any
 	ints             []int64
+	// w is the call's cancellation and deadline checks (cancel.go).
+	w watch
+	// dev is the device the call's operations go to (see Scoper), and
+	// call what its native functions record (see Call).
+	dev  Device
+	call Call
 }
 
 // reset empties st for another outermost call with args.
 func (st *stack) reset(args []Value) {
 	st.args = args
+	st.call.reset()
 	clear(st.frames[:cap(st.frames)])
 	st.frames = st.frames[:0]
 }
@@ -71,7 +78,7 @@ func refRegisters(m *module.Module) [][]int32 {
 // outcome: DiscardRelease, no other reference; DiscardKeep, another live
 // register.
 func (inst *instance) discard(st *stack, regs []Value, rs []int32, kind uint8) {
-	dev := inst.ctx.dev
+	dev := st.dev
 	refs := st.refs[:0]
 	for _, r := range rs {
 		v := regs[r]
@@ -118,8 +125,8 @@ func (inst *instance) appendLiveRefs(keep []any, st *stack) []any {
 		keep = appendRefs(keep, a, &seen)
 	}
 	for _, m := range inst.ctx.mods {
-		for _, g := range m.globals {
-			keep = appendRefs(keep, g, &seen)
+		for i := range m.globals {
+			keep = appendRefs(keep, m.globals[i].load(), &seen)
 		}
 	}
 	return keep

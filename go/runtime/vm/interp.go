@@ -62,7 +62,7 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 		st.pop()
 		inst.freeFrame(fi, regs)
 	}()
-	dev := inst.ctx.dev
+	dev := st.dev
 	pc := 0
 	fail := func(err error) ([]Value, error) {
 		return nil, fmt.Errorf("%s: instruction %d (%s): %w", f.Name, pc, f.Code[pc].Op, err)
@@ -104,19 +104,39 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 				}
 			}
 			next = int(in.Index)
+			if st.w.on && next <= pc {
+				if err := st.w.poll(false); err != nil {
+					return nil, err
+				}
+			}
 		case module.OpCondBranch:
 			if regs[in.Src[0]].I != 0 {
 				next = int(in.Index)
 			} else {
 				next = int(in.Index2)
 			}
+			if st.w.on && next <= pc {
+				if err := st.w.poll(false); err != nil {
+					return nil, err
+				}
+			}
 		case module.OpCall:
+			if st.w.on {
+				if err := st.w.poll(false); err != nil {
+					return nil, err
+				}
+			}
 			res, err := inst.call(int(in.Index), gather(regs, in.Src), st)
 			if err != nil {
 				return nil, err
 			}
 			scatter(regs, in.Dst, res)
 		case module.OpCallImport:
+			if st.w.on {
+				if err := st.w.poll(false); err != nil {
+					return nil, err
+				}
+			}
 			res, err := inst.callImport(int(in.Index), gather(regs, in.Src), st)
 			if err != nil {
 				return nil, err
@@ -127,18 +147,10 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 		case module.OpFail:
 			return nil, status.New(status.Code(in.Imm), in.Str)
 		case module.OpGlobalLoad:
-			regs[in.Dst[0]] = inst.globals[in.Index]
+			regs[in.Dst[0]] = inst.globals[in.Index].load()
 		case module.OpGlobalStore:
-			old, v := inst.globals[in.Index], regs[in.Src[0]]
-			if h, ok := dev.(Holder); ok && v.Ref != old.Ref {
-				if v.Kind == KindRef {
-					h.Hold(v.Ref)
-				}
-				if old.Kind == KindRef {
-					h.Drop(old.Ref)
-				}
-			}
-			inst.globals[in.Index] = v
+			h, _ := dev.(Holder)
+			inst.globals[in.Index].store(regs[in.Src[0]], h)
 		case module.OpConstant:
 			regs[in.Dst[0]] = RefValue(inst.consts[in.Index])
 		case module.OpAlloc:
@@ -176,11 +188,17 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 				return fail(err)
 			}
 		case module.OpDispatch:
+			if st.w.on {
+				if err := st.w.poll(true); err != nil {
+					return nil, err
+				}
+			}
 			npc := int(in.Imm)
-			grid := [3]int64{regs[in.Src[0]].I, regs[in.Src[1]].I, regs[in.Src[2]].I}
-			push := st.intsOf(regs, in.Src[3:3+npc])
+			g, rest := dispatchOperands(in, inst.sels[in.Index])
+			grid := [3]int64{regs[g[0]].I, regs[g[1]].I, regs[g[2]].I}
+			push := st.intsOf(regs, rest[:npc])
 			bindings := st.bind[:0]
-			for _, r := range in.Src[3+npc:] {
+			for _, r := range rest[npc:] {
 				bindings = append(bindings, regs[r].Ref)
 			}
 			err := dev.Dispatch(inst.execs[in.Index], int(in.Index2), grid, push, bindings)
@@ -265,10 +283,13 @@ func (inst *instance) callImport(i int, args []Value, st *stack) ([]Value, error
 	im := inst.m.Def.Imports[i]
 	switch {
 	case r.native != nil:
-		if dev := inst.ctx.dev; dev != nil {
+		if dev := st.dev; dev != nil {
 			if err := dev.Sync(); err != nil {
 				return nil, err
 			}
+		}
+		if r.native.CallIn != nil {
+			return r.native.CallIn(&st.call, args)
 		}
 		return r.native.Call(args)
 	case r.inst != nil:

@@ -164,8 +164,9 @@ func Decode(data []byte) (*Module, error) {
 	if string(data[:8]) != Magic {
 		return nil, notModule(data)
 	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != Version {
-		return nil, status.Errorf(status.InvalidArgument, "module file has format version %d; this runtime reads version %d (recompile the module with this release's iree-compile)", v, Version)
+	version := binary.LittleEndian.Uint32(data[8:])
+	if version != Version && version != VersionVariants && version != VersionParameters {
+		return nil, status.Errorf(status.InvalidArgument, "module file has format version %d; this runtime reads versions %d to %d (recompile the module with this release's iree-compile)", version, Version, VersionParameters)
 	}
 	metaOff, metaLen := binary.LittleEndian.Uint64(data[16:]), binary.LittleEndian.Uint64(data[24:])
 	blobOff, blobLen := binary.LittleEndian.Uint64(data[32:]), binary.LittleEndian.Uint64(data[40:])
@@ -185,7 +186,7 @@ func Decode(data []byte) (*Module, error) {
 		return nil, status.Errorf(status.DataLoss, "module file header is corrupt: sections lie outside the file")
 	}
 	r := &reader{b: data[metaOff : metaOff+metaLen], at: "module"}
-	m := decodeMeta(r, data[blobOff:blobOff+blobLen])
+	m := decodeMeta(r, data[blobOff:blobOff+blobLen], version)
 	if r.err == nil && r.off != len(r.b) {
 		r.fail("%d unexpected trailing bytes", len(r.b)-r.off)
 	}
@@ -207,7 +208,7 @@ func notModule(data []byte) error {
 	return status.Errorf(status.InvalidArgument, "not a gree module file: bad magic%s", hint)
 }
 
-func decodeMeta(r *reader, blobArea []byte) *Module {
+func decodeMeta(r *reader, blobArea []byte, version uint32) *Module {
 	m := &Module{}
 	m.Name = r.str()
 	m.Version = uint32(r.uv())
@@ -276,6 +277,12 @@ func decodeMeta(r *reader, blobArea []byte) *Module {
 			e.Entries[j] = r.str()
 		}
 		e.Data = r.blob(blobArea)
+		if version >= VersionVariants {
+			e.Variant = uint32(min(r.uv(), math.MaxUint32))
+		}
+	}
+	if version >= VersionParameters {
+		r.parameters(m)
 	}
 	return m
 }

@@ -21,16 +21,28 @@ func Disassemble(m *Module) string {
 		b.WriteString("\n")
 	}
 	for i, c := range m.Constants {
+		if c.Parameter != nil {
+			fmt.Fprintf(&b, "  constant %d : shape %v element 0x%08x = parameter %q (%d bytes, loaded from --parameters)\n", i, c.Shape, c.ElementType, c.Parameter.String(), c.ByteLength())
+			continue
+		}
 		fmt.Fprintf(&b, "  constant %d : shape %v element 0x%08x (%d bytes)\n", i, c.Shape, c.ElementType, len(c.Data))
 	}
 	for i, e := range m.Executables {
-		fmt.Fprintf(&b, "  executable %d \"%s\" entries %v (%d bytes)\n", i, e.Format, e.Entries, len(e.Data))
+		variant := ""
+		if e.Variant > 0 {
+			variant = fmt.Sprintf(" variant %d of executable %d", e.Variant, i-int(e.Variant))
+		}
+		fmt.Fprintf(&b, "  executable %d \"%s\"%s entries %v (%d bytes)\n", i, e.Format, variant, e.Entries, len(e.Data))
 	}
 	for fi := range m.Functions {
 		f := &m.Functions[fi]
 		fmt.Fprintf(&b, "\n  func %d @%s %s (%s) registers %d\n", fi, f.Name, sigString(f.Args, f.Results), f.CConv(), len(f.Regs))
 		for pc, in := range f.Code {
-			fmt.Fprintf(&b, "    %4d: %s\n", pc, InstrString(&in))
+			variants := 1
+			if in.Op == OpDispatch {
+				variants = max(m.VariantCount(int(in.Index)), 1)
+			}
+			fmt.Fprintf(&b, "    %4d: %s\n", pc, instrString(&in, variants))
 		}
 	}
 	return b.String()
@@ -71,8 +83,13 @@ func regList(rs []int32) string {
 	return strings.Join(s, ", ")
 }
 
-// InstrString formats one instruction.
-func InstrString(in *Instr) string {
+// InstrString formats one instruction (a dispatch as one whose
+// executable has no variants).
+func InstrString(in *Instr) string { return instrString(in, 1) }
+
+// instrString formats one instruction; a dispatch has a workgroup-count
+// triple for each of its executable's variants.
+func instrString(in *Instr, variants int) string {
 	var b strings.Builder
 	if len(in.Dst) > 0 && in.Op != OpBranch {
 		b.WriteString(regList(in.Dst) + " = ")
@@ -106,9 +123,16 @@ func InstrString(in *Instr) string {
 	case OpDim:
 		fmt.Fprintf(&b, " %s, %d", regList(in.Src), in.Imm)
 	case OpDispatch:
-		npc := int(in.Imm)
-		fmt.Fprintf(&b, " exec %d entry %d grid(%s) push(%s) bindings(%s)", in.Index, in.Index2,
-			regList(in.Src[:3]), regList(in.Src[3:3+npc]), regList(in.Src[3+npc:]))
+		npc, ng := int(in.Imm), 3*variants
+		fmt.Fprintf(&b, " exec %d entry %d", in.Index, in.Index2)
+		for v := 0; v < variants; v++ {
+			if variants == 1 {
+				fmt.Fprintf(&b, " grid(%s)", regList(in.Src[:3]))
+			} else {
+				fmt.Fprintf(&b, " grid.v%d(%s)", v, regList(in.Src[3*v:3*v+3]))
+			}
+		}
+		fmt.Fprintf(&b, " push(%s) bindings(%s)", regList(in.Src[ng:ng+npc]), regList(in.Src[ng+npc:]))
 	case OpLoad, OpStore:
 		fmt.Fprintf(&b, " t%d %s", in.Type, regList(in.Src))
 	case OpDiscard:

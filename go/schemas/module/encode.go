@@ -137,6 +137,15 @@ func Encode(m *Module) []byte {
 		w.uv(off)
 		w.uv(n)
 	}
+	// Format 2 adds each executable's variant ordinal; a module without
+	// variants stays format 1, which older runtimes read.
+	version := uint32(Version)
+	if m.HasVariants() {
+		version = VersionVariants
+	}
+	if m.HasParameters() {
+		version = VersionParameters
+	}
 	w.uv(uint64(len(m.Executables)))
 	for _, e := range m.Executables {
 		w.str(e.Format)
@@ -147,11 +156,17 @@ func Encode(m *Module) []byte {
 		off, n := bl.add(e.Data)
 		w.uv(off)
 		w.uv(n)
+		if version >= VersionVariants {
+			w.uv(uint64(e.Variant))
+		}
+	}
+	if version >= VersionParameters {
+		w.parameters(m)
 	}
 
 	out := make([]byte, headerSize, headerSize+len(w.b)+len(bl.data)+2*Alignment)
 	copy(out, Magic)
-	binary.LittleEndian.PutUint32(out[8:], Version)
+	binary.LittleEndian.PutUint32(out[8:], version)
 	metaOff := uint64(headerSize)
 	out = append(out, w.b...)
 	for len(out)%Alignment != 0 {

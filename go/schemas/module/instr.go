@@ -58,7 +58,10 @@ const (
 	OpStore
 	// Dispatch: run entry Index2 of Executables[Index] with Src =
 	// (workgroup count x, y, z (i64), Imm push constants (i64), the
-	// binding buffer views).
+	// binding buffer views). When Executables[Index] starts a group of V
+	// variants, Src begins with V triples of workgroup counts, one per
+	// variant in the group's order; the runtime uses the triple of the
+	// variant its device prepared.
 	OpDispatch
 	// Trace: print the buffer views Src under the heading Str (debugging:
 	// --iree-flow-trace-dispatch-tensors).

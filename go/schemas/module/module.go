@@ -3,8 +3,15 @@ package module
 // Magic starts every module file.
 const Magic = "GREEVMFB"
 
-// Version is the format version this package writes and reads.
+// Version is the format version of a module whose executables have no
+// variants: every runtime since format 1 reads it.
 const Version = 1
+
+// VersionVariants is the format version of a module with executable
+// variants (Executable.Variant > 0: several targets in one module). It
+// adds one field per executable; this package reads both versions and
+// writes VersionVariants only when a module has variants.
+const VersionVariants = 2
 
 // Alignment of constants and executables inside the file.
 const Alignment = 64
@@ -132,6 +139,10 @@ type Constant struct {
 	ElementType uint32 // IREE element-type word
 	Shape       []int64
 	Data        []byte // aliases the file image after Decode
+	// Parameter, when set, names the parameter file entry that supplies
+	// the constant's bytes when a context loads the module; Data is then
+	// empty (the module holds no weights). See VersionParameters.
+	Parameter *ParameterRef
 }
 
 // Executable is one target's compiled kernels.
@@ -139,6 +150,14 @@ type Executable struct {
 	Format  string   // e.g. "vmvx-bytecode"
 	Entries []string // kernel names, in entry order
 	Data    []byte   // aliases the file image after Decode
+	// Variant is 0 for an executable that starts a group: the kernels of
+	// one logical executable compiled for the first (preferred) target.
+	// An executable with Variant k > 0 is the k-th alternative of the
+	// group started by the nearest preceding executable with Variant 0:
+	// the same entries compiled for another target. A runtime prepares
+	// the first variant of each group its device loads (see Groups);
+	// dispatches name the group's first executable.
+	Variant uint32
 }
 
 // ConstantRegisters reports, per register, whether it only ever holds a

@@ -35,9 +35,15 @@ func Verify(m *Module) error {
 			n *= d
 		}
 		bits := int64(c.ElementType & 0xff)
+		if c.Parameter != nil && bits != 0 && len(c.Data) == 0 {
+			continue // its bytes come from the parameter when loaded
+		}
 		if bits == 0 || n*((bits+7)/8) != int64(len(c.Data)) {
 			return corrupt("constant %d: %d bytes do not hold shape %v of element type 0x%08x", i, len(c.Data), c.Shape, c.ElementType)
 		}
+	}
+	if err := verifyVariants(m); err != nil {
+		return err
 	}
 	for i := range m.Functions {
 		if err := verifyFunction(m, i); err != nil {

@@ -238,14 +238,20 @@ func (v *fnVerifier) instr() error {
 		if err := v.counts(0, -1); err != nil {
 			return err
 		}
-		npc := int(in.Imm)
-		if in.Imm < 0 || len(in.Src) < 3+npc {
-			return v.errf("has %d operands for 3 workgroup counts and %d push constants", len(in.Src), in.Imm)
+		// One workgroup-count triple per variant of the executable's group.
+		nv := m.VariantCount(int(in.Index))
+		if nv == 0 {
+			return v.errf("executable %d is variant %d of a group; a dispatch names the group's first executable", in.Index, m.Executables[in.Index].Variant)
 		}
-		if err := v.regs(in.Src[:3+npc], KindI64); err != nil {
+		ng := 3 * nv
+		npc := int(in.Imm)
+		if in.Imm < 0 || in.Imm > int64(len(in.Src)) || len(in.Src) < ng+npc {
+			return v.errf("has %d operands for %d workgroup counts and %d push constants", len(in.Src), ng, in.Imm)
+		}
+		if err := v.regs(in.Src[:ng+npc], KindI64); err != nil {
 			return err
 		}
-		return v.regs(in.Src[3+npc:], KindRef)
+		return v.regs(in.Src[ng+npc:], KindRef)
 	}
 	if in.Op == OpDiscard && in.Sub > DiscardKeep {
 		return v.errf("discard kind %d", in.Sub)

@@ -23,6 +23,7 @@ from ._hal import (
     Shape,
     VmRef,
 )
+from ._cancel import CancelToken, deadline
 from ._loop import HalDeviceLoopBridge
 from .typing import HalModuleBufferViewTraceCallback
 from ._vm import Linkage, VmBuffer, VmContext, VmFunction, VmInstance, VmModule, VmVariantList, create_hal_module
@@ -50,12 +51,12 @@ from .system_setup import (
 )
 
 __all__ = [
-    "ArgumentError", "BufferCompatibility", "BufferUsage", "Config", "DeviceArray", "ExternalTimepointFlags",
+    "ArgumentError", "BufferCompatibility", "CancelToken", "BufferUsage", "Config", "DeviceArray", "ExternalTimepointFlags",
     "ExternalTimepointType", "FunctionInvoker", "HalAllocator", "HalBuffer", "HalBufferView", "HalCommandBuffer",
     "HalDevice", "HalDeviceLoopBridge", "HalDriver", "HalElementType", "HalExternalTimepoint", "HalFence", "HalModuleBufferViewTraceCallback", "HalModuleDebugSink", "HalSemaphore", "Linkage",
     "MappedMemory", "MemoryAccess", "MemoryType", "ReturnError", "SemaphoreCompatibility", "Shape", "SystemContext",
     "TARGET_BACKEND_TO_DRIVER", "VmBuffer", "VmContext", "VmFunction", "VmInstance", "VmModule", "VmRef",
-    "VmVariantList", "asdevicearray", "create_hal_module", "flags", "from_dlpack", "get_device", "get_driver",
+    "VmVariantList", "asdevicearray", "create_hal_module", "deadline", "flags", "from_dlpack", "get_device", "get_driver",
     "get_first_device",
     "load_vm_flatbuffer", "load_vm_flatbuffer_file", "load_vm_module", "load_vm_modules",
     "normalize_value", "query_available_drivers", "system_setup",

@@ -6,7 +6,7 @@ import mmap as _mmap
 import warnings
 
 from .._capi import ffi, lib, check
-from . import _hal
+from . import _cancel, _hal
 from ._hal import HalBuffer, HalBufferView, HalFence, VmRef, _RefProtocol
 
 _ALIGNMENT = 64  # IREE_HAL_HEAP_BUFFER_ALIGNMENT
@@ -488,19 +488,33 @@ class VmContext:
         whose failed expectations then make calls fail)."""
         check(lib.gree_context_add_check_module(self._h), "Error registering the check module")
 
-    def _invoke(self, module_name, function_name, args):
+    def _invoke(self, module_name, function_name, args, timeout=None, cancel_token=None):
         """Calls module_name.function_name with a VmVariantList; returns the
-        results as a VmVariantList."""
+        results as a VmVariantList. The call is bounded by timeout (seconds),
+        cancel_token and the thread's ``deadline`` block, and on the main
+        thread by Ctrl-C (see _cancel)."""
         out = ffi.new("gree_value_list_t*")
-        check(lib.gree_context_invoke(self._h, module_name.encode("utf-8"), function_name.encode("utf-8"),
-                                      args._handle if args is not None else ffi.NULL, out),
-              f"Error invoking function '{function_name}'")
+        opts = _cancel.invoke_options(timeout, cancel_token)
+        try:
+            check(lib.gree_context_invoke_with_options(
+                self._h, module_name.encode("utf-8"), function_name.encode("utf-8"),
+                args._handle if args is not None else ffi.NULL, opts, out),
+                f"Error invoking function '{function_name}'")
+        except BaseException:
+            # KeyboardInterrupt from a SIGINT that came as the call finished:
+            # its results are not returned, so they go now.
+            if out[0] != ffi.NULL:
+                lib.gree_value_list_release(out[0])
+            raise
         return VmVariantList(_handle=out[0])
 
-    def invoke(self, function, inputs, outputs):
+    def invoke(self, function, inputs, outputs, *, timeout=None, cancel_token=None):
         """Calls function with the VmVariantList inputs and appends its results
-        to the VmVariantList outputs."""
-        res = self._invoke(function.module_name, function.name, inputs)
+        to the VmVariantList outputs. gree's extensions: timeout (seconds; a
+        call still running then raises RuntimeError with code
+        DEADLINE_EXCEEDED) and cancel_token (a CancelToken whose cancel()
+        stops the call with CANCELLED)."""
+        res = self._invoke(function.module_name, function.name, inputs, timeout, cancel_token)
         for i in range(len(res)):
             kind, v = res._get(i)
             if kind == lib.GREE_VALUE_I32:

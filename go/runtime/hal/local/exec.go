@@ -27,11 +27,15 @@ func (e *executable) Close() error           { return nil }
 func (e *executable) NumEntries() int        { return e.exe.NumEntries() }
 func (e *executable) EntryName(i int) string { return e.exe.EntryName(i) }
 
-// Formats returns the executable formats the CPU devices load.
-func (d *Device) Formats() []string { return []string{VMVXFormat, llvmcpuschema.Format} }
+// Formats returns the executable formats the CPU devices load (those of
+// the loaders --executable_loaders enables).
+func (d *Device) Formats() []string { return enabledFormats() }
 
 // PrepareExecutable loads (and verifies) an executable.
 func (d *Device) PrepareExecutable(format string, data []byte) (hal.Executable, error) {
+	if err := loaderEnabled(d.driver, format); err != nil {
+		return nil, err
+	}
 	if format == llvmcpuschema.Format {
 		x, err := llvmcpu.Load(data)
 		if err != nil {

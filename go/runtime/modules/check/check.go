@@ -33,7 +33,11 @@ func New(host func(*hal.BufferView) (*hal.BufferView, error)) *Module {
 // Name returns "check".
 func (m *Module) Name() string { return "check" }
 
-// Failures returns the messages recorded so far and clears them.
+// Failures returns the messages recorded so far and clears them: those of
+// check functions called without a call (NativeFunc.Call). Calls through
+// a vm.Context record their failures in the call, which returns them as
+// its error (vm.CallFailures), so that calls running at once on one
+// context each report only their own.
 func (m *Module) Failures() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -48,33 +52,62 @@ func (m *Module) fail(format string, args ...any) {
 	m.mu.Unlock()
 }
 
-// Lookup returns the check functions.
+// failFunc records one failed expectation.
+type failFunc func(format string, args ...any)
+
+// Lookup returns the check functions. Called in a call (CallIn), a failed
+// expectation is a failure of that call only (vm.Call.Fail: the call
+// returns it as its error); called without one (Call), it joins the
+// module's list (Failures).
 func (m *Module) Lookup(name string) (vm.NativeFunc, bool) {
+	fn, ok := m.lookup(name)
+	if !ok {
+		return vm.NativeFunc{}, false
+	}
+	body := fn.Call
+	fn.NativeFunc.Call = func(a []vm.Value) ([]vm.Value, error) { return body(m.fail, a) }
+	fn.NativeFunc.CallIn = func(call *vm.Call, a []vm.Value) ([]vm.Value, error) {
+		if call == nil {
+			return body(m.fail, a)
+		}
+		return body(func(format string, args ...any) { call.Fail(fmt.Sprintf(format, args...)) }, a)
+	}
+	return fn.NativeFunc, true
+}
+
+// checkFunc is a check function whose failures go to the failFunc it is
+// given.
+type checkFunc struct {
+	vm.NativeFunc
+	Call func(fail failFunc, a []vm.Value) ([]vm.Value, error)
+}
+
+func (m *Module) lookup(name string) (checkFunc, bool) {
 	r, i, f := module.KindRef, module.KindI32, module.KindF32
 	switch name {
 	case "expect_true", "expect_false":
 		want := name == "expect_true"
-		return vm.NativeFunc{Args: []module.Kind{i}, Call: func(a []vm.Value) ([]vm.Value, error) {
+		return checkFunc{NativeFunc: vm.NativeFunc{Args: []module.Kind{i}}, Call: func(fail failFunc, a []vm.Value) ([]vm.Value, error) {
 			if (a[0].I != 0) != want {
 				if want {
-					m.fail("Expected %d to be nonzero.", a[0].I)
+					fail("Expected %d to be nonzero.", a[0].I)
 				} else {
-					m.fail("Expected %d to be zero.", a[0].I)
+					fail("Expected %d to be zero.", a[0].I)
 				}
 			}
 			return nil, nil
 		}}, true
 	case "expect_all_true":
-		return vm.NativeFunc{Args: []module.Kind{r}, Call: func(a []vm.Value) ([]vm.Value, error) {
+		return checkFunc{NativeFunc: vm.NativeFunc{Args: []module.Kind{r}}, Call: func(fail failFunc, a []vm.Value) ([]vm.Value, error) {
 			b, err := m.view(a[0])
 			if err != nil {
 				return nil, err
 			}
-			m.allTrue(b)
+			m.allTrue(fail, b)
 			return nil, nil
 		}}, true
 	case "expect_eq":
-		return vm.NativeFunc{Args: []module.Kind{r, r}, Call: func(a []vm.Value) ([]vm.Value, error) {
+		return checkFunc{NativeFunc: vm.NativeFunc{Args: []module.Kind{r, r}}, Call: func(fail failFunc, a []vm.Value) ([]vm.Value, error) {
 			l, err := m.view(a[0])
 			if err != nil {
 				return nil, err
@@ -83,11 +116,11 @@ func (m *Module) Lookup(name string) (vm.NativeFunc, bool) {
 			if err != nil {
 				return nil, err
 			}
-			m.eq(l, rr)
+			m.eq(fail, l, rr)
 			return nil, nil
 		}}, true
 	case "expect_almost_eq":
-		return vm.NativeFunc{Args: []module.Kind{r, r, f, f}, Call: func(a []vm.Value) ([]vm.Value, error) {
+		return checkFunc{NativeFunc: vm.NativeFunc{Args: []module.Kind{r, r, f, f}}, Call: func(fail failFunc, a []vm.Value) ([]vm.Value, error) {
 			l, err := m.view(a[0])
 			if err != nil {
 				return nil, err
@@ -96,11 +129,11 @@ func (m *Module) Lookup(name string) (vm.NativeFunc, bool) {
 			if err != nil {
 				return nil, err
 			}
-			m.almostEq(l, rr, a[2].F, a[3].F)
+			m.almostEq(fail, l, rr, a[2].F, a[3].F)
 			return nil, nil
 		}}, true
 	}
-	return vm.NativeFunc{}, false
+	return checkFunc{}, false
 }
 
 func (m *Module) view(v vm.Value) (*hal.BufferView, error) {
@@ -116,7 +149,7 @@ func (m *Module) view(v vm.Value) (*hal.BufferView, error) {
 
 func text(b *hal.BufferView) string { return vio.FormatBufferView(b, 1024) }
 
-func (m *Module) allTrue(b *hal.BufferView) {
+func (m *Module) allTrue(fail failFunc, b *hal.BufferView) {
 	n, data := b.Type.ByteSize(), b.Bytes()
 	for i := 0; i+n <= len(data); i += n {
 		zero := true
@@ -126,7 +159,7 @@ func (m *Module) allTrue(b *hal.BufferView) {
 			}
 		}
 		if zero {
-			m.fail("Expected all elements to be true (nonzero).\n  value:\n    %s", text(b))
+			fail("Expected all elements to be true (nonzero).\n  value:\n    %s", text(b))
 			return
 		}
 	}
@@ -144,7 +177,7 @@ func sameShape(a, b []int64) bool {
 	return true
 }
 
-func (m *Module) eq(l, r *hal.BufferView) {
+func (m *Module) eq(fail failFunc, l, r *hal.BufferView) {
 	var why string
 	switch {
 	case l.Type != r.Type:
@@ -156,7 +189,7 @@ func (m *Module) eq(l, r *hal.BufferView) {
 	default:
 		return
 	}
-	m.fail("Expected equality of these values. %s\n  lhs:\n    %s\n  rhs:\n    %s", why, text(l), text(r))
+	fail("Expected equality of these values. %s\n  lhs:\n    %s\n  rhs:\n    %s", why, text(l), text(r))
 }
 
 // floats decodes a float buffer view.
@@ -197,7 +230,7 @@ func floats(b *hal.BufferView) ([]float64, bool) {
 	return out, true
 }
 
-func (m *Module) almostEq(l, r *hal.BufferView, atol, rtol float64) {
+func (m *Module) almostEq(fail failFunc, l, r *hal.BufferView, atol, rtol float64) {
 	var why string
 	lf, lok := floats(l)
 	rf, _ := floats(r)
@@ -224,7 +257,7 @@ func (m *Module) almostEq(l, r *hal.BufferView, atol, rtol float64) {
 			return
 		}
 	}
-	m.fail("Expected near equality of these values. %s\n  lhs:\n    %s\n  rhs:\n    %s", why, text(l), text(r))
+	fail("Expected near equality of these values. %s\n  lhs:\n    %s\n  rhs:\n    %s", why, text(l), text(r))
 }
 
 // Summary joins failures for a status message.

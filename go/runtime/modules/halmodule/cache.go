@@ -22,12 +22,16 @@ import (
 // Reuse is safe in queue order: a buffer is recycled while commands that
 // read it may still be pending, and whatever the next allocation does to
 // its bytes (a zero fill, a kernel's writes) is recorded after them on the
-// same queue; host writes (Store) wait for pending work first.
+// same queue; host writes (Store) wait for pending work first. Calls
+// running at once record on queues of their own (recorders), so a buffer
+// released on one queue keeps the timepoint at which that queue's work
+// so far completes (entry.after), and another queue takes it only once
+// that timepoint is reached.
 type cache struct {
 	mu    sync.Mutex
 	alloc func(n int64) (*hal.Buffer, error)
-	// fill records a fill of b with a byte pattern in queue order.
-	fill  func(b *hal.Buffer, pattern byte)
+	// def is the queue of operations that name none (get, release).
+	def   orderer
 	free  map[int64][]freeBuf // allocation size → released entries, oldest first
 	seq   uint64              // releases so far
 	bytes int64
@@ -61,6 +65,47 @@ type entry struct {
 	size int64
 	home int         // the slot whose home this allocation is, or -1
 	out  *hal.Buffer // handed out, or nil when released
+	// after, when not nil, is the semaphore of the queue that released
+	// the allocation, and afterValue the value at which that queue's work
+	// recorded until then is complete: another queue may reuse the
+	// allocation only from then on (see readyFor).
+	after      hal.Semaphore
+	afterValue uint64
+}
+
+// orderer is the queue a cache operation's work follows (a recorder).
+type orderer interface {
+	// fill records a fill of b with a byte pattern in queue order.
+	fill(b *hal.Buffer, pattern byte)
+	// position returns the timepoint at which the work recorded so far
+	// completes (nil when it all has).
+	position() (hal.Semaphore, uint64)
+	// own returns the semaphore the queue's submissions signal in order
+	// (nil before its first).
+	own() hal.Semaphore
+}
+
+// fillFunc is an orderer without a queue: its fills apply at once.
+type fillFunc func(b *hal.Buffer, pattern byte)
+
+func (f fillFunc) fill(b *hal.Buffer, pattern byte) { f(b, pattern) }
+func (fillFunc) position() (hal.Semaphore, uint64)  { return nil, 0 }
+func (fillFunc) own() hal.Semaphore                 { return nil }
+
+// readyFor reports whether a queue whose own semaphore is own may reuse
+// e's allocation now: it was released on that queue (queue order keeps
+// the reuse after its earlier readers), or the releasing queue's work of
+// the time has completed (or failed: none of it runs any more). Called
+// with the cache's mu held.
+func (e *entry) readyFor(own hal.Semaphore) bool {
+	if e.after == nil || e.after == own {
+		return true
+	}
+	if v, err := e.after.Query(); err == nil && v < e.afterValue {
+		return false
+	}
+	e.after, e.afterValue = nil, 0
+	return true
 }
 
 // DebugEnv names the environment variable that, set to 1, makes every
@@ -87,24 +132,32 @@ type freeBuf struct {
 }
 
 // newCache returns a cache that allocates with alloc (zeroed memory) and
-// records fills with fill.
-func newCache(alloc func(n int64) (*hal.Buffer, error), fill func(b *hal.Buffer, pattern byte)) *cache {
-	c := &cache{alloc: alloc, fill: fill, free: map[int64][]freeBuf{}, minBytes: cacheMinBytes, slot: -1, homed: map[int]*entry{}}
+// follows the queue def where an operation names none.
+func newCache(alloc func(n int64) (*hal.Buffer, error), def orderer) *cache {
+	c := &cache{alloc: alloc, def: def, free: map[int64][]freeBuf{}, minBytes: cacheMinBytes, slot: -1, homed: map[int]*entry{}}
 	if os.Getenv(DebugEnv) == "1" {
 		c.minBytes, c.poison = 1, true
 	}
 	return c
 }
 
-// get returns a buffer of n bytes, zeroed unless uninitialized.
+// get returns a buffer of n bytes, zeroed unless uninitialized, for work
+// on the default queue.
 func (c *cache) get(n int64, uninitialized bool) (*hal.Buffer, error) {
+	return c.getBy(c.def, n, uninitialized)
+}
+
+// getBy returns a buffer of n bytes, zeroed unless uninitialized, for work
+// on queue q (whose fills it records).
+func (c *cache) getBy(q orderer, n int64, uninitialized bool) (*hal.Buffer, error) {
 	if n < c.minBytes {
 		b, err := c.alloc(n)
 		if err == nil && uninitialized && c.poison {
-			c.fill(b, 0xff)
+			q.fill(b, 0xff)
 		}
 		return b, err
 	}
+	own := q.own()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	home := -1
@@ -113,7 +166,11 @@ func (c *cache) get(n int64, uninitialized bool) (*hal.Buffer, error) {
 		c.slot++
 	}
 	e, homed := c.homed[home]
-	if homed {
+	if homed && !e.readyFor(own) {
+		// Another queue's work may still use the slot's home: this
+		// allocation takes another and the home stays for a later one.
+		e, homed = nil, false
+	} else if homed {
 		delete(c.homed, home)
 		c.bytes -= e.size
 		if e.size < n || e.size > fitRatio*n {
@@ -125,12 +182,11 @@ func (c *cache) get(n int64, uninitialized bool) (*hal.Buffer, error) {
 	}
 	recycled := true
 	if !homed {
-		if k := c.fit(n); k > 0 {
+		if k, i := c.fit(n, own); k > 0 {
 			// No home (none yet, or held): a released allocation that
 			// is nobody's home.
-			l := c.free[k]
-			e = l[len(l)-1].e
-			c.free[k] = l[:len(l)-1]
+			e = c.free[k][i].e
+			c.free[k] = slices.Delete(c.free[k], i, i+1)
 			c.bytes -= k
 		} else {
 			root, err := c.alloc(n)
@@ -153,23 +209,31 @@ func (c *cache) get(n int64, uninitialized bool) (*hal.Buffer, error) {
 	e.out = b
 	switch {
 	case uninitialized && c.poison:
-		c.fill(b, 0xff)
+		q.fill(b, 0xff)
 	case recycled && !uninitialized:
-		c.fill(b, 0)
+		q.fill(b, 0)
 	}
 	return b, nil
 }
 
-// fit returns the size of the free list whose last entry get(n) takes
-// (the last released of size n to fitRatio·n), or 0 if none.
-func (c *cache) fit(n int64) int64 {
-	k, last := int64(0), uint64(0)
+// fit returns the size of the free list and the index of the entry
+// get(n) takes for the queue whose own semaphore is own (the last
+// released of size n to fitRatio·n that the queue may reuse now: see
+// readyFor), or 0 if none.
+func (c *cache) fit(n int64, own hal.Semaphore) (int64, int) {
+	k, idx, last := int64(0), 0, uint64(0)
 	for size, l := range c.free {
-		if len(l) > 0 && size >= n && size <= fitRatio*n && l[len(l)-1].seq >= last {
-			k, last = size, l[len(l)-1].seq
+		if size < n || size > fitRatio*n {
+			continue
+		}
+		for i := len(l) - 1; i >= 0 && l[i].seq >= last; i-- {
+			if l[i].e.readyFor(own) {
+				k, idx, last = size, i, l[i].seq
+				break
+			}
 		}
 	}
-	return k
+	return k, idx
 }
 
 // entryOf returns the entry of a buffer this cache handed out and has not
@@ -194,8 +258,13 @@ func (c *cache) recyclable(ref any) bool {
 }
 
 // release recycles the allocations of refs, except those any view in keep
-// uses (a reshape shares its source's buffer).
-func (c *cache) release(refs, keep []any) {
+// uses (a reshape shares its source's buffer), released on the default
+// queue.
+func (c *cache) release(refs, keep []any) { c.releaseBy(c.def, refs, keep) }
+
+// releaseBy is release on queue q: another queue reuses the allocations
+// only once q's work recorded so far has completed.
+func (c *cache) releaseBy(q orderer, refs, keep []any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var cands []*entry
@@ -226,6 +295,9 @@ func (c *cache) release(refs, keep []any) {
 			}
 		}
 	}
+	var after hal.Semaphore
+	var afterValue uint64
+	located := false
 	for _, e := range cands {
 		if e == nil {
 			continue
@@ -236,10 +308,16 @@ func (c *cache) release(refs, keep []any) {
 			continue
 		}
 		if c.poison {
-			c.fill(e.out, 0xff)
+			q.fill(e.out, 0xff)
+		}
+		if !located {
+			// After the fill: the position covers it too.
+			after, afterValue = q.position()
+			located = true
 		}
 		e.out.Release()
 		e.out = nil
+		e.after, e.afterValue = after, afterValue
 		if c.bytes+e.size > cacheMaxBytes {
 			e.root.Release()
 			continue

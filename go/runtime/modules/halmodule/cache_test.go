@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/status"
 )
 
 // testCache returns a cache over host memory whose fills apply at once
@@ -13,12 +14,12 @@ func testCache() *cache {
 	a := hal.NewHeapAllocator()
 	c := newCache(func(n int64) (*hal.Buffer, error) {
 		return a.Allocate(bufferParams, n)
-	}, func(b *hal.Buffer, p byte) {
+	}, fillFunc(func(b *hal.Buffer, p byte) {
 		data := b.HostBytes()
 		for i := range data {
 			data[i] = p
 		}
-	})
+	}))
 	c.minBytes, c.poison = cacheMinBytes, false
 	return c
 }
@@ -125,5 +126,78 @@ func TestCacheEvictsPastItsLimits(t *testing.T) {
 	}
 	if c.bytes != cacheMaxPerSize*n {
 		t.Fatalf("cache counts %d bytes, want %d", c.bytes, cacheMaxPerSize*n)
+	}
+}
+
+// queue is an orderer for the tests: its work so far completes when its
+// semaphore reaches at (fills apply at once).
+type queue struct {
+	sem *hal.HostSemaphore
+	at  uint64
+}
+
+func (q *queue) fill(b *hal.Buffer, p byte) {
+	data := b.HostBytes()
+	for i := range data {
+		data[i] = p
+	}
+}
+func (q *queue) position() (hal.Semaphore, uint64) { return q.sem, q.at }
+func (q *queue) own() hal.Semaphore                { return q.sem }
+
+func TestCacheWaitsForTheReleasingQueue(t *testing.T) {
+	c := testCache()
+	const n = 1 << 16
+	a := &queue{sem: hal.NewHostSemaphore(0), at: 1} // work pending on a
+	b := &queue{sem: hal.NewHostSemaphore(0)}
+	xb, err := c.getBy(a, n, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &xb.HostBytes()[0]
+	c.releaseBy(a, []any{viewOf(xb)}, nil)
+	// Another queue must not write storage a's pending work still reads.
+	yb, err := c.getBy(b, n, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &yb.HostBytes()[0] == x {
+		t.Fatal("a buffer released with work pending on its queue went to another queue")
+	}
+	// Its own queue reuses it at once (queue order covers it).
+	zb, err := c.getBy(a, n, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &zb.HostBytes()[0] != x {
+		t.Fatal("the releasing queue did not reuse its own buffer")
+	}
+	c.releaseBy(a, []any{viewOf(zb)}, nil)
+	// Once a's work completes, anyone may take it.
+	if err := a.sem.Signal(1); err != nil {
+		t.Fatal(err)
+	}
+	wb, err := c.getBy(b, n, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &wb.HostBytes()[0] != x {
+		t.Fatal("a buffer whose queue finished was not reused by another queue")
+	}
+	// A failed queue runs nothing more: its buffers are free too.
+	c.releaseBy(b, []any{viewOf(yb)}, nil)
+	b.at = 1
+	vb, err := c.getBy(b, 2*n, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &vb.HostBytes()[0]
+	c.releaseBy(b, []any{viewOf(vb)}, nil)
+	if ub, _ := c.getBy(a, 2*n, true); &ub.HostBytes()[0] == v {
+		t.Fatal("a buffer released with work pending on its queue went to another queue")
+	}
+	b.sem.Fail(status.New(status.Aborted, "test"))
+	if ub, _ := c.getBy(a, 2*n, true); &ub.HostBytes()[0] != v {
+		t.Fatal("the buffer of a failed queue was not reused")
 	}
 }

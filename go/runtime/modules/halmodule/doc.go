@@ -10,4 +10,9 @@
 // that way, the storage the same allocation of the previous invocation
 // used (see policy.go); GREE_DEBUG_BUFFER_CACHE=1 makes it poison
 // recycled buffers to catch reuse bugs.
+//
+// Each call records on a recorder of its own (recorder.go: a command
+// buffer and a timeline; Device.Scope), so calls from several goroutines
+// on one context run at once; the cache hands a buffer released by one
+// call to another only once the releasing call's work has completed.
 package halmodule
