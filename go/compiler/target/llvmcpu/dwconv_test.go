@@ -176,6 +176,10 @@ func dwEdges() []dw {
 		newDW("s2odd", 5, 15, 15, 3, 3, 2, 1, 1, 1),
 		newDW("s3", 4, 20, 23, 3, 3, 3, 1, 1, 1),
 		newDW("s2wide", 1, 4, 560, 3, 3, 2, 1, 1, 1),
+		newDW("k5s2", 3, 56, 56, 5, 5, 2, 1, 2, 2),
+		newDW("k5s1", 3, 14, 14, 5, 5, 1, 1, 2, 2),
+		newDW("k5s2odd", 3, 15, 15, 5, 5, 2, 1, 2, 2),
+		newDW("k7s2", 2, 30, 30, 7, 7, 2, 1, 3, 3),
 		rowsLoop, padded, asym, fusedFlat, fusedRows, dense, denseS1, denseLoop,
 	}
 }
@@ -211,6 +215,16 @@ func checkDW(t *testing.T, m llvmcpu.Machine, ps []dw, interp bool, r *rand.Rand
 		runs := map[string][][]byte{"native": bufs()}
 		if err := x.Run(e, 0, grids[e][0], grids[e], nil, runs["native"]); err != nil {
 			t.Fatalf("%s on %s: %v", p.name, m.CPU, err)
+		}
+		// Every binding against a guard page, before and after it: a
+		// load of a tap in the pad must never touch memory past a
+		// binding's edge (it faults here).
+		for _, atEnd := range []bool{false, true} {
+			name := map[bool]string{false: "native, guard pages before", true: "native, guard pages after"}[atEnd]
+			runs[name] = guardedBindings(t, bufs(), atEnd)
+			if err := x.Run(e, 0, grids[e][0], grids[e], nil, runs[name]); err != nil {
+				t.Fatalf("%s on %s (%s): %v", p.name, m.CPU, name, err)
+			}
 		}
 		if interp {
 			runs["kir.Run"] = bufs()
