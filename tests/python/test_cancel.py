@@ -241,3 +241,23 @@ def test_existing_wakeup_fd_is_chained(vmfb, tmp_path):
     assert float(words[1]) < 0.1, f"KeyboardInterrupt {words[1]} s after SIGINT"
     assert "[2]" in r.stdout, f"the chained wakeup fd did not get SIGINT: {r.stdout}"
     assert words[-1] == "3", r.stdout
+
+
+def test_long_dispatch_loop_stops_promptly(mod):
+    # A loop of dispatches that never reads a value back runs its work in
+    # batches as it goes: after half a second of it, a cancel waits for at
+    # most two batches, not for everything the loop recorded.
+    tok = ireert.CancelToken()
+    t, at = after(0.5, tok.cancel)
+    with pytest.raises(RuntimeError) as e:
+        try:
+            with ireert.deadline(cancel_token=tok):
+                mod.grow(X, -1)
+        finally:
+            stopped = time.perf_counter()
+    t.join()
+    assert e.value.code == CANCELLED
+    latency = stopped - at[0]
+    print(f"dispatch loop: cancelled {latency * 1e3:.2f} ms after cancel() at 0.5 s")
+    assert latency < 0.1
+    check_usable(mod)

@@ -32,7 +32,16 @@ type recorder struct {
 	// (the wait fence of a coarse-fences call, and the unfinished work of
 	// calls that ended before this one began).
 	wait hal.SemaphoreList
+	// pending counts the commands of cb.
+	pending int
 }
+
+// flushEvery is how many commands a call's recorder holds before it
+// submits them without waiting for the host to need a result: a loop of
+// dispatches that never reads a value back (an endless one included)
+// then runs as it goes, in bounded memory, and a cancelled call has at
+// most two such batches to wait for.
+const flushEvery = 32
 
 var (
 	_ vm.Device      = (*recorder)(nil)
@@ -45,21 +54,53 @@ var (
 // pending.
 func (r *recorder) record(rec func(cb *hal.CommandBuffer) error) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.base {
 		r.d.baseDirty.Store(true)
 	}
 	if r.cb == nil {
 		cb, err := hal.NewCommandBuffer(hal.CommandBufferOneShot|hal.CommandBufferAllowInlineExecution, hal.CommandCategoryAny, 0)
-		if err != nil {
-			return err
+		if err == nil {
+			err = cb.Begin()
 		}
-		if err := cb.Begin(); err != nil {
+		if err != nil {
+			r.mu.Unlock()
 			return err
 		}
 		r.cb = cb
 	}
-	return rec(r.cb)
+	err := rec(r.cb)
+	r.pending++
+	flush := err == nil && !r.base && r.pending >= flushEvery
+	r.mu.Unlock()
+	if flush {
+		return r.flush()
+	}
+	return err
+}
+
+// flush submits the pending commands and then waits for the submission
+// before them, so that at most two batches are in flight.
+func (r *recorder) flush() error {
+	r.mu.Lock()
+	prev, at := r.timeline, r.value
+	r.mu.Unlock()
+	if _, err := r.Submit(nil); err != nil {
+		return err
+	}
+	if prev == nil || at == 0 {
+		return nil
+	}
+	if err := prev.Wait(at, hal.NoDeadline); err != nil {
+		// As Sync: the failure is this call's; later work starts on a
+		// new timeline.
+		r.mu.Lock()
+		if r.timeline == prev {
+			r.timeline = nil
+		}
+		r.mu.Unlock()
+		return err
+	}
+	return nil
 }
 
 // fill records a fill of b with pattern (the cache's zeroing and
@@ -131,7 +172,7 @@ func (r *recorder) Submit(signal hal.SemaphoreList) (uint64, error) {
 		return r.value, nil
 	}
 	cb := r.cb
-	r.cb = nil
+	r.cb, r.pending = nil, 0
 	if cb != nil {
 		defer cb.Release()
 		if err := cb.End(); err != nil {
