@@ -48,3 +48,33 @@ def test_bad_argument_exits_with_usage(capsys):
         importer.parse_arguments(["m.onnx", "--no-such-option"])
     assert e.value.code == 2
     assert "unrecognized arguments: --no-such-option" in capsys.readouterr().err
+
+
+def test_externalized_parameters_run_with_parameters_flag(tmp_path, bin_dir):
+    import os
+    import subprocess
+
+    import numpy as np
+    from onnx import numpy_helper
+
+    w = np.arange(256, dtype=np.float32).reshape(16, 16) / 100  # ≥ 100 elements: externalized
+    node = helper.make_node("MatMul", ["x", "W"], ["y"])
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])],
+                              initializer=[numpy_helper.from_array(w, "W")])
+    path = tmp_path / "mm.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    mlir = tmp_path / "mm.mlir"
+    args = importer.parse_arguments([str(path), "--externalize-params", "-o", str(mlir)])
+    assert importer.main(args) == 0
+    assert "#flow.parameter.named" in mlir.read_text()
+    irpa = str(mlir) + "_params.irpa"
+    vmfb = tmp_path / "mm.vmfb"
+    tool = lambda name, *a: subprocess.run([os.path.join(bin_dir, name), *a], capture_output=True, text=True)
+    r = tool("iree-compile", "--iree-hal-target-backends=vmvx", str(mlir), "-o", str(vmfb))
+    assert r.returncode == 0, r.stderr
+    assert vmfb.stat().st_size < w.nbytes  # the module holds no weights
+    r = tool("iree-run-module", f"--module={vmfb}", f"--parameters=model={irpa}", "--input=1x16xf32=1")
+    assert r.returncode == 0, r.stderr
+    got = [float(v) for v in r.stdout.split("1x16xf32=[")[1].split("]")[0].split()]
+    np.testing.assert_allclose(got, w.sum(axis=0), rtol=1e-5)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gree-ml/gree/go/schemas/irpa"
 )
 
 const usageText = `usage: iree-import-onnx [-h] [-o OUTPUT_FILE] [--no-verify] [--data-prop | --no-data-prop]
@@ -36,8 +38,9 @@ options:
 // Main runs iree-import-onnx with args (without the program name) and
 // returns its exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	var input, output string
-	opts := Options{}
+	var input, output, saveTo string
+	var noSave bool
+	opts := Options{ParamsMinElements: 100}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "usage: iree-import-onnx [-h] [-o OUTPUT_FILE] ... input_file\niree-import-onnx: error: "+format+"\n", a...)
 		return 2
@@ -88,11 +91,43 @@ func Main(args []string, stdout, stderr io.Writer) int {
 				return fail("argument --opset-version: invalid int value: '%s'", v)
 			}
 			opts.OpsetVersion = n
-		case name == "--externalize-params", name == "--save-params-to", name == "--params-scope",
-			name == "--num-elements-threshold", name == "--externalize-inputs-threshold", name == "--param-gb-threshold":
-			fmt.Fprintf(stderr, "iree-import-onnx: %s is not supported by gree yet (parameter archives); import without it\n", name)
+		case arg == "--externalize-params":
+			opts.ExternalizeParams = true
+		case arg == "--no-externalize-params":
+			opts.ExternalizeParams = false
+		case arg == "--save-params":
+			noSave = false
+		case arg == "--no-save-params":
+			noSave = true
+		case name == "--num-elements-threshold":
+			v, ok := takeValue()
+			n, err := strconv.ParseInt(v, 10, 64)
+			if !ok || err != nil {
+				return fail("argument --num-elements-threshold: invalid int value: '%s'", v)
+			}
+			opts.ParamsMinElements = n
+		case name == "--params-scope":
+			v, ok := takeValue()
+			if !ok {
+				return fail("argument --params-scope: expected one argument")
+			}
+			opts.ParamsScope = v
+		case name == "--save-params-to":
+			v, ok := takeValue()
+			if !ok {
+				return fail("argument --save-params-to: expected one argument")
+			}
+			saveTo = v
+		case name == "--param-gb-threshold":
+			// IREE flushes parameters to a temporary file past this size;
+			// gree writes the archive once, from the model's own bytes.
+			v, ok := takeValue()
+			if _, err := strconv.ParseFloat(v, 64); !ok || err != nil {
+				return fail("argument --param-gb-threshold: invalid float value: '%s'", v)
+			}
+		case name == "--externalize-inputs-threshold":
+			fmt.Fprintf(stderr, "iree-import-onnx: %s is not supported by gree yet (graph inputs as parameters); externalize the initializers only\n", name)
 			return 1
-		case arg == "--no-externalize-params", arg == "--save-params", arg == "--no-save-params":
 		case strings.HasPrefix(arg, "-") && arg != "-":
 			return fail("unrecognized arguments: %s", arg)
 		default:
@@ -105,10 +140,29 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if input == "" {
 		return fail("the following arguments are required: input_file")
 	}
-	out, err := ImportFile(input, opts)
+	m, err := LoadModel(input, opts.DataDir)
+	var out []byte
+	var params []Param
+	if err == nil {
+		if out, params, err = ImportWithParams(m, opts); err != nil {
+			err = fmt.Errorf("%s: %w", input, err)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "iree-import-onnx: %v\n", err)
 		return 1
+	}
+	if opts.ExternalizeParams && !noSave {
+		if saveTo == "" {
+			if output == "" || output == "-" {
+				return fail("--externalize-params writes the parameters next to the output: pass -o, or --save-params-to, or --no-save-params")
+			}
+			saveTo = output + "_params.irpa"
+		}
+		if err := writeParams(saveTo, params); err != nil {
+			fmt.Fprintf(stderr, "iree-import-onnx: %v\n", err)
+			return 1
+		}
 	}
 	out = append(out, '\n')
 	if output == "" || output == "-" {
@@ -120,4 +174,17 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeParams writes the externalized initializers as an IREE parameter
+// archive at path.
+func writeParams(path string, params []Param) error {
+	var w irpa.Writer
+	for _, p := range params {
+		w.AddData(p.Key, nil, p.Data)
+	}
+	if err := w.WriteFile(path); err != nil {
+		return fmt.Errorf("writing the parameter archive: %w", err)
+	}
+	return nil
 }

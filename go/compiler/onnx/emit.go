@@ -30,10 +30,12 @@ type op struct {
 type opKind uint8
 
 const (
-	opOperator   opKind = iota // torch.operator "onnx.X"(...)
-	opNone                     // torch.constant.none
-	opReturn                   // return
-	opTerminator               // torch.operator_terminator
+	opOperator    opKind = iota // torch.operator "onnx.X"(...)
+	opNone                      // torch.constant.none
+	opReturn                    // return
+	opTerminator                // torch.operator_terminator
+	opGlobalLoad                // util.global.load @name (a parameter)
+	opFromBuiltin               // torch_c.from_builtin_tensor
 )
 
 // region is one single-block region.
@@ -192,6 +194,10 @@ func (o *op) print(b *strings.Builder, indent int) {
 		if len(o.operands) > 0 {
 			b.WriteString(" " + refList(o.operands) + " : " + typeList(o.operands))
 		}
+	case opGlobalLoad:
+		b.WriteString("util.global.load @" + escapeString(o.name) + " : " + o.results[0].typ)
+	case opFromBuiltin:
+		b.WriteString("torch_c.from_builtin_tensor " + refList(o.operands) + " : " + o.operands[0].typ + " -> " + o.results[0].typ)
 	case opOperator:
 		b.WriteString("torch.operator " + escapeString(o.name) + "(" + refList(o.operands) + ") ")
 		if len(o.attrs) > 0 {
@@ -225,12 +231,18 @@ type function struct {
 	body    *region
 	results []string
 	attrs   []namedAttr
+	// globals are declared before the function (parameters).
+	globals []global
 }
 
 func (f *function) print(b *strings.Builder, res *resources) {
 	n := &namer{}
 	n.region(f.body)
-	b.WriteString("module {\n  func.func @")
+	b.WriteString("module {\n")
+	for _, g := range f.globals {
+		g.print(b)
+	}
+	b.WriteString("  func.func @")
 	b.WriteString(keyOrString(f.name))
 	b.WriteByte('(')
 	for i, a := range f.body.args {

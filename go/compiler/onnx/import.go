@@ -34,6 +34,12 @@ type Options struct {
 	NodeLocs bool
 	// LocFile names the file in NodeLocs locations.
 	LocFile string
+	// ExternalizeParams turns the main graph's floating-point
+	// initializers of at least ParamsMinElements elements into parameter
+	// globals in scope ParamsScope ("" = "model"); see params.go.
+	ExternalizeParams bool
+	ParamsMinElements int64
+	ParamsScope       string
 }
 
 // ImportFile loads an ONNX model file and imports it (see Import).
@@ -51,7 +57,14 @@ func ImportFile(path string, opts Options) ([]byte, error) {
 
 // Import converts a decoded model (external data loaded) into MLIR text in
 // the torch-onnx dialect, as IREE's importer prints it.
-func Import(m *onnxpb.ModelProto, opts Options) (out []byte, err error) {
+func Import(m *onnxpb.ModelProto, opts Options) ([]byte, error) {
+	out, _, err := ImportWithParams(m, opts)
+	return out, err
+}
+
+// ImportWithParams is Import that also returns the initializers
+// Options.ExternalizeParams made parameters, for a parameter archive.
+func ImportWithParams(m *onnxpb.ModelProto, opts Options) (out []byte, params []Param, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			// Debugging aid: GREE_ONNX_PANIC=1 re-raises the panic with
@@ -59,15 +72,15 @@ func Import(m *onnxpb.ModelProto, opts Options) (out []byte, err error) {
 			if os.Getenv("GREE_ONNX_PANIC") != "" {
 				panic(p)
 			}
-			out, err = nil, status.Errorf(status.Internal, "internal error importing the ONNX model (please report it with the model): %v", p)
+			out, params, err = nil, nil, status.Errorf(status.Internal, "internal error importing the ONNX model (please report it with the model): %v", p)
 		}
 	}()
 	if m.GetGraph() == nil {
-		return nil, status.Errorf(status.InvalidArgument, "ONNX model has no main graph")
+		return nil, nil, status.Errorf(status.InvalidArgument, "ONNX model has no main graph")
 	}
 	if opts.OpsetVersion != 0 {
 		if err := upgradeOpset(m, opts.OpsetVersion); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	imp := &importer{model: m, opts: opts, opsets: map[string]int64{}}
@@ -76,11 +89,12 @@ func Import(m *onnxpb.ModelProto, opts Options) (out []byte, err error) {
 	}
 	fn, err := imp.function(m.GetGraph())
 	if err != nil {
-		return nil, status.Annotate(asInvalid(err), "importing ONNX graph '%s'", m.GetGraph().GetName())
+		return nil, nil, status.Annotate(asInvalid(err), "importing ONNX graph '%s'", m.GetGraph().GetName())
 	}
 	var b strings.Builder
+	fn.globals = imp.globals
 	fn.print(&b, &imp.res)
-	return []byte(b.String()), nil
+	return []byte(b.String()), imp.params, nil
 }
 
 func asInvalid(err error) error {
@@ -104,12 +118,17 @@ type importer struct {
 	opsets map[string]int64
 	res    resources
 	locs   *locWriter // with Options.NodeLocs
+	// globals and params are the externalized initializers.
+	globals []global
+	params  []Param
 }
 
 // graphImporter imports one graph (the main graph or a subgraph) into a
 // region.
 type graphImporter struct {
-	imp      *importer
+	imp *importer
+	// main is set for the model's graph (not a subgraph).
+	main     bool
 	g        *onnxpb.GraphProto
 	inits    map[string]*onnxpb.TensorProto
 	initKeys []string
@@ -174,6 +193,7 @@ func (imp *importer) function(g *onnxpb.GraphProto) (*function, error) {
 	if err != nil {
 		return nil, err
 	}
+	gi.main = true
 	fn := &function{name: g.GetName(), body: gi.region}
 	for _, in := range g.GetInput() {
 		if _, isInit := gi.inits[in.GetName()]; isInit {
@@ -305,6 +325,9 @@ func (gi *graphImporter) importInitializer(tp *onnxpb.TensorProto, name string) 
 	t, err := decodeTensor(tp)
 	if err != nil {
 		return err
+	}
+	if gi.externalizable(t) {
+		return gi.parameter(t, name)
 	}
 	return gi.constant(t, name)
 }
