@@ -13,6 +13,10 @@ import (
 const usageText = `usage: iree-import-onnx [-h] [-o OUTPUT_FILE] [--no-verify] [--data-prop | --no-data-prop]
                         [--data-dir DATA_DIR] [--opset-version OPSET_VERSION]
                         [--large-model | --no-large-model] [--fold-shapes]
+                        [--externalize-params | --no-externalize-params]
+                        [--num-elements-threshold N] [--params-scope SCOPE]
+                        [--save-params | --no-save-params] [--save-params-to PATH]
+                        [--param-gb-threshold GB]
                         input_file
 
 IREE ONNX import tool (gree)
@@ -33,6 +37,19 @@ options:
   --large-model, --no-large-model
                         Accepted for compatibility (gree loads weights without a size limit).
   --fold-shapes         gree: replace statically known shape computations (Shape, Gather, Concat, ...) by constants.
+
+externalization:
+  --externalize-params, --no-externalize-params
+                        Import the mlir file with large weights replaced by external reference calls
+                        (util.global initialized from #flow.parameter.named; floating-point initializers).
+  --num-elements-threshold N
+                        Minimum number of elements for an initializer to be externalized (default 100).
+  --params-scope SCOPE  The scope of the externalized parameters (default 'model').
+  --save-params, --no-save-params
+                        Whether to write the parameters to an .irpa archive (default: yes).
+  --save-params-to PATH Where to write them (default '<output_file>_params.irpa').
+  --param-gb-threshold GB
+                        Accepted for compatibility (gree writes the archive once).
 `
 
 // Main runs iree-import-onnx with args (without the program name) and
