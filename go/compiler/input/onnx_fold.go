@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/onnx/intfold"
 )
 
 // Shape arithmetic on constants (Shape → Gather → Concat → Reshape, the
@@ -201,7 +202,7 @@ func (o *onnxOp) fold() ([]*ir.Value, bool) {
 				case "Sqrt", "Reciprocal":
 					return nil, false
 				default:
-					a = foldIntUnary(o.kind, a)
+					a = intfold.Unary(o.kind, a)
 				}
 				res.i = append(res.i, a)
 				continue
@@ -272,7 +273,7 @@ func (o *onnxOp) fold() ([]*ir.Value, bool) {
 			ka, kb := bcastIndex(ix, in(0).dims), bcastIndex(ix, in(1).dims)
 			if intArith {
 				a, b := in(0).i[ka], in(1).i[kb]
-				r, ok := foldIntBinary(o.kind, a, b, o.attrInt("fmod", 0) != 0)
+				r, ok := intfold.Binary(o.kind, a, b, o.attrInt("fmod", 0) != 0)
 				if !ok {
 					return nil, false
 				}
@@ -570,72 +571,6 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-func foldIntUnary(kind string, a int64) int64 {
-	switch kind {
-	case "Neg":
-		return -a
-	case "Abs":
-		if a < 0 {
-			return -a
-		}
-	case "Not":
-		if a == 0 {
-			return 1
-		}
-		return 0
-	}
-	return a
-}
-
-func foldIntBinary(kind string, a, b int64, fmod bool) (int64, bool) {
-	switch kind {
-	case "Add":
-		return a + b, true
-	case "Sub":
-		return a - b, true
-	case "Mul":
-		return a * b, true
-	case "Div":
-		if b == 0 {
-			return 0, false
-		}
-		return a / b, true
-	case "Mod":
-		if b == 0 {
-			return 0, false
-		}
-		r := a % b
-		if !fmod && r != 0 && (r < 0) != (b < 0) {
-			r += b
-		}
-		return r, true
-	case "Max":
-		return max64(a, b), true
-	case "Min":
-		if a < b {
-			return a, true
-		}
-		return b, true
-	case "Pow":
-		return int64(math.Pow(float64(a), float64(b))), true
-	case "Equal":
-		return int64(b2f(a == b)), true
-	case "Less":
-		return int64(b2f(a < b)), true
-	case "Greater":
-		return int64(b2f(a > b)), true
-	case "LessOrEqual":
-		return int64(b2f(a <= b)), true
-	case "GreaterOrEqual":
-		return int64(b2f(a >= b)), true
-	case "And":
-		return int64(b2f(a != 0 && b != 0)), true
-	case "Or":
-		return int64(b2f(a != 0 || b != 0)), true
-	}
-	return 0, false
 }
 
 func foldFloatBinary(kind string, a, b float64, fmod bool) float64 {

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"github.com/gree-ml/gree/go/compiler/onnx/intfold"
 	"github.com/gree-ml/gree/go/compiler/onnx/onnxpb"
 )
 
@@ -32,7 +33,7 @@ func propagateExtra(n *onnxpb.NodeProto, in []*info, out []*info) {
 			return
 		}
 		data = mapData(in, o.t.numElements(), func(v []int64) (int64, bool) {
-			return binaryData(op, v[0], v[1], attrInt(n, "fmod", 0) != 0)
+			return intfold.Binary(op, v[0], v[1], attrInt(n, "fmod", 0) != 0)
 		})
 	case "Where":
 		if len(in) != 3 {
@@ -49,15 +50,7 @@ func propagateExtra(n *onnxpb.NodeProto, in []*info, out []*info) {
 			return
 		}
 		data = mapData(in, o.t.numElements(), func(v []int64) (int64, bool) {
-			switch op {
-			case "Neg":
-				return -v[0], true
-			case "Abs":
-				return max(v[0], -v[0]), true
-			case "Not":
-				return b2i(v[0] == 0), true
-			}
-			return v[0], true
+			return intfold.Unary(op, v[0]), true
 		})
 	case "Transpose":
 		data = transposeData(n, in, o.t.dims)
@@ -289,54 +282,6 @@ func mapData(in []*info, n int64, f func([]int64) (int64, bool)) []int64 {
 		res[k] = r
 	}
 	return res
-}
-
-// binaryData is one element of a binary op on integers (booleans as 0/1).
-func binaryData(op string, a, b int64, fmod bool) (int64, bool) {
-	switch op {
-	case "Add":
-		return a + b, true
-	case "Sub":
-		return a - b, true
-	case "Mul":
-		return a * b, true
-	case "Div":
-		if b == 0 {
-			return 0, false
-		}
-		return a / b, true
-	case "Equal":
-		return b2i(a == b), true
-	case "Less":
-		return b2i(a < b), true
-	case "Greater":
-		return b2i(a > b), true
-	case "LessOrEqual":
-		return b2i(a <= b), true
-	case "GreaterOrEqual":
-		return b2i(a >= b), true
-	case "And":
-		return b2i(a != 0 && b != 0), true
-	case "Or":
-		return b2i(a != 0 || b != 0), true
-	case "Xor":
-		return b2i((a != 0) != (b != 0)), true
-	case "Max":
-		return max(a, b), true
-	case "Min":
-		return min(a, b), true
-	case "Mod":
-		if b == 0 {
-			return 0, false
-		}
-		r := a % b
-		if !fmod && r != 0 && (r < 0) != (b < 0) {
-			// Integer Mod (fmod=0) takes the divisor's sign, as numpy.
-			r += b
-		}
-		return r, true
-	}
-	return 0, false
 }
 
 func b2i(b bool) int64 {
