@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"fmt"
-	"os"
 	"sync"
 	"unsafe"
 
@@ -61,7 +60,7 @@ func embedFree(p unsafe.Pointer) any {
 	delete(embedObjects.m, uintptr(p))
 	embedObjects.Unlock()
 	if !ok {
-		fmt.Fprintf(os.Stderr, "gree: ignoring the destruction of %p, which is not a live compiler object\n", p)
+		fmt.Fprintf(stderr(), "gree: ignoring the destruction of %p, which is not a live compiler object\n", p)
 		return nil
 	}
 	C.free(p)
@@ -73,7 +72,7 @@ func embedFree(p unsafe.Pointer) any {
 func embedUse[T any](p unsafe.Pointer, what, fn string) (T, bool) {
 	t, err := embedGet[T](p, what)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "gree: %s: %v\n", fn, err)
+		fmt.Fprintf(stderr(), "gree: %s: %v\n", fn, err)
 		return t, false
 	}
 	return t, true
@@ -88,16 +87,11 @@ func embedError(err error) unsafe.Pointer {
 	return unsafe.Pointer(C.CString(err.Error()))
 }
 
-// embedGuard turns a panic into an error result (or, for functions with
-// none, a message on stderr): a Go panic never crosses the C ABI.
+// embedGuard turns a panic into the function's error result (functions
+// without one defer guardVoid): a Go panic never crosses the C ABI.
 func embedGuard(out *unsafe.Pointer) {
 	if p := recover(); p != nil {
-		err := fmt.Errorf("INTERNAL: gree's compiler API panicked (a bug; please report it): %v", p)
-		if out != nil {
-			*out = embedError(err)
-		} else {
-			fmt.Fprintln(os.Stderr, "gree:", err)
-		}
+		*out = embedError(panicError(p))
 	}
 }
 
@@ -135,14 +129,14 @@ var globalCL struct {
 
 //export ireeCompilerSetupGlobalCL
 func ireeCompilerSetupGlobalCL(argc C.int, argv **C.char, banner *C.char, installSignalHandlers C.bool) {
-	defer embedGuard(nil)
+	defer guardVoid()
 	args := goArgs(C.size_t(argc), argv)
 	var flags []string
 	if len(args) > 1 {
 		flags = args[1:] // args[0] is the program name
 	}
 	if err := cli.CheckSessionFlags(flags); err != nil {
-		fmt.Fprintf(os.Stderr, "gree: ireeCompilerSetupGlobalCL: %v\n", err)
+		fmt.Fprintf(stderr(), "gree: ireeCompilerSetupGlobalCL: %v\n", err)
 		return
 	}
 	arr := (**C.char)(C.calloc(C.size_t(len(args)+1), C.size_t(unsafe.Sizeof(uintptr(0)))))
@@ -169,7 +163,7 @@ func ireeCompilerGetProcessCLArgs(argc *C.int, argv ***C.char) {
 
 //export ireeCompilerEnumerateRegisteredHALTargetBackends
 func ireeCompilerEnumerateRegisteredHALTargetBackends(fn, user unsafe.Pointer) {
-	defer embedGuard(nil)
+	defer guardVoid()
 	if fn == nil {
 		return
 	}
@@ -194,7 +188,7 @@ func ireeCompilerSessionCreate() unsafe.Pointer {
 	globalCL.Unlock()
 	if len(flags) > 0 {
 		if err := s.SetFlags(flags); err != nil {
-			fmt.Fprintf(os.Stderr, "gree: global compiler flags: %v\n", err)
+			fmt.Fprintf(stderr(), "gree: global compiler flags: %v\n", err)
 		}
 	}
 	return embedNew(s)
@@ -218,7 +212,7 @@ func ireeCompilerSessionSetFlags(sp unsafe.Pointer, argc C.int, argv **C.char) (
 
 //export ireeCompilerSessionGetFlags
 func ireeCompilerSessionGetFlags(sp unsafe.Pointer, nonDefaultOnly C.bool, fn, user unsafe.Pointer) {
-	defer embedGuard(nil)
+	defer guardVoid()
 	s, ok := embedUse[*embed.Session](sp, "session", "ireeCompilerSessionGetFlags")
 	if !ok || fn == nil {
 		return

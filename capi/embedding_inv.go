@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"fmt"
-	"os"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/compiler/embed"
@@ -37,7 +36,7 @@ func (o *embedOutput) unmap() {
 
 //export ireeCompilerInvocationCreate
 func ireeCompilerInvocationCreate(sp unsafe.Pointer) unsafe.Pointer {
-	defer embedGuard(nil)
+	defer guardVoid()
 	s, ok := embedUse[*embed.Session](sp, "session", "ireeCompilerInvocationCreate")
 	if !ok {
 		return nil
@@ -87,7 +86,7 @@ func ireeCompilerInvocationSetCrashHandler(ip unsafe.Pointer, genLocalReproducer
 
 //export ireeCompilerInvocationParseSource
 func ireeCompilerInvocationParseSource(ip, sp unsafe.Pointer) (ok C.bool) {
-	defer embedGuard(nil)
+	defer guardVoid()
 	inv, live := invocationOf(ip, "ireeCompilerInvocationParseSource")
 	src, srcLive := embedUse[*embed.Source](sp, "source", "ireeCompilerInvocationParseSource")
 	if !live || !srcLive {
@@ -134,7 +133,7 @@ func ireeCompilerInvocationSetupRemarks(ip unsafe.Pointer, filter, file *C.char)
 
 //export ireeCompilerInvocationPipeline
 func ireeCompilerInvocationPipeline(ip unsafe.Pointer, pipeline C.int) C.bool {
-	defer embedGuard(nil)
+	defer guardVoid()
 	inv, ok := invocationOf(ip, "ireeCompilerInvocationPipeline")
 	if !ok {
 		return false
@@ -254,11 +253,11 @@ func ireeCompilerSourceSplit(sp, fn, user unsafe.Pointer) (e unsafe.Pointer) {
 
 //export ireeCompilerOutputDestroy
 func ireeCompilerOutputDestroy(op unsafe.Pointer) {
-	defer embedGuard(nil)
+	defer guardVoid()
 	if o, ok := embedFree(op).(*embedOutput); ok {
 		o.unmap()
 		if err := o.out.Close(); err != nil {
-			fmt.Fprintf(os.Stderr, "gree: closing a compiler output: %v\n", err)
+			fmt.Fprintf(stderr(), "gree: closing a compiler output: %v\n", err)
 		}
 	}
 }
