@@ -361,7 +361,7 @@ func (d *dwConv) rows() {
 		for i := int64(0); i < s.KH; i++ {
 			r := f.bin("add", i64, f.bin("mul", i64, y, fmt.Sprint(s.SH)), fmt.Sprint(i*s.DH-s.PH))
 			rowOK = append(rowOK, f.icmp("ult", i64, r, fmt.Sprint(s.H)))
-			rowOff = append(rowOff, d.rowOffset(r, rowOK[len(rowOK)-1]))
+			rowOff = append(rowOff, d.rowOffset(d.ib, r, rowOK[len(rowOK)-1]))
 		}
 		ob := f.bin("add", i64, d.ob, f.bin("mul", i64, y, fmt.Sprint(s.outRS)))
 		vector := func(x0 string, n int64) {
@@ -381,13 +381,13 @@ func (d *dwConv) rows() {
 	})
 }
 
-// rowOffset returns the input offset of row, or of row 0 where ok (row
-// lies inside the plane) is false. The loads of a row outside the plane
-// have every lane masked off, but LLVM may still turn a masked load into
-// a plain one (x86 does for a half of a split vector whose mask it takes
-// as known): the address must then be memory of the binding, never the
-// row above the first (a fault when the binding starts a mapping).
-func (d *dwConv) rowOffset(row, ok string) string {
+// rowOffset returns the input offset of row in the plane at base, or of
+// row 0 where ok (row lies inside the plane) is false. The loads of a row
+// outside the plane have every lane masked off, but LLVM may still turn a
+// strided span's masked load into a plain one on AVX2: the address must
+// then be memory of the binding, never the row above the first (a fault
+// when the binding starts a mapping).
+func (d *dwConv) rowOffset(base, row, ok string) string {
 	f, s := d.f, d.s
 	i64 := kir.S(kir.I64)
 	if s.SW > 1 {
@@ -396,7 +396,7 @@ func (d *dwConv) rowOffset(row, ok string) string {
 		// every stride-1 row costs registers (spills at 32×112×112).
 		row = f.sel(i64, ok, row, "0")
 	}
-	return f.bin("add", i64, d.ib, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
+	return f.bin("add", i64, base, f.bin("mul", i64, row, fmt.Sprint(s.inRS)))
 }
 
 // rowBlock emits output rows y0 … y0+R−1 with their vectors unrolled.
@@ -431,7 +431,7 @@ func (d *dwConv) rowBlock(y0 string, R int64) {
 	for _, rel := range rels {
 		row := f.bin("add", i64, base, fmt.Sprint(rel))
 		ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
-		off := d.rowOffset(row, ok)
+		off := d.rowOffset(d.ib, row, ok)
 		for v := int64(0); v < nx; v++ {
 			for j, x := range d.columnTaps(off, ok, fmt.Sprint(v*vl)) {
 				for _, u := range uses[rel] {

@@ -72,11 +72,7 @@ func (d *dwConv) denseVector(y, x string, n int64, obs, wbs, biases []string) {
 		for i := int64(0); i < s.KH; i++ {
 			row := f.bin("add", i64, f.bin("mul", i64, y, fmt.Sprint(s.SH)), fmt.Sprint(i*s.DH-s.PH))
 			ok := f.icmp("ult", i64, row, fmt.Sprint(s.H))
-			safe := row
-			if s.SW > 1 {
-				safe = f.sel(i64, ok, row, "0") // row 0 outside the plane (see rowOffset)
-			}
-			off := f.bin("add", i64, plane, f.bin("mul", i64, safe, fmt.Sprint(s.inRS)))
+			off := d.rowOffset(plane, row, ok)
 			for j, tap := range d.columnTaps(off, ok, x) {
 				for co := range obs {
 					wo := f.bin("add", i64, wbs[co], f.bin("add", i64, f.bin("mul", i64, fmt.Sprint(ci), a(dwWSum)),
