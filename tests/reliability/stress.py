@@ -53,8 +53,9 @@ def _inputs():
 
 def soak(manifest, n, onnx_path):
     """n calls of the ONNX model at onnx_path (MobileNetV2, say) on a
-    random input, or of MODEL without one. RSS is measured after the first
-    tenth of the calls (warm) and at the end."""
+    random input, or of MODEL without one. RSS growth is the median RSS
+    over the last tenth of the calls less that over the tenth after the
+    first (warm-up)."""
     backend = _backend(manifest)
     if onnx_path:
         vmfb = ireec.compile_file(onnx_path, target_backends=[backend], input_type="onnx")
@@ -71,14 +72,24 @@ def soak(manifest, n, onnx_path):
     fn = getattr(m, name)
     first = fn(*args).to_host()
     warm = max(n // 10, 1)
-    t0, rss0 = time.time(), 0
+    # RSS moves by tens of MiB between calls (the Go heap's collections,
+    # buffer-cache policy switches); one sample at each end measures that
+    # noise. Compare the medians of the samples over the tenth after the
+    # warm-up and over the last tenth.
+    every = max(n // 200, 1)
+    early, late = [], []
+    t0 = time.time()
     for i in range(n):
         r = fn(*args)
         if i % 97 == 0 and not np.array_equal(r.to_host(), first):
             return f"failed call {i} gave another result"
         if i == warm:
-            rss0, t0 = _rss(), time.time()
-    grew = (_rss() - rss0) / 2 ** 20
+            t0 = time.time()
+        if i % every == 0 and warm <= i < 2 * warm:
+            early.append(_rss())
+        elif i % every == 0 and i >= n - warm:
+            late.append(_rss())
+    grew = (float(np.median(late)) - float(np.median(early))) / 2 ** 20
     per = (time.time() - t0) / max(n - warm, 1) * 1e3
     verdict = "accepted" if grew < 8 else "failed"
     return (f"{verdict} {os.path.basename(what)} {backend}: {n} calls, RSS growth {grew:.2f} MiB after call {warm}, "
