@@ -1,5 +1,6 @@
 """Helpers the benchmark scripts here share: finding gree's tools, timing
-numpy, and the square f32 matmul they compile.
+numpy, the tools and in-process calls, finding a Python with torch, comparing
+outputs, and the square f32 matmul they compile.
 
 The scripts import it as `_common` (Python puts a script's own folder first
 on sys.path), so it is not a package and not installed.
@@ -7,8 +8,18 @@ on sys.path), so it is not a package and not installed.
 import os
 import shutil
 import subprocess
+import re
 import sys
 import time
+
+import numpy as np
+
+
+# The model set of bench/models.py, exported by bench/export_models.py:
+# torchvision classifiers, then sequence models.
+VISION_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1",
+                 "shufflenet_v2_x1_0", "efficientnet_b0", "vit_b_16", "regnet_x_400mf", "densenet121"]
+MODELS = VISION_MODELS + ["transformer", "gru", "lstm", "bert_small"]
 
 
 def tool(name, bin_dir):
@@ -56,3 +67,48 @@ def iree_venv_python(path):
         subprocess.run([py, "-m", "pip", "install", "-q", "iree-base-compiler", "iree-base-runtime",
                         "onnx", "numpy"], check=True)
     return py
+
+
+def torch_python():
+    for py in (os.environ.get("GREE_TORCH_PYTHON"), "/usr/bin/python3", sys.executable):
+        if py and os.path.exists(py) and subprocess.run(
+                [py, "-c", "import torch, torchvision"], capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+def bench_tool_ms(cmd):
+    """Real time in ms of the last repetition of an iree-benchmark-module
+    run (the first one, in a fresh process, also warms the process up, as
+    onnxruntime's session is warmed up before it is timed)."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stdout}\n{r.stderr}")
+    units = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+    times = [float(m.group(1)) * units[m.group(2)] for m in
+             re.finditer(r"^BM_\S+?(?<!_mean)(?<!_median)(?<!_stddev)\s+([0-9.]+)\s+(ns|us|ms|s)\s", r.stdout, re.M)]
+    if not times:
+        raise RuntimeError("no timings in:\n" + r.stdout)
+    return times[-1]
+
+
+def timed(cmd):
+    t = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-3000:]}")
+    return dt
+
+
+def timed_rep(call):
+    """As iree-benchmark-module's repetitions: a mean over >= 0.5 s, in ms."""
+    n, t = 0, time.perf_counter()
+    while n < 3 or time.perf_counter() - t < 0.5:
+        call()
+        n += 1
+    return (time.perf_counter() - t) * 1e3 / n
+
+
+def rel_l2(a, b):
+    return float(np.linalg.norm(a.astype(np.float64) - b) / np.linalg.norm(b))

@@ -35,7 +35,6 @@ onnxruntime's (relative L2) so a fast wrong answer does not count.
 import argparse
 import os
 import platform
-import re
 import subprocess
 import sys
 import tempfile
@@ -43,51 +42,10 @@ import time
 
 import numpy as np
 
-from _common import iree_venv_python, tool
+from _common import bench_tool_ms, iree_venv_python, rel_l2, timed, timed_rep, tool, torch_python
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-
-def torch_python():
-    for py in (os.environ.get("GREE_TORCH_PYTHON"), "/usr/bin/python3", sys.executable):
-        if py and os.path.exists(py) and subprocess.run(
-                [py, "-c", "import torch, torchvision"], capture_output=True).returncode == 0:
-            return py
-    return None
-
-
-def bench_tool_ms(cmd):
-    """Real time in ms of the last repetition of an iree-benchmark-module
-    run (the first one, in a fresh process, also warms the process up, as
-    onnxruntime's session is warmed up before it is timed)."""
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stdout}\n{r.stderr}")
-    units = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    times = [float(m.group(1)) * units[m.group(2)] for m in
-             re.finditer(r"^BM_\S+?(?<!_mean)(?<!_median)(?<!_stddev)\s+([0-9.]+)\s+(ns|us|ms|s)\s", r.stdout, re.M)]
-    if not times:
-        raise RuntimeError("no timings in:\n" + r.stdout)
-    return times[-1]
-
-
-def timed(cmd):
-    t = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    dt = time.perf_counter() - t
-    if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{r.stderr[-3000:]}")
-    return dt
-
-
-def timed_rep(call):
-    """As iree-benchmark-module's repetitions: a mean over >= 0.5 s, in ms."""
-    n, t = 0, time.perf_counter()
-    while n < 3 or time.perf_counter() - t < 0.5:
-        call()
-        n += 1
-    return (time.perf_counter() - t) * 1e3 / n
 
 
 def python_api_engine(vmfb, graph, x, want):
@@ -108,10 +66,6 @@ def python_api_engine(vmfb, graph, x, want):
     for _ in range(3):
         fn(xd)
     return ("gree (Python API)", None, rel_l2(got, want), lambda: timed_rep(lambda: fn(xd)))
-
-
-def rel_l2(a, b):
-    return float(np.linalg.norm(a.astype(np.float64) - b) / np.linalg.norm(b))
 
 
 def main():
