@@ -46,19 +46,34 @@ from _common import MODELS, bench_tool_ms, iree_venv_python, rel_l2, timed_rep, 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# Runs argv[2:] and writes its peak RSS (KiB) to the pipe fd argv[1]. A child's ru_maxrss
+# starts from its parent's RSS when it is forked (Linux carries the old
+# address space's high-water mark across exec), so the tool is started by
+# this small fresh interpreter, not by the benchmark's large process.
+_RSS_WRAPPER = """
+import os, subprocess, sys
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+os.write(int(sys.argv[1]), str(usage.ru_maxrss).encode())
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_measured(cmd):
     """Runs cmd; returns (seconds, peak RSS in bytes). Raises with the
     command's last stderr lines when it fails."""
+    r, w = os.pipe()
     t = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    err = p.stderr.read()
-    _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
+    p = subprocess.run([sys.executable, "-c", _RSS_WRAPPER, str(w), *cmd], stderr=subprocess.PIPE, text=True,
+                       pass_fds=(w,))
     dt = time.perf_counter() - t
+    os.close(w)
+    with os.fdopen(r) as f:
+        rss = f.read()
     if p.returncode != 0:
-        lines = [l for l in err.strip().splitlines() if l.strip()]
+        lines = [l for l in p.stderr.strip().splitlines() if l.strip()]
         raise RuntimeError(" | ".join(lines[-2:])[:300] or f"exit {p.returncode}")
-    return dt, usage.ru_maxrss * 1024
+    return dt, int(rss) * 1024
 
 
 def export(py, name, out, dynamic):

@@ -161,12 +161,14 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	}
 	in := newInstrument(opts.Instrument)
 	defer in.report()
+	var blobs []*ir.Resource
 	if strings.HasSuffix(strings.ToLower(name), ".onnx") || onnx.LooksLikeONNX(src) {
 		// An ONNX model: import it in process (as iree-import-onnx would,
 		// with statically known shape computations folded), then compile
-		// the torch-onnx MLIR.
+		// the torch-onnx MLIR, its weights handed to the parser as they
+		// are in the model (not printed in hex and parsed back).
 		err := in.phase("import-onnx", nil, func() (err error) {
-			src, err = importONNX(src, name)
+			src, blobs, err = importONNX(src, name)
 			return err
 		})
 		if err != nil {
@@ -175,7 +177,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	}
 	var m *ir.Module
 	if err := in.phase("parse", nil, func() (err error) {
-		m, err = parser.ParseWithOptions(src, parser.Options{Filename: name, FirstLine: opts.FirstLine})
+		m, err = parser.ParseWithOptions(src, parser.Options{Filename: name, FirstLine: opts.FirstLine, Resources: blobs})
 		return err
 	}); err != nil {
 		return nil, err
@@ -292,21 +294,22 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	return out, nil
 }
 
-// importONNX converts an ONNX model to torch-onnx MLIR text; external
-// data is read from the model file's directory.
-func importONNX(src []byte, name string) ([]byte, error) {
+// importONNX converts an ONNX model to torch-onnx MLIR text and the
+// resource blobs it references (the model's tensor bytes); external data
+// is read from the model file's directory.
+func importONNX(src []byte, name string) ([]byte, []*ir.Resource, error) {
 	m, err := onnx.ParseModel(src, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := onnx.LoadExternalData(m, filepath.Dir(name)); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	text, err := onnx.Import(m, onnx.Options{FoldShapes: true, NodeLocs: true, LocFile: name})
+	text, blobs, err := onnx.ImportDetached(m, onnx.Options{FoldShapes: true, NodeLocs: true, LocFile: name})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return text, nil
+	return text, blobs, nil
 }
 
 // dispatchName names a region's kernel as IREE does: the enclosing

@@ -229,6 +229,38 @@ func (a *DenseResourceAttr) String() string {
 	return "dense_resource<" + key + "> : " + a.Type.String()
 }
 
+// RawElements returns the blob itself when it holds every element (not a
+// splat) in the little-endian layout DenseElementsAttr.Bytes writes, for
+// elements of 8, 16, 32 or 64 bits: a consumer that only needs the bytes
+// (the module's constants) uses the weights as they are, with no decode
+// into float64s and no copy.
+func (a *DenseResourceAttr) RawElements() ([]byte, bool) {
+	blob := a.Resource.Blob
+	n, ok := NumElements(a.Type.Shape())
+	if blob == nil || !ok || !a.Type.HasRank() || n <= 1 {
+		return nil, false
+	}
+	var bits int
+	switch e := a.Type.ElementType().(type) {
+	case *IntegerType:
+		bits = e.Width
+	case *FloatType:
+		if floatFormats[e.Kind].wide {
+			return nil, false
+		}
+		bits = e.Kind.Width()
+	default:
+		return nil, false
+	}
+	if bits != 8 && bits != 16 && bits != 32 && bits != 64 {
+		return nil, false
+	}
+	if int64(len(blob)) != n*int64(bits/8) {
+		return nil, false
+	}
+	return blob, true
+}
+
 // Elements decodes the blob into a DenseElementsAttr.
 func (a *DenseResourceAttr) Elements() (*DenseElementsAttr, error) {
 	if a.Resource.Blob == nil {

@@ -82,3 +82,48 @@ func TestDenseAccessors(t *testing.T) {
 		t.Errorf("array %s", got)
 	}
 }
+
+// TestResourceRawElements: the blob is handed out as is only where it is
+// exactly the bytes Bytes would write for the decoded elements.
+func TestResourceRawElements(t *testing.T) {
+	cases := []struct {
+		typ  *RankedTensorType
+		blob []byte
+		raw  bool
+	}{
+		{Tensor([]int64{2, 2}, F32), []byte{0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 128, 64}, true},
+		{Tensor([]int64{3}, I16), []byte{1, 0, 254, 255, 44, 1}, true},
+		{Tensor([]int64{2}, BF16), []byte{0, 64, 64, 64}, true},
+		{Tensor([]int64{4}, F32), []byte{0, 0, 128, 63}, false}, // a splat
+		{Tensor([]int64{2}, I1), []byte{1, 0}, false},           // i1: bytes hold any value
+		{Tensor([]int64{2}, &IntegerType{Width: 4}), []byte{7, 1}, false},
+		{Tensor([]int64{3}, I32), make([]byte, 8), false},       // short
+		{Tensor([]int64{1}, F32), []byte{0, 0, 128, 63}, false}, // one element
+		{Tensor([]int64{1}, &ComplexType{F32}), make([]byte, 8), false},
+	}
+	for _, c := range cases {
+		a := &DenseResourceAttr{Type: c.typ, Resource: &Resource{Dialect: "builtin", Key: "k", Blob: c.blob, Alignment: 8, Defined: true}}
+		raw, ok := a.RawElements()
+		if ok != c.raw {
+			t.Errorf("%s: RawElements ok = %v, want %v", a, ok, c.raw)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if &raw[0] != &c.blob[0] {
+			t.Errorf("%s: RawElements copied the blob", a)
+		}
+		dense, err := a.Elements()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := dense.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, raw); diff != "" {
+			t.Errorf("%s: raw elements differ from the decoded bytes (-want +got):\n%s", a, diff)
+		}
+	}
+}

@@ -104,6 +104,21 @@ func sanitizeBlobName(name string) string {
 type resources struct {
 	keys []string
 	data map[string][]byte
+	// detached: write prints nothing; builtin hands the blobs over.
+	detached bool
+}
+
+// blobAlignment is the alignment the blobs declare ("0x08000000").
+const blobAlignment = 8
+
+// builtin returns the blobs as defined builtin resources, in creation
+// order, sharing their bytes.
+func (r *resources) builtin() []*ir.Resource {
+	out := make([]*ir.Resource, len(r.keys))
+	for i, k := range r.keys {
+		out[i] = &ir.Resource{Dialect: "builtin", Key: k, Blob: r.data[k], Alignment: blobAlignment, Defined: true}
+	}
+	return out
 }
 
 func (r *resources) add(name string, data []byte) string {
@@ -124,7 +139,7 @@ func (r *resources) add(name string, data []byte) string {
 
 // write prints the dialect_resources section (nothing when empty).
 func (r *resources) write(b *strings.Builder) {
-	if len(r.keys) == 0 {
+	if len(r.keys) == 0 || r.detached {
 		return
 	}
 	size := 0

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/onnx/onnxpb"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -65,6 +66,23 @@ func Import(m *onnxpb.ModelProto, opts Options) ([]byte, error) {
 // ImportWithParams is Import that also returns the initializers
 // Options.ExternalizeParams made parameters, for a parameter archive.
 func ImportWithParams(m *onnxpb.ModelProto, opts Options) (out []byte, params []Param, err error) {
+	out, params, _, err = importModel(m, opts, false)
+	return out, params, err
+}
+
+// ImportDetached is Import for a compiler in the same process: the text
+// declares the tensors' dense_resource blobs without holding them (no
+// hex copy of the weights), and blobs gives them as builtin resources, in
+// creation order, whose bytes are the model's own (not copied); hand them
+// to parser.Options.Resources.
+func ImportDetached(m *onnxpb.ModelProto, opts Options) (out []byte, blobs []*ir.Resource, err error) {
+	out, _, blobs, err = importModel(m, opts, true)
+	return out, blobs, err
+}
+
+// importModel imports m; detach keeps the blobs out of the text and
+// returns them instead.
+func importModel(m *onnxpb.ModelProto, opts Options, detach bool) (out []byte, params []Param, blobs []*ir.Resource, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			// Debugging aid: GREE_ONNX_PANIC=1 re-raises the panic with
@@ -72,15 +90,15 @@ func ImportWithParams(m *onnxpb.ModelProto, opts Options) (out []byte, params []
 			if os.Getenv("GREE_ONNX_PANIC") != "" {
 				panic(p)
 			}
-			out, params, err = nil, nil, status.Errorf(status.Internal, "internal error importing the ONNX model (please report it with the model): %v", p)
+			out, params, blobs, err = nil, nil, nil, status.Errorf(status.Internal, "internal error importing the ONNX model (please report it with the model): %v", p)
 		}
 	}()
 	if m.GetGraph() == nil {
-		return nil, nil, status.Errorf(status.InvalidArgument, "ONNX model has no main graph")
+		return nil, nil, nil, status.Errorf(status.InvalidArgument, "ONNX model has no main graph")
 	}
 	if opts.OpsetVersion != 0 {
 		if err := upgradeOpset(m, opts.OpsetVersion); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	imp := &importer{model: m, opts: opts, opsets: map[string]int64{}}
@@ -89,12 +107,16 @@ func ImportWithParams(m *onnxpb.ModelProto, opts Options) (out []byte, params []
 	}
 	fn, err := imp.function(m.GetGraph())
 	if err != nil {
-		return nil, nil, status.Annotate(asInvalid(err), "importing ONNX graph '%s'", m.GetGraph().GetName())
+		return nil, nil, nil, status.Annotate(asInvalid(err), "importing ONNX graph '%s'", m.GetGraph().GetName())
 	}
 	var b strings.Builder
 	fn.globals = imp.globals
+	imp.res.detached = detach
 	fn.print(&b, &imp.res)
-	return []byte(b.String()), imp.params, nil
+	if detach {
+		blobs = imp.res.builtin()
+	}
+	return []byte(b.String()), imp.params, blobs, nil
 }
 
 func asInvalid(err error) error {

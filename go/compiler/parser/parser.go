@@ -20,6 +20,12 @@ type Options struct {
 	Registry *Registry
 	// SkipVerify returns the module without running ir.Verify.
 	SkipVerify bool
+	// Resources are defined before the text is read, as if its
+	// {-# dialect_resources #-} section held them; dense_resource
+	// attributes reference them without copying their blobs (an
+	// in-process importer hands weights over this way instead of
+	// printing them in hex). The text must not define them again.
+	Resources []*ir.Resource
 }
 
 // Parse parses MLIR text into a module and verifies it. Errors are
@@ -132,6 +138,10 @@ func newParser(src string, opts Options) *parser {
 	}
 	if p.reg == nil {
 		p.reg = Default()
+	}
+	for _, r := range opts.Resources {
+		p.resources = append(p.resources, r)
+		p.resIndex[r.Dialect+"\x00"+r.Key] = r
 	}
 	p.lineStarts = append(p.lineStarts, 0)
 	for i := 0; i < len(src); i++ {

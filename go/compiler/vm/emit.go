@@ -191,6 +191,13 @@ func declaration(name string, ft *ir.FunctionType, async bool) string {
 func (e *emitter) constant(op *ir.Operation, a ir.Attribute, t *ir.RankedTensorType) (int, error) {
 	dense, ok := a.(*ir.DenseElementsAttr)
 	if r, isRes := a.(*ir.DenseResourceAttr); isRes {
+		if raw, whole := r.RawElements(); whole {
+			if word, known := ElementTypeWord(t.Elem); known {
+				// The weights as the input gave them: no decode, no copy.
+				e.mod.Constants = append(e.mod.Constants, module.Constant{ElementType: word, Shape: append([]int64(nil), t.Dims...), Data: raw})
+				return len(e.mod.Constants) - 1, nil
+			}
+		}
 		var err error
 		if dense, err = r.Elements(); err != nil {
 			return 0, ir.OpErrorf(op, "%v", err)

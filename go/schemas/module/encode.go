@@ -45,17 +45,28 @@ func (w *writer) regs(rs []int32) {
 }
 
 // blobs lays out byte blobs at aligned offsets relative to the blob area.
+// It only records them: Encode copies each once, into the output sized up
+// front (appending to a growing area copied a module's weights two to
+// three times over).
 type blobs struct {
-	data []byte
+	parts [][]byte
+	offs  []uint64
+	size  uint64
 }
 
 func (bl *blobs) add(b []byte) (off, n uint64) {
-	for len(bl.data)%Alignment != 0 {
-		bl.data = append(bl.data, 0)
-	}
-	off = uint64(len(bl.data))
-	bl.data = append(bl.data, b...)
+	off = (bl.size + Alignment - 1) / Alignment * Alignment
+	bl.parts = append(bl.parts, b)
+	bl.offs = append(bl.offs, off)
+	bl.size = off + uint64(len(b))
 	return off, uint64(len(b))
+}
+
+// writeAt copies the blobs into area, which is bl.size bytes long.
+func (bl *blobs) writeAt(area []byte) {
+	for i, b := range bl.parts {
+		copy(area[bl.offs[i]:], b)
+	}
 }
 
 // Encode serializes m.
@@ -164,20 +175,17 @@ func Encode(m *Module) []byte {
 		w.parameters(m)
 	}
 
-	out := make([]byte, headerSize, headerSize+len(w.b)+len(bl.data)+2*Alignment)
+	metaOff := uint64(headerSize)
+	blobOff := (metaOff + uint64(len(w.b)) + Alignment - 1) / Alignment * Alignment
+	out := make([]byte, blobOff+bl.size)
 	copy(out, Magic)
 	binary.LittleEndian.PutUint32(out[8:], version)
-	metaOff := uint64(headerSize)
-	out = append(out, w.b...)
-	for len(out)%Alignment != 0 {
-		out = append(out, 0)
-	}
-	blobOff := uint64(len(out))
-	out = append(out, bl.data...)
+	copy(out[metaOff:], w.b)
+	bl.writeAt(out[blobOff:])
 	binary.LittleEndian.PutUint64(out[16:], metaOff)
 	binary.LittleEndian.PutUint64(out[24:], uint64(len(w.b)))
 	binary.LittleEndian.PutUint64(out[32:], blobOff)
-	binary.LittleEndian.PutUint64(out[40:], uint64(len(bl.data)))
+	binary.LittleEndian.PutUint64(out[40:], bl.size)
 	binary.LittleEndian.PutUint64(out[48:], uint64(len(out)))
 	return out
 }
