@@ -2,7 +2,9 @@ package compiler
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
@@ -53,6 +55,11 @@ type Options struct {
 	Dump DumpOptions
 	// Instrument holds --mlir-timing and the --mlir-print-ir-* flags.
 	Instrument InstrumentOptions
+	// Output, when set, receives the module file as it is serialized
+	// (Compile then returns no bytes): the weights are written from where
+	// they lie instead of being gathered into one buffer first. Compiles
+	// that stop early (CompileTo) still return their text.
+	Output io.Writer
 	// Demote holds the --iree-input-demote-*/--iree-input-promote-* type
 	// conversions applied to the whole program after input conversion.
 	Demote input.DemoteOptions
@@ -167,12 +174,20 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		// with statically known shape computations folded), then compile
 		// the torch-onnx MLIR, its weights handed to the parser as they
 		// are in the model (not printed in hex and parsed back).
+		size := len(src)
 		err := in.phase("import-onnx", nil, func() (err error) {
 			src, blobs, err = importONNX(src, name)
 			return err
 		})
 		if err != nil {
 			return nil, err
+		}
+		if size >= releaseAfterImport {
+			// The model file's bytes and the decoded protobuf are garbage
+			// now (the weights live on in blobs): give their pages back
+			// before codegen and serialization allocate, rather than when
+			// the heap next doubles.
+			debug.FreeOSMemory()
 		}
 	}
 	var m *ir.Module
@@ -290,9 +305,23 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	if stop <= phaseIndex("vm") {
 		return []byte(module.Disassemble(mod)), nil
 	}
-	in.phase("serialize", nil, func() error { out = module.Encode(mod); return nil })
-	return out, nil
+	err = in.phase("serialize", nil, func() error {
+		if opts.Output == nil {
+			out = module.Encode(mod)
+			return nil
+		}
+		if _, err := module.EncodeTo(opts.Output, mod); err != nil {
+			return status.Errorf(status.Unavailable, "writing the compiled module: %v", err)
+		}
+		return nil
+	})
+	return out, err
 }
+
+// releaseAfterImport is the model file size from which Compile returns the
+// import's garbage to the OS at once (a forced collection costs
+// milliseconds; below this size it would not lower the peak noticeably).
+const releaseAfterImport = 32 << 20
 
 // importONNX converts an ONNX model to torch-onnx MLIR text and the
 // resource blobs it references (the model's tensor bytes); external data

@@ -188,7 +188,23 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out = bytes.Join(outs, []byte("\n// -----\n"))
 		err = cerr
 	} else {
+		dest := p.str("o", "-")
+		var file *lazyFile
+		if dest != "-" && textFormat == "" && p.str("gree-sign-key", "") == "" {
+			// The module goes straight to its file as it is serialized.
+			file = &lazyFile{path: dest}
+			opts.Output = file
+		}
 		out, err = compiler.Compile(src, opts)
+		if file != nil {
+			if cerr := file.finish(err); err == nil && cerr != nil {
+				fmt.Fprintf(stderr, "iree-compile: cannot write output file '%s': %v\n", dest, cerr)
+				return 1
+			}
+			if err == nil && file.f != nil {
+				return 0
+			}
+		}
 		if err == nil {
 			out, err = moduleText(out, textFormat, opts.CompileTo)
 		}
@@ -373,4 +389,45 @@ func signModule(out []byte, keyFile string) ([]byte, error) {
 		return nil, fmt.Errorf("--gree-sign-key: signing the module: %v", err)
 	}
 	return signed, nil
+}
+
+// lazyFile is the output file of a compile that streams its module: it is
+// created at the first write (a compile that fails earlier leaves no file)
+// and removed again when the compile fails after writing began.
+type lazyFile struct {
+	path string
+	f    *os.File
+	err  error
+}
+
+func (l *lazyFile) Write(b []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	if l.f == nil {
+		if l.f, l.err = os.Create(l.path); l.err != nil {
+			return 0, l.err
+		}
+	}
+	n, err := l.f.Write(b)
+	if err != nil {
+		l.err = err
+	}
+	return n, err
+}
+
+// finish closes the file; when the compile failed (compileErr) or the file
+// cannot be completed, the partial file is removed.
+func (l *lazyFile) finish(compileErr error) error {
+	if l.f == nil {
+		return l.err
+	}
+	err := l.f.Close()
+	if l.err != nil {
+		err = l.err
+	}
+	if compileErr != nil || err != nil {
+		os.Remove(l.path)
+	}
+	return err
 }

@@ -244,3 +244,37 @@ func TestCUDADeviceSelectsCUDA(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, stderr)
 	}
 }
+
+// TestOutputFileStreamed: a module compiled to -o FILE is written as it is
+// serialized and equals what stdout receives; a failing compile leaves no
+// file behind and an existing one untouched.
+func TestOutputFileStreamed(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "add.mlir")
+	os.WriteFile(src, []byte("func.func @add(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n  %0 = arith.addf %a, %c : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n"), 0o644)
+	out := filepath.Join(dir, "add.vmfb")
+	code, _, stderr := run("--iree-hal-target-backends=vmvx", src, "-o", out)
+	if code != 0 {
+		t.Fatalf("iree-compile: %s", stderr)
+	}
+	code, stdout, stderr := run("--iree-hal-target-backends=vmvx", src)
+	got, _ := os.ReadFile(out)
+	if code != 0 || len(got) == 0 || string(got) != stdout {
+		t.Fatalf("file (%d bytes) and stdout (%d bytes) differ: %s", len(got), len(stdout), stderr)
+	}
+	bad := filepath.Join(dir, "bad.mlir")
+	os.WriteFile(bad, []byte("func.func @f() {\n  %0 = bogus.op : i32\n  return\n}\n"), 0o644)
+	missing := filepath.Join(dir, "never.vmfb")
+	if code, _, _ := run("--iree-hal-target-backends=vmvx", bad, "-o", missing); code == 0 {
+		t.Fatal("a bad input compiled")
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("a failed compile left %s behind (%v)", missing, err)
+	}
+	if code, _, _ := run("--iree-hal-target-backends=vmvx", bad, "-o", out); code == 0 {
+		t.Fatal("a bad input compiled")
+	}
+	if again, _ := os.ReadFile(out); string(again) != string(got) {
+		t.Error("a failed compile changed the existing output file")
+	}
+}

@@ -2,6 +2,7 @@ package module
 
 import (
 	"encoding/binary"
+	"io"
 	"math"
 )
 
@@ -71,6 +72,65 @@ func (bl *blobs) writeAt(area []byte) {
 
 // Encode serializes m.
 func Encode(m *Module) []byte {
+	l := layout(m)
+	out := make([]byte, l.size())
+	l.header(out)
+	copy(out[headerSize:], l.meta)
+	l.blobs.writeAt(out[l.blobOff:])
+	return out
+}
+
+// EncodeTo writes the bytes Encode returns to w, each blob written from
+// where it lies (a module's weights are not gathered into one buffer
+// first). It returns the number of bytes written.
+func EncodeTo(w io.Writer, m *Module) (int64, error) {
+	l := layout(m)
+	head := make([]byte, l.blobOff)
+	l.header(head)
+	copy(head[headerSize:], l.meta)
+	n, err := w.Write(head)
+	total := int64(n)
+	var pad [Alignment]byte
+	end := uint64(0)
+	for i, b := range l.blobs.parts {
+		if err != nil {
+			return total, err
+		}
+		n, err = w.Write(pad[:l.blobs.offs[i]-end])
+		total += int64(n)
+		if err == nil {
+			n, err = w.Write(b)
+			total += int64(n)
+		}
+		end = l.blobs.offs[i] + uint64(len(b))
+	}
+	return total, err
+}
+
+// fileLayout is a module's encoding before it is written: the metadata,
+// the blobs it places, and where the blob area starts.
+type fileLayout struct {
+	version uint32
+	meta    []byte
+	blobs   blobs
+	blobOff uint64
+}
+
+func (l *fileLayout) size() uint64 { return l.blobOff + l.blobs.size }
+
+// header fills the first headerSize bytes of out.
+func (l *fileLayout) header(out []byte) {
+	copy(out, Magic)
+	binary.LittleEndian.PutUint32(out[8:], l.version)
+	binary.LittleEndian.PutUint64(out[16:], headerSize)
+	binary.LittleEndian.PutUint64(out[24:], uint64(len(l.meta)))
+	binary.LittleEndian.PutUint64(out[32:], l.blobOff)
+	binary.LittleEndian.PutUint64(out[40:], l.blobs.size)
+	binary.LittleEndian.PutUint64(out[48:], l.size())
+}
+
+// layout encodes m's metadata and places its blobs.
+func layout(m *Module) *fileLayout {
 	var w writer
 	var bl blobs
 	w.str(m.Name)
@@ -175,17 +235,6 @@ func Encode(m *Module) []byte {
 		w.parameters(m)
 	}
 
-	metaOff := uint64(headerSize)
-	blobOff := (metaOff + uint64(len(w.b)) + Alignment - 1) / Alignment * Alignment
-	out := make([]byte, blobOff+bl.size)
-	copy(out, Magic)
-	binary.LittleEndian.PutUint32(out[8:], version)
-	copy(out[metaOff:], w.b)
-	bl.writeAt(out[blobOff:])
-	binary.LittleEndian.PutUint64(out[16:], metaOff)
-	binary.LittleEndian.PutUint64(out[24:], uint64(len(w.b)))
-	binary.LittleEndian.PutUint64(out[32:], blobOff)
-	binary.LittleEndian.PutUint64(out[40:], bl.size)
-	binary.LittleEndian.PutUint64(out[48:], uint64(len(out)))
-	return out
+	blobOff := (headerSize + uint64(len(w.b)) + Alignment - 1) / Alignment * Alignment
+	return &fileLayout{version: version, meta: w.b, blobs: bl, blobOff: blobOff}
 }
