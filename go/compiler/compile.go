@@ -183,10 +183,11 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 			return nil, err
 		}
 		if size >= releaseAfterImport {
-			// The model file's bytes and the decoded protobuf are garbage
-			// now (the weights live on in blobs): give their pages back
-			// before codegen and serialization allocate, rather than when
-			// the heap next doubles.
+			// The decoded protobuf and the import's temporaries are
+			// garbage now (the weights live on in blobs, slices of the
+			// model file's bytes): give their pages back before codegen
+			// and serialization allocate, rather than when the heap next
+			// doubles.
 			debug.FreeOSMemory()
 		}
 	}
@@ -327,7 +328,7 @@ const releaseAfterImport = 32 << 20
 // resource blobs it references (the model's tensor bytes); external data
 // is read from the model file's directory.
 func importONNX(src []byte, name string) ([]byte, []*ir.Resource, error) {
-	m, err := onnx.ParseModel(src, name)
+	m, err := onnx.ParseModelAliased(src, name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -67,7 +67,7 @@ func LoadModel(path, dataDir string) (*onnxpb.ModelProto, error) {
 	if err != nil {
 		return nil, status.Errorf(status.NotFound, "could not open ONNX model '%s': %v", path, err)
 	}
-	m, err := ParseModel(data, path)
+	m, err := ParseModelAliased(data, path)
 	if err != nil {
 		return nil, err
 	}
