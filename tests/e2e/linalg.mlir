@@ -208,3 +208,42 @@ func.func @conv_bias_fused() {
   check.expect_almost_eq_const(%r, dense<[[[[5.0, 6.0, 7.0], [5.0, 6.0, 7.0]], [[5.0, 6.0, 7.0], [5.0, 6.0, 7.0]]]]> : tensor<1x2x2x3xf32>) : tensor<1x2x2x3xf32>
   return
 }
+
+// Matmuls in generic form whose row loops (a transformer's batch and
+// sequence) or batch loops (attention's batch and heads) come in pairs:
+// flow merges each pair, so that codegen runs them as one matmul.
+func.func @matmul_merged_loops() {
+  %a = util.unfoldable_constant dense<[[[-2.0, -1.75, -1.5, -1.25], [-1.0, -0.75, -0.5, -0.25], [0.0, 0.25, 0.5, 0.75]], [[1.0, 1.25, 1.5, 1.75], [2.0, 2.25, 2.5, 2.75], [3.0, 3.25, 3.5, 3.75]]]> : tensor<2x3x4xf32>
+  %b = util.unfoldable_constant dense<[[1.0, -2.0], [0.5, 3.0], [-1.0, 0.25], [2.0, 1.0]]> : tensor<4x2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x3x2xf32>) -> tensor<2x3x2xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x3x4xf32>, tensor<4x2xf32>) outs(%f : tensor<2x3x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x2xf32>
+  check.expect_almost_eq_const(%m, dense<[[[-3.875, -2.875], [-1.375, -0.625], [1.125, 1.625]], [[3.625, 3.875], [6.125, 6.125], [8.625, 8.375]]]> : tensor<2x3x2xf32>) : tensor<2x3x2xf32>
+  // An accumulator that is not a fill is reshaped along.
+  %acc = util.unfoldable_constant dense<0.5> : tensor<2x3x2xf32>
+  %ma = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<2x3x4xf32>, tensor<4x2xf32>) outs(%acc : tensor<2x3x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x2xf32>
+  check.expect_almost_eq_const(%ma, dense<[[[-3.375, -2.375], [-0.875, -0.125], [1.625, 2.125]], [[4.125, 4.375], [6.625, 6.625], [9.125, 8.875]]]> : tensor<2x3x2xf32>) : tensor<2x3x2xf32>
+  %q = util.unfoldable_constant dense<[[[[-1.25, -1.0], [-0.75, -0.5], [-0.25, 0.0]], [[0.25, 0.5], [0.75, 1.0], [1.25, 1.5]]]]> : tensor<1x2x3x2xf32>
+  %k = util.unfoldable_constant dense<[[[[-2.0, -1.0, 0.0], [1.0, 2.0, -2.0]], [[-1.0, 0.0, 1.0], [2.0, -2.0, -1.0]]]]> : tensor<1x2x2x3xf32>
+  %e4 = tensor.empty() : tensor<1x2x3x3xf32>
+  %f4 = linalg.fill ins(%z : f32) outs(%e4 : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %s4 = linalg.generic {indexing_maps = [affine_map<(b, h, m, n, k) -> (b, h, m, k)>, affine_map<(b, h, m, n, k) -> (b, h, k, n)>, affine_map<(b, h, m, n, k) -> (b, h, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x2x3x2xf32>, tensor<1x2x2x3xf32>) outs(%f4 : tensor<1x2x3x3xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x3x3xf32>
+  check.expect_almost_eq_const(%s4, dense<[[[[1.5, -0.75, 2.0], [1.0, -0.25, 1.0], [0.5, 0.25, 0.0]], [[0.75, -1.0, -0.25], [1.25, -2.0, -0.25], [1.75, -3.0, -0.25]]]]> : tensor<1x2x3x3xf32>) : tensor<1x2x3x3xf32>
+  return
+}

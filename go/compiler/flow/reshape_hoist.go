@@ -116,20 +116,7 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 		its[i] = linalg.Parallel
 	}
 	empty := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: st.Dims, Elem: ot.Elem}}).Result(0)
-	body := g.Body()
-	ng := linalg.BuildGeneric(b, ins, []*ir.Value{empty}, newMaps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
-		m := ir.Mapping{}
-		for k, a := range body.Args {
-			m[a] = args[k]
-		}
-		for _, o := range body.Ops {
-			if o.Name == "linalg.yield" {
-				return []*ir.Value{m.Lookup(o.Operands[0])}
-			}
-			bb.Clone(o, m)
-		}
-		return nil
-	})
+	ng := linalg.BuildGeneric(b, ins, []*ir.Value{empty}, newMaps, its, linalg.CloneBody(g.Body()))
 	nr := b.Create("tensor.reshape", []*ir.Value{ng.Results[0], reshape.Operands[1]}, []ir.Type{op.Results[0].Type}).Result(0)
 	ir.ReplaceAllUsesWith(fn, op.Results[0], nr)
 	op.Erase()

@@ -40,6 +40,24 @@ func BuildGeneric(b *ir.Builder, inputs, outputs []*ir.Value, maps []*ir.AffineM
 	return op
 }
 
+// CloneBody returns a BodyFunc that clones body (a generic's region with
+// one yielded value) onto the new generic's arguments, in order.
+func CloneBody(body *ir.Block) BodyFunc {
+	return func(b *ir.Builder, args []*ir.Value) []*ir.Value {
+		m := ir.Mapping{}
+		for k, a := range body.Args {
+			m[a] = args[k]
+		}
+		for _, o := range body.Ops {
+			if o.Name == "linalg.yield" {
+				return []*ir.Value{m.Lookup(o.Operands[0])}
+			}
+			b.Clone(o, m)
+		}
+		return nil
+	}
+}
+
 // EmptyLike creates a tensor.empty with the shape of v (using tensor.dim
 // for dynamic dimensions) and element type elem.
 func EmptyLike(b *ir.Builder, v *ir.Value, elem ir.Type) *ir.Value {

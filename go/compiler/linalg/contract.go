@@ -14,9 +14,16 @@ type ContractShape struct {
 // vector: see flow's packConstantGEMV); then of the two loops B and C
 // share, the outer one in C is the batch.
 func MatchContract(op Generic) (ContractShape, bool) {
-	its := op.Iterators()
-	maps := op.Maps()
-	if op.NumInputs() != 2 || len(op.Op.Results) != 1 || (len(its) != 3 && len(its) != 4) {
+	if op.NumInputs() != 2 || len(op.Op.Results) != 1 || !IsMulAddBody(op) {
+		return ContractShape{}, false
+	}
+	return MatchContractMaps(op.Maps(), op.Iterators())
+}
+
+// MatchContractMaps is MatchContract's test of the loops alone: maps are
+// A's, B's and C's indexing maps, its the loops' iterator types.
+func MatchContractMaps(maps []*ir.AffineMap, its []Iterator) (ContractShape, bool) {
+	if len(maps) != 3 || (len(its) != 3 && len(its) != 4) {
 		return ContractShape{}, false
 	}
 	dims := func(m *ir.AffineMap) (map[int]int, bool) {
@@ -64,19 +71,21 @@ func MatchContract(op Generic) (ContractShape, bool) {
 	if sh.M < 0 || sh.N < 0 || sh.K < 0 || (len(its) == 4) != (sh.Batch >= 0) {
 		return ContractShape{}, false
 	}
-	// Body: yield(addf(out, mulf(in0, in1))) in either operand order.
+	return sh, true
+}
+
+// IsMulAddBody reports whether a two-input generic's body is
+// yield(addf(out, mulf(in0, in1))), in either operand order.
+func IsMulAddBody(op Generic) bool {
 	body := op.Body()
-	if len(body.Ops) != 3 {
-		return ContractShape{}, false
+	if op.NumInputs() != 2 || len(body.Ops) != 3 || len(body.Args) != 3 {
+		return false
 	}
 	mul, add, y := body.Ops[0], body.Ops[1], body.Ops[2]
 	args := body.Args
 	isPair := func(o *ir.Operation, x, z *ir.Value) bool {
 		return (o.Operands[0] == x && o.Operands[1] == z) || (o.Operands[0] == z && o.Operands[1] == x)
 	}
-	if mul.Name != "arith.mulf" || add.Name != "arith.addf" || y.Name != "linalg.yield" ||
-		!isPair(mul, args[0], args[1]) || !isPair(add, args[2], mul.Results[0]) || y.Operands[0] != add.Results[0] {
-		return ContractShape{}, false
-	}
-	return sh, true
+	return mul.Name == "arith.mulf" && add.Name == "arith.addf" && y.Name == "linalg.yield" &&
+		isPair(mul, args[0], args[1]) && isPair(add, args[2], mul.Results[0]) && y.Operands[0] == add.Results[0]
 }
