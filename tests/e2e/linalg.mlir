@@ -245,5 +245,18 @@ func.func @matmul_merged_loops() {
     linalg.yield %s : f32
   } -> tensor<1x2x3x3xf32>
   check.expect_almost_eq_const(%s4, dense<[[[[1.5, -0.75, 2.0], [1.0, -0.25, 1.0], [0.5, 0.25, 0.0]], [[0.75, -1.0, -0.25], [1.25, -2.0, -0.25], [1.75, -3.0, -0.25]]]]> : tensor<1x2x3x3xf32>) : tensor<1x2x3x3xf32>
+  // An LSTM's input projection: the weight's unit direction dimension is
+  // indexed by the constant 0, the rows are sequence × batch.
+  %x = util.unfoldable_constant dense<[[[-1.5, -1.25, -1.0, -0.75]], [[-0.5, -0.25, 0.0, 0.25]], [[0.5, 0.75, 1.0, 1.25]]]> : tensor<3x1x4xf32>
+  %w = util.unfoldable_constant dense<[[[1.0, -1.0, 0.5, 2.0], [0.0, 1.0, -2.0, 0.25]]]> : tensor<1x2x4xf32>
+  %e3 = tensor.empty() : tensor<3x1x2xf32>
+  %f3 = linalg.fill ins(%z : f32) outs(%e3 : tensor<3x1x2xf32>) -> tensor<3x1x2xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<3x1x4xf32>, tensor<1x2x4xf32>) outs(%f3 : tensor<3x1x2xf32>) {
+  ^bb0(%xa: f32, %wb: f32, %o: f32):
+    %p = arith.mulf %xa, %wb : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x1x2xf32>
+  check.expect_almost_eq_const(%y, dense<[[[-2.25, 0.5625]], [[0.25, -0.1875]], [[2.75, -0.9375]]]> : tensor<3x1x2xf32>) : tensor<3x1x2xf32>
   return
 }

@@ -82,14 +82,31 @@ func collapseContract(fn, op *ir.Operation) bool {
 		return false
 	}
 	operands := op.Operands
+	// Unit dimensions an operand indexes with the constant 0 (an LSTM's
+	// one direction) are dropped along the way.
+	dims := make([][]int64, len(maps))
+	dropped := false
 	for i, v := range operands {
 		t, ok := v.Type.(*ir.RankedTensorType)
-		if !ok || !static(t) || !dimsOnly(maps[i]) {
+		if !ok || !static(t) {
+			return false
+		}
+		var keep []ir.AffineExpr
+		for r, e := range maps[i].Results {
+			if c, isConst := e.(*ir.AffineConstantExpr); isConst && c.Value == 0 && t.Dims[r] == 1 {
+				dropped = true
+				continue
+			}
+			keep = append(keep, e)
+			dims[i] = append(dims[i], t.Dims[r])
+		}
+		maps[i] = &ir.AffineMap{NumDims: maps[i].NumDims, Results: keep}
+		if !dimsOnly(maps[i]) {
 			return false
 		}
 	}
 	groups := mergeableLoops(maps, len(its), its)
-	if len(groups) == len(its) {
+	if len(groups) == len(its) && !dropped {
 		return false
 	}
 	newLoop := make([]int, len(its)) // old loop → new loop (group index)
@@ -103,14 +120,13 @@ func collapseContract(fn, op *ir.Operation) bool {
 	newMaps := make([]*ir.AffineMap, len(maps))
 	shapes := make([][]int64, len(maps))
 	for i, m := range maps {
-		dims := operands[i].Type.(*ir.RankedTensorType).Dims
 		nm := &ir.AffineMap{NumDims: len(groups)}
 		for r := 0; r < len(m.Results); r++ {
 			l := m.Results[r].(*ir.AffineDimExpr).Pos
-			size := dims[r]
+			size := dims[i][r]
 			for range groups[newLoop[l]][1:] {
 				r++
-				size *= dims[r]
+				size *= dims[i][r]
 			}
 			nm.Results = append(nm.Results, &ir.AffineDimExpr{Pos: newLoop[l]})
 			shapes[i] = append(shapes[i], size)

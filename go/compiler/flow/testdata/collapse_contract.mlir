@@ -43,3 +43,18 @@ func.func @swapped_rows(%a: tensor<3x2x4xf32>, %b: tensor<4x5xf32>) -> tensor<2x
   } -> tensor<2x3x5xf32>
   return %m : tensor<2x3x5xf32>
 }
+
+// An LSTM's input projection: the weight's unit direction dimension (the
+// constant 0 in its map) is dropped, sequence and batch rows merge.
+func.func @lstm_input(%x: tensor<3x1x4xf32>, %w: tensor<1x8x4xf32>) -> tensor<3x1x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x1x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<3x1x8xf32>) -> tensor<3x1x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<3x1x4xf32>, tensor<1x8x4xf32>) outs(%f : tensor<3x1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<3x1x8xf32>
+  return %y : tensor<3x1x8xf32>
+}
