@@ -78,6 +78,7 @@ func RunWith(m *ir.Module, o Options) error {
 		if op.Name == "func.func" || op.Name == "util.func" {
 			foldConstantReshapes(op)
 			collapseContracts(op)
+			groupedConvsAsGEMM(op)
 			packConstantGEMVs(m, op)
 			if err = FuseElementwise(op); err != nil {
 				return err
