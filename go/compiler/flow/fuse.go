@@ -27,6 +27,15 @@ func FuseElementwise(fn *ir.Operation) error {
 	// that read them first, before other element-wise ops join the pad.
 	fuseLoop(fn, true)
 	fuseLoop(fn, false)
+	// Fusion can leave one generic reading a reshape that several read
+	// before (SiLU: x·sigmoid(x), a Sigmoid and a Mul of the same
+	// reshaped convolution): with its repeated inputs merged, hoist
+	// again, so that it joins the convolution's epilogue, and fuse what
+	// that exposes.
+	DedupInputs(fn)
+	if hoistReshapes(fn) {
+		fuseLoop(fn, false)
+	}
 	return nil
 }
 

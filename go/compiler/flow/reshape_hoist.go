@@ -12,7 +12,7 @@ import (
 // that g fuses with x's producer: a convolution's bias add and its
 // activation then run in the matmul's epilogue instead of in a dispatch of
 // their own, and so does a residual connection's add.
-func hoistReshapes(fn *ir.Operation) {
+func hoistReshapes(fn *ir.Operation) (changed bool) {
 	for {
 		uses := users(fn)
 		var done bool
@@ -29,8 +29,9 @@ func hoistReshapes(fn *ir.Operation) {
 			return false
 		})
 		if !done {
-			return
+			return changed
 		}
+		changed = true
 	}
 }
 
