@@ -1,6 +1,8 @@
 package flow
 
 import (
+	"slices"
+
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
@@ -18,7 +20,12 @@ import (
 // operands' static tensors reshape to the merged form without moving data
 // (tensor.reshape, a view on the host). The accumulator's fill is rebuilt
 // at the merged shape, so codegen still sees a zero-initialized matmul.
-func collapseContracts(fn *ir.Operation) {
+func collapseContracts(fn *ir.Operation) { rewriteGenerics(fn, collapseContract) }
+
+// rewriteGenerics applies rewrite to each generic of fn (not to those in
+// another generic's body) and then erases the fills the rewrites left
+// unused.
+func rewriteGenerics(fn *ir.Operation, rewrite func(fn, op *ir.Operation) bool) {
 	var todo []*ir.Operation
 	fn.Walk(func(op *ir.Operation) bool {
 		if op.Name == linalg.GenericName {
@@ -29,7 +36,7 @@ func collapseContracts(fn *ir.Operation) {
 	})
 	changed := false
 	for _, op := range todo {
-		changed = collapseContract(fn, op) || changed
+		changed = rewrite(fn, op) || changed
 	}
 	if changed {
 		eraseDeadInits(fn)
@@ -224,7 +231,7 @@ func mergeableLoops(maps []*ir.AffineMap, n int, its []linalg.Iterator) [][]int 
 // reshapeTo returns v as a tensor of dims (v itself when it has them).
 func reshapeTo(b *ir.Builder, v *ir.Value, dims []int64) *ir.Value {
 	t := v.Type.(*ir.RankedTensorType)
-	if sameDims(t.Dims, dims) {
+	if slices.Equal(t.Dims, dims) {
 		return v
 	}
 	shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(len(dims))}, ir.I64), Ints: dims})
@@ -236,7 +243,7 @@ func reshapeTo(b *ir.Builder, v *ir.Value, dims []int64) *ir.Value {
 // made again at that shape, anything else is reshaped.
 func collapsedInit(b *ir.Builder, init *ir.Value, dims []int64) *ir.Value {
 	t := init.Type.(*ir.RankedTensorType)
-	if sameDims(t.Dims, dims) {
+	if slices.Equal(t.Dims, dims) {
 		return init
 	}
 	fill := init.Owner()
@@ -258,18 +265,6 @@ func collapsedInit(b *ir.Builder, init *ir.Value, dims []int64) *ir.Value {
 		}
 	}
 	return reshapeTo(b, init, dims)
-}
-
-func sameDims(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // dimsOnly reports whether every result of m is a distinct loop.

@@ -19,23 +19,7 @@ import (
 // [1, G, F, O…]; loops 1, g, f, o… then c, k…) with a multiply-add body
 // and static shapes; a depthwise convolution (one channel per group) or a
 // group with fewer than minGroupTaps products per output stays.
-func groupedConvsAsGEMM(fn *ir.Operation) {
-	var todo []*ir.Operation
-	fn.Walk(func(op *ir.Operation) bool {
-		if op.Name == linalg.GenericName {
-			todo = append(todo, op)
-			return false
-		}
-		return true
-	})
-	changed := false
-	for _, op := range todo {
-		changed = groupedConvAsGEMM(fn, op) || changed
-	}
-	if changed {
-		eraseDeadInits(fn)
-	}
-}
+func groupedConvsAsGEMM(fn *ir.Operation) { rewriteGenerics(fn, groupedConvAsGEMM) }
 
 // minGroupTaps: a group's products per output (C·ΠK) below which the
 // direct convolution is kept.
