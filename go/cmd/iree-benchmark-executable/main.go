@@ -47,9 +47,10 @@ func main() {
 	if err != nil {
 		mt = 500 * time.Millisecond
 	}
-	os.Exit(tooling.RunBenchmarkExecutable(tooling.BenchExeOptions{
+	code := tooling.RunBenchmarkExecutable(tooling.BenchExeOptions{
 		Device: *device, File: *file, Format: *format, Executable: int(*exeIndex), EntryPoint: *entry,
 		WorkgroupCounts: *wgs, Bindings: *bindings, Constants: *consts, ExecutableConstants: *exConsts,
 		BatchSize: int(*batch), MinTime: mt, Repetitions: int(*reps), TimeUnit: *timeUnit,
-	}, os.Stdout, os.Stderr))
+	}, os.Stdout, os.Stderr)
+	os.Exit(tooling.FinishTrace(code, os.Stderr))
 }

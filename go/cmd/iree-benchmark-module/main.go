@@ -35,9 +35,10 @@ func main() {
 	if err != nil {
 		mt = 500 * time.Millisecond
 	}
-	os.Exit(tooling.RunBenchmarks(tooling.BenchOptions{
+	code := tooling.RunBenchmarks(tooling.BenchOptions{
 		Modules: *modules, Function: *function, Device: *device, Inputs: *inputs,
 		Repetitions: int(*reps), MinTime: mt, TimeUnit: *timeUnit,
 		DispatchStatistics: *dstats,
-	}, os.Stdin, os.Stdout, os.Stderr))
+	}, os.Stdin, os.Stdout, os.Stderr)
+	os.Exit(tooling.FinishTrace(code, os.Stderr))
 }

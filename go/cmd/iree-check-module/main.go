@@ -35,22 +35,24 @@ func main() {
 	}
 	if len(paths) == 0 {
 		fmt.Fprintln(os.Stderr, "INVALID_ARGUMENT; no user module specified; use --module=file.vmfb to load from a file or --module=- to load from stdin")
-		os.Exit(1)
+		os.Exit(tooling.FinishTrace(1, os.Stderr))
 	}
 	mods, err := tooling.LoadModules(paths, os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		os.Exit(tooling.FinishTrace(1, os.Stderr))
 	}
-	s, err := runtime.NewSession(*device)
+	s, err := runtime.NewSessionFor(runtime.DeviceOptions{URIs: []string{*device}, Allocators: tooling.DeviceAllocators()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		os.Exit(tooling.FinishTrace(1, os.Stderr))
 	}
 	defer s.Close()
 	f := *filter
 	if f == "*" {
 		f = ""
 	}
-	os.Exit(tooling.RunChecks(s.Device, mods, tooling.CheckOptions{ExpectFailure: *expectFailure, Filter: f}, os.Stdout))
+	code := tooling.RunChecks(s.Device, mods, tooling.CheckOptions{ExpectFailure: *expectFailure, Filter: f}, os.Stdout)
+	// --trace_output's timeline is written on every exit.
+	os.Exit(tooling.FinishTrace(code, os.Stderr))
 }

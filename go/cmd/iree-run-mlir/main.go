@@ -68,11 +68,11 @@ func main() {
 	}
 	var vmfb bytes.Buffer
 	if code := cli.Main(append(compilerArgs, source, "-o", "-"), os.Stdin, &vmfb, os.Stderr); code != 0 {
-		os.Exit(code)
+		os.Exit(tooling.FinishTrace(code, os.Stderr))
 	}
 	o.Modules = []string{"-"}
 	out := bufio.NewWriter(os.Stdout)
 	code := tooling.RunModule(o, bytes.NewReader(vmfb.Bytes()), tooling.SyncWriter{Writer: out}, os.Stderr)
 	out.Flush()
-	os.Exit(code)
+	os.Exit(tooling.FinishTrace(code, os.Stderr))
 }

@@ -27,10 +27,10 @@ func main() {
 	o, err := options()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		os.Exit(tooling.FinishTrace(1, os.Stderr))
 	}
 	out := bufio.NewWriter(os.Stdout)
 	code := tooling.RunModule(o, os.Stdin, tooling.SyncWriter{Writer: out}, os.Stderr)
 	out.Flush()
-	os.Exit(code)
+	os.Exit(tooling.FinishTrace(code, os.Stderr))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gree-ml/gree/go/runtime/hal/timeline"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -98,6 +99,9 @@ type QueueAllocator interface {
 // QueueAlloca returns a buffer that may be used once the signal list is
 // reached (the caller owns its reference).
 func QueueAlloca(d Device, wait, signal SemaphoreList, params BufferParams, size int64) (*Buffer, error) {
+	if sp := traceQueue(d, timeline.CatAlloc, "queue alloca"); sp != nil {
+		defer sp.End(timeline.Int("bytes", size))
+	}
 	if qa, ok := d.(QueueAllocator); ok {
 		return qa.QueueAlloca(wait, signal, params, size)
 	}
@@ -117,6 +121,9 @@ func QueueAlloca(d Device, wait, signal SemaphoreList, params BufferParams, size
 func QueueDealloca(d Device, wait, signal SemaphoreList, b *Buffer) error {
 	if err := b.Check(); err != nil {
 		return err
+	}
+	if sp := traceQueue(d, timeline.CatAlloc, "queue dealloca"); sp != nil {
+		defer sp.End(timeline.Int("bytes", b.ByteLength()))
 	}
 	if qa, ok := d.(QueueAllocator); ok {
 		return qa.QueueDealloca(wait, signal, b)
@@ -326,6 +333,9 @@ func ReadBufferInto(d Device, b *Buffer, offset int64, dst []byte) error {
 		return err
 	}
 	d = placementDevice(d, b)
+	if sp := traceTransfer(d, "transfer device->host"); sp != nil {
+		defer sp.End(timeline.Int("bytes", int64(len(dst))))
+	}
 	if m, err := b.Map(offset, int64(len(dst)), MemoryAccessRead); err == nil {
 		copy(dst, m)
 		return nil
@@ -345,6 +355,9 @@ func WriteBuffer(d Device, b *Buffer, offset int64, src []byte) error {
 		return err
 	}
 	d = placementDevice(d, b)
+	if sp := traceTransfer(d, "transfer host->device"); sp != nil {
+		defer sp.End(timeline.Int("bytes", int64(len(src))))
+	}
 	if m, err := b.Map(offset, int64(len(src)), MemoryAccessWrite); err == nil {
 		copy(m, src)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gree-ml/gree/go/runtime/hal/timeline"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -119,9 +120,13 @@ func (s *HostSemaphore) Wait(v uint64, deadline time.Time) error {
 // waitCancel is Wait that also returns CANCELLED when cancel closes.
 func (s *HostSemaphore) waitCancel(v uint64, deadline time.Time, cancel <-chan struct{}) error {
 	var timer *time.Timer
+	var sp *timeline.Span // a wait that blocks, when a trace is recorded
 	defer func() {
 		if timer != nil {
 			timer.Stop()
+		}
+		if sp != nil {
+			sp.End(timeline.Int("value", int64(v)))
 		}
 	}()
 	for {
@@ -131,6 +136,9 @@ func (s *HostSemaphore) waitCancel(v uint64, deadline time.Time, cancel <-chan s
 		}
 		if ok {
 			return nil
+		}
+		if sp == nil {
+			sp = traceWait(cancel != nil)
 		}
 		var expired <-chan time.Time
 		if !deadline.IsZero() {
@@ -152,6 +160,20 @@ func (s *HostSemaphore) waitCancel(v uint64, deadline time.Time, cancel <-chan s
 			return status.New(status.Cancelled, "the wait was cancelled: the device was closed")
 		}
 	}
+}
+
+// traceWait starts the timeline span of a semaphore wait that blocks: a
+// queue's (cancellable: the queue waits before running work) or the
+// host's (a caller waiting for results). nil when no trace is recorded.
+func traceWait(queue bool) *timeline.Span {
+	r := timeline.Active()
+	if r == nil {
+		return nil
+	}
+	if queue {
+		return r.Begin(timeline.HostTrack("queue waits"), timeline.CatWait, "queue wait")
+	}
+	return r.Begin(timeline.HostTrack("host waits"), timeline.CatWait, "semaphore wait")
 }
 
 // Timepoint is a semaphore reaching a value.

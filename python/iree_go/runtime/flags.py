@@ -4,6 +4,7 @@ import os
 import shlex
 
 from ._binding import parse_flags
+from . import _trace  # noqa: F401 - writes a --trace_output trace at exit
 
 FUNCTION_INPUT_VALIDATION = True
 

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
+	"github.com/gree-ml/gree/go/runtime/hal/timeline"
 	"github.com/gree-ml/gree/go/status"
 )
 
@@ -107,7 +108,12 @@ func (d *Device) QueueExecute(wait, signal hal.SemaphoreList, cb *hal.CommandBuf
 		if cb != nil {
 			defer cb.Release()
 		}
-		return d.execute(cmds, table)
+		sp := timeline.Active().Begin(d.track(), timeline.CatQueue, "execute")
+		err := d.execute(sp, cmds, table)
+		if sp != nil {
+			sp.End(timeline.Int("commands", int64(len(cmds))))
+		}
+		return err
 	})
 	if err != nil {
 		releaseTable(table)
@@ -128,7 +134,7 @@ func releaseTable(table []hal.BufferRef) {
 
 // QueueHostCall runs fn in queue order.
 func (d *Device) QueueHostCall(wait, signal hal.SemaphoreList, fn func() error) error {
-	return d.q.submit(wait, signal, fn)
+	return d.q.submit(wait, signal, hal.TraceHostCall(d, fn))
 }
 
 // hostRange returns the bytes a buffer reference names; the local devices
@@ -146,10 +152,18 @@ func hostRange(r hal.BufferRef, table []hal.BufferRef) ([]byte, error) {
 }
 
 // execute runs recorded commands one after another.
-func (d *Device) execute(cmds []hal.Command, table []hal.BufferRef) error {
+// sp is the queue operation's timeline span (nil when no trace is being
+// recorded): each command is traced inside it.
+func (d *Device) execute(sp *timeline.Span, cmds []hal.Command, table []hal.BufferRef) error {
 	var bufs [][]byte
 	for i := range cmds {
 		c := &cmds[i]
+		if sp != nil {
+			if err := traceCommand(sp, c, table, func() error { return d.execute(nil, cmds[i:i+1], table) }); err != nil {
+				return err
+			}
+			continue
+		}
 		switch c.Kind {
 		case hal.CommandBarrier:
 		case hal.CommandFill:

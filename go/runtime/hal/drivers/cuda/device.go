@@ -38,6 +38,9 @@ type device struct {
 	closed    bool
 	closeOnce sync.Once
 	closeErr  error
+
+	// AllocatorOverride wraps alloc (--device_allocator).
+	hal.AllocatorOverride
 }
 
 var _ hal.Device = (*device)(nil)
@@ -188,7 +191,7 @@ func (v *device) Info() hal.DeviceInfo { return v.info }
 func (v *device) TotalMemory() uint64 { return v.total }
 
 // Allocator returns the device's allocator.
-func (v *device) Allocator() hal.Allocator { return v.alloc }
+func (v *device) Allocator() hal.Allocator { return v.Override(v.alloc) }
 
 // Formats lists the executable format the device loads.
 func (v *device) Formats() []string { return []string{cudaschema.Format} }
@@ -209,6 +212,7 @@ func (v *device) CreateSemaphore(initial uint64) (hal.Semaphore, error) {
 // device). Later calls do nothing.
 func (v *device) Close() error {
 	v.closeOnce.Do(func() {
+		v.CloseOverride()
 		v.closeErr = v.q.close()
 		v.objMu.Lock()
 		exes := v.exes

@@ -95,4 +95,8 @@
 // is created. --cuda_async_allocations as above;
 // --cuda_allow_inline_execution and --cuda_tracing are accepted and change
 // nothing yet.
+//
+// While a --trace_output timeline is recorded (package timeline), each
+// submission is traced as the host saw it, enqueue to completion, with its
+// dispatches and bytes (trace.go).
 package cuda

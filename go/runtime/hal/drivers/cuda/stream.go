@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"encoding/binary"
+	"time"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
@@ -17,6 +18,7 @@ import (
 func (s *submission) enqueue() error {
 	d := s.d
 	cu, stream := d.cu, d.stream
+	s.traceEnqueue()
 	if s.alloca != nil {
 		if err := s.enqueueAlloca(); err != nil {
 			return err
@@ -225,6 +227,7 @@ func (s *submission) launch(o *op) error {
 func (s *submission) finish() {
 	cu := s.d.cu
 	err := cu.check(cu.EventSynchronize(s.event), "cuEventSynchronize")
+	s.traceDone(time.Now())
 	cu.EventDestroy(s.event)
 	if s.exec != 0 {
 		cu.GraphExecDestroy(s.exec)

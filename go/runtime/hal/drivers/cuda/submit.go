@@ -53,6 +53,7 @@ type submission struct {
 	exec    uintptr  // the CUgraphExec of the commands (--cuda_use_streams=false)
 	staging []byte   // pinned host memory (pool.go)
 	status  devBlock // device memory of the status words
+	trace   submissionTrace
 }
 
 // newSubmission checks and resolves a QueueExecute request, retaining

@@ -104,6 +104,13 @@ type deviceAPI struct {
 	CmdDispatch             func(cb uintptr, x, y, z uint32)                                                                                                                                                  `proc:"vkCmdDispatch"`
 	CmdPushDescriptorSetKHR func(cb uintptr, bindPoint uint32, layout uint64, set, count uint32, writes *writeDescriptorSet)                                                                                  `proc:"vkCmdPushDescriptorSetKHR,optional"`
 
+	// Timestamp queries (the --trace_output timeline, trace.go).
+	CreateQueryPool     func(device uintptr, info *queryPoolCreateInfo, alloc unsafe.Pointer, pool *uint64) int32                                    `proc:"vkCreateQueryPool,optional"`
+	DestroyQueryPool    func(device uintptr, pool uint64, alloc unsafe.Pointer)                                                                      `proc:"vkDestroyQueryPool,optional"`
+	CmdResetQueryPool   func(cb uintptr, pool uint64, first, count uint32)                                                                           `proc:"vkCmdResetQueryPool,optional"`
+	CmdWriteTimestamp   func(cb uintptr, stage uint32, pool uint64, query uint32)                                                                    `proc:"vkCmdWriteTimestamp,optional"`
+	GetQueryPoolResults func(device uintptr, pool uint64, first, count uint32, size uintptr, data unsafe.Pointer, stride uint64, flags uint32) int32 `proc:"vkGetQueryPoolResults,optional"`
+
 	// Pipelines and descriptors.
 	CreateShaderModule         func(device uintptr, info *shaderModuleCreateInfo, alloc unsafe.Pointer, module *uint64) int32                                    `proc:"vkCreateShaderModule"`
 	DestroyShaderModule        func(device uintptr, module uint64, alloc unsafe.Pointer)                                                                         `proc:"vkDestroyShaderModule"`

@@ -44,6 +44,7 @@ func (s *submission) record() (err error) {
 	if err := check(d.vk.BeginCommandBuffer(cb, begin), "vkBeginCommandBuffer"); err != nil {
 		return err
 	}
+	s.beginTimestamps(cb)
 	for _, st := range s.zero {
 		d.vk.CmdFillBuffer(cb, st.buffer, 0, wholeSize, 0)
 	}
@@ -57,9 +58,11 @@ func (s *submission) record() (err error) {
 		if i > 0 {
 			d.vk.CmdPipelineBarrier(cb, stages, stages, 0, 1, &barrier, 0, nil, 0, nil)
 		}
+		s.stamp(cb, stageTopOfPipe, 2*i)
 		if err := s.emit(cb, &s.ops[i]); err != nil {
 			return err
 		}
+		s.stamp(cb, stageBottomOfPipe, 2*i+1)
 	}
 	last := hostBarrier
 	d.vk.CmdPipelineBarrier(cb, stages, stageHost, 0, 1, &last, 0, nil, 0, nil)
@@ -76,6 +79,7 @@ func (s *submission) unrecord() {
 	}
 	d.alloc.restorePendingZero(s.zero)
 	s.zero = nil
+	s.endTrace()
 }
 
 // descriptorPool creates the pool of the descriptor sets of the

@@ -25,6 +25,7 @@ type device struct {
 	vk                  deviceAPI
 	features            features // what the device enabled
 	limits              limits
+	ts                  timestamps // timestamp queries for --trace_output (trace.go)
 	memory              physicalDeviceMemoryProperties
 
 	alloc         *allocator
@@ -58,6 +59,9 @@ type device struct {
 	closed    bool
 	closeOnce sync.Once
 	closeErr  error
+
+	// AllocatorOverride wraps alloc (--device_allocator).
+	hal.AllocatorOverride
 }
 
 var _ hal.Device = (*device)(nil)
@@ -138,7 +142,7 @@ func (v *device) ID() string { return Name }
 func (v *device) Info() hal.DeviceInfo { return v.info }
 
 // Allocator returns the device's allocator.
-func (v *device) Allocator() hal.Allocator { return v.alloc }
+func (v *device) Allocator() hal.Allocator { return v.Override(v.alloc) }
 
 // Formats lists the executable format the device loads.
 func (v *device) Formats() []string { return []string{spirvschema.Format} }
@@ -151,6 +155,7 @@ func (v *device) Formats() []string { return []string{spirvschema.Format} }
 // Later calls do nothing.
 func (v *device) Close() error {
 	v.closeOnce.Do(func() {
+		v.CloseOverride()
 		v.closeErr = v.q.close()
 		v.objMu.Lock()
 		timelines := v.timelines

@@ -73,6 +73,10 @@
 //     the pipelines built so far, while an executable uses them and then
 //     among the last maxIdlePrograms unused ones, until the device closes.
 //
+// While a --trace_output timeline is recorded (package timeline), each
+// submission writes timestamp queries around its commands, which become
+// device-timed events (trace.go).
+//
 // Flags: --vulkan_validation_layers enables VK_LAYER_KHRONOS_validation
 // when it is installed (a warning on stderr otherwise) and a
 // VK_EXT_debug_utils messenger: messages at --vulkan_debug_verbosity are

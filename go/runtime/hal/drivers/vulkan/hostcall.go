@@ -16,6 +16,7 @@ func (v *device) QueueHostCall(wait, signal hal.SemaphoreList, fn func() error) 
 	if err := v.q.begin(); err != nil {
 		return err
 	}
+	fn = hal.TraceHostCall(v, fn)
 	ready, err := wait.Ready()
 	if err != nil || ready {
 		defer v.q.running.Done()

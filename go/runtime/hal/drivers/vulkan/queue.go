@@ -2,6 +2,7 @@ package vulkan
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
@@ -246,6 +247,9 @@ func (q *queueState) submit(s *submission) error {
 		return err
 	}
 	m.pin(unsafe.Pointer(info))
+	if s.trace.rec != nil {
+		s.trace.submitted = time.Now()
+	}
 	if err := check(d.vk.QueueSubmit(d.queue, 1, info, fence), "vkQueueSubmit"); err != nil {
 		d.fences = append(d.fences, fence)
 		s.unrecord()
@@ -302,6 +306,7 @@ func (q *queueState) complete() {
 func (s *submission) finish() {
 	d := s.d
 	err := check(d.vk.WaitForFences(d.handle, 1, &s.fence, 1, ^uint64(0)), "vkWaitForFences")
+	s.traceDone(time.Now())
 	if err == nil {
 		err = s.outcome()
 	}

@@ -77,6 +77,7 @@ type submission struct {
 	pool    uint64 // descriptor pool (devices without push descriptors)
 	fence   uint64
 	natives []*timeline // per signal timepoint, the native timeline (else nil)
+	trace   submissionTrace
 }
 
 // newSubmission checks and resolves a QueueExecute request, retaining and

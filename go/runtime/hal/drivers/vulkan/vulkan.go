@@ -624,6 +624,7 @@ func (d *driver) createDevice(pd *physicalDevice, family uint32) (*device, error
 	if dev.vk.GetSemaphoreCounterValue == nil || dev.vk.SignalSemaphore == nil || dev.vk.WaitSemaphores == nil {
 		dev.features.timelineSemaphore = false
 	}
+	dev.initTimestamps(pd.props.limits.timestampPeriod, pd.queueFamilies[family].timestampValidBits)
 	if dev.vk.CmdPushDescriptorSetKHR == nil {
 		dev.features.pushDescriptor = false
 	}

@@ -1,0 +1,46 @@
+package hal
+
+import "github.com/gree-ml/gree/go/runtime/hal/timeline"
+
+// DeviceTrack is where d's work goes on a timeline: d's process (named
+// after its ID) and the thread called queue.
+func DeviceTrack(d Device, queue string) timeline.Track {
+	return timeline.Track{Key: d, Device: d.ID(), Queue: queue}
+}
+
+// traceTransfer starts the timeline span of a host-initiated transfer
+// between host memory and a buffer of d; nil when no trace is recorded
+// or d is nil (a buffer of no device: a host-memory copy).
+func traceTransfer(d Device, name string) *timeline.Span {
+	r := timeline.Active()
+	if r == nil || d == nil {
+		return nil
+	}
+	return r.Begin(DeviceTrack(d, "host transfers"), timeline.CatTransfer, name)
+}
+
+// traceQueue starts the timeline span of a queue request made by the
+// host on d (the time to enqueue it; the work itself is traced by the
+// driver when it runs); nil when no trace is recorded.
+func traceQueue(d Device, cat, name string) *timeline.Span {
+	r := timeline.Active()
+	if r == nil {
+		return nil
+	}
+	return r.Begin(DeviceTrack(d, "queue requests"), cat, name)
+}
+
+// TraceHostCall returns fn, or when a trace is recorded fn traced as a
+// "host call" on d's thread "queue 0 host calls" (apart from the
+// device-timed commands): the drivers' QueueHostCall wrap their work in it.
+func TraceHostCall(d Device, fn func() error) func() error {
+	r := timeline.Active()
+	if r == nil {
+		return fn
+	}
+	return func() error {
+		sp := r.Begin(DeviceTrack(d, "queue 0 host calls"), timeline.CatQueue, "host call")
+		defer sp.End()
+		return fn()
+	}
+}
