@@ -8,6 +8,7 @@ import "C"
 import (
 	"unsafe"
 
+	"github.com/gree-ml/gree/go/runtime"
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -122,5 +123,40 @@ func gree_device_info(d C.gree_device_t, out *C.gree_device_info_t) (st C.gree_s
 		return toStatus(err)
 	}
 	*out = e.info
+	return nil
+}
+
+//export gree_device_configure_allocators
+func gree_device_configure_allocators(d C.gree_device_t, specs **C.char, count C.size_t) (st C.gree_status_t) {
+	defer guard(&st)
+	if count > 0 && specs == nil {
+		return invalidArg("specs must not be NULL when count > 0")
+	}
+	dev, err := deviceOf(d)
+	if err != nil {
+		return toStatus(err)
+	}
+	return toStatus(runtime.ConfigureAllocators(dev, goArgs(count, specs)))
+}
+
+//export gree_context_create_with_devices
+func gree_context_create_with_devices(devices *C.gree_device_t, count C.size_t, out *C.gree_context_t) (st C.gree_status_t) {
+	defer guard(&st)
+	if out == nil {
+		return invalidArg("out_context must not be NULL")
+	}
+	*out = nil
+	if count == 0 || devices == nil {
+		return invalidArg("a context needs at least one device (devices must not be NULL, count > 0)")
+	}
+	var devs []hal.Device
+	for i, d := range unsafe.Slice(devices, int(count)) {
+		dev, err := deviceOf(d)
+		if err != nil {
+			return toStatus(status.Annotate(err, "devices[%d]", i))
+		}
+		devs = append(devs, dev)
+	}
+	*out = (C.gree_context_t)(newHandle(kindContext, &context{s: runtime.NewSessionOnDevices(devs)}))
 	return nil
 }

@@ -20,7 +20,10 @@ const DefaultDevice = "local-task"
 // state lock); LoadModule, AddModule, WithCheck and Close may not overlap
 // them.
 type Session struct {
-	Device  hal.Device
+	Device hal.Device
+	// Devices is the device list (Device is its first): a module that
+	// places work on several devices resolves device i to Devices[i].
+	Devices []hal.Device
 	Context *vm.Context
 	// Bridge is the VM's device: the context's buffers and its queue.
 	Bridge *halmodule.Device
@@ -31,25 +34,24 @@ type Session struct {
 }
 
 // NewSession creates the device named by uri ("" = local-task) and an
-// empty context on it.
+// empty context on it (see NewSessionFor for several devices and
+// allocator specs).
 func NewSession(uri string) (*Session, error) {
 	if uri == "" {
 		uri = DefaultDevice
 	}
-	dev, err := Drivers().CreateDeviceByURI(uri)
-	if err != nil {
-		return nil, err
-	}
-	s := NewSessionOn(dev)
-	s.owns = true
-	return s, nil
+	return NewSessionFor(DeviceOptions{URIs: []string{uri}})
 }
 
 // NewSessionOn makes a session on an existing device (not closed by
 // Session.Close).
-func NewSessionOn(dev hal.Device) *Session {
-	b := halmodule.New(dev)
-	return &Session{Device: dev, Context: vm.NewContext(b), Bridge: b}
+func NewSessionOn(dev hal.Device) *Session { return NewSessionOnDevices([]hal.Device{dev}) }
+
+// NewSessionOnDevices makes a session on a device list (not closed by
+// Session.Close; see Devices). devs must not be empty.
+func NewSessionOnDevices(devs []hal.Device) *Session {
+	b := halmodule.NewWithDevices(devs)
+	return &Session{Device: devs[0], Devices: b.Devices(), Context: vm.NewContext(b), Bridge: b}
 }
 
 // WithCheck registers the check module (for check-test programs).
@@ -75,6 +77,9 @@ func (s *Session) LoadModule(data []byte) (*vm.Module, error) {
 
 // AddModule registers an already loaded module.
 func (s *Session) AddModule(m *vm.Module) error {
+	if err := s.Bridge.RequireDevices(m.Name(), m.Def.Devices()); err != nil {
+		return err
+	}
 	if err := s.Context.Register(m); err != nil {
 		return err
 	}
@@ -153,9 +158,11 @@ func (s *Session) Release(results, inputs []vm.Value) { s.Context.Release(result
 // created it. Results the caller holds stay valid.
 func (s *Session) Close() error {
 	err := s.Context.Close()
-	if s.owns && s.Device != nil {
-		if derr := s.Device.Close(); err == nil {
-			err = derr
+	if s.owns {
+		for _, d := range s.Devices {
+			if derr := d.Close(); err == nil {
+				err = derr
+			}
 		}
 	}
 	return err

@@ -54,6 +54,7 @@ type Buffer struct {
 	length int64
 	refs   atomic.Int64
 	parent *Buffer // the buffer a subspan retains
+	lease  *lease  // for a lease (see NewLease): the root to give back
 	tag    any
 }
 
@@ -147,6 +148,10 @@ func (b *Buffer) Release() error {
 }
 
 func (b *Buffer) dropAllocation() {
+	if b.lease != nil {
+		b.lease.end()
+		return
+	}
 	if b.parent != nil {
 		b.parent.Release()
 		return

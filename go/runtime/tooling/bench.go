@@ -71,7 +71,7 @@ func runBenchmarks(o BenchOptions, stdin io.Reader, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	s, err := gree.NewSession(o.Device)
+	s, err := gree.NewSessionFor(gree.DeviceOptions{URIs: []string{o.Device}, Allocators: DeviceAllocators()})
 	if err != nil {
 		return err
 	}

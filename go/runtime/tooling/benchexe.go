@@ -178,11 +178,7 @@ func runBenchmarkExecutable(o BenchExeOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	uri := o.Device
-	if uri == "" {
-		uri = gree.DefaultDevice
-	}
-	dev, err := gree.Drivers().CreateDeviceByURI(uri)
+	dev, err := gree.CreateDevice(o.Device, DeviceAllocators())
 	if err != nil {
 		return err
 	}

@@ -12,11 +12,24 @@ import (
 // exit is os.Exit; tests replace it.
 var exit = os.Exit
 
+// deviceAllocators is --device_allocator (nil until defined).
+var deviceAllocators *[]string
+
+// DeviceAllocators returns the --device_allocator specs given, in order.
+func DeviceAllocators() []string {
+	if deviceAllocators == nil {
+		return nil
+	}
+	return *deviceAllocators
+}
+
 // DefineDeviceListingFlags defines --list_drivers, --list_devices[=driver]
 // and --dump_devices[=driver] in flags.Default. As in IREE they act while
 // the flags are parsed: print to w and exit (0, or 1 on error), so flags
-// after them are never processed.
+// after them are never processed. It also defines --device_allocator
+// (see DeviceAllocators), which every tool that creates devices takes.
 func DefineDeviceListingFlags(w io.Writer) {
+	deviceAllocators = flags.List("device_allocator", "Specifies one or more HAL device allocator specs to augment the base\ndevice allocator, in order: caching[:<heap>=<max size>;<capacity>;<count>,...]\n(pools released buffers by size class) or debug (red zones and a poisoned\nquarantine that report overruns and use after free).")
 	flags.Callback("list_drivers", "Lists all available HAL drivers compiled into the binary.", func(string) error {
 		ListDrivers(w, runtime.Drivers())
 		exit(0)

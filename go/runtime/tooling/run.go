@@ -20,6 +20,13 @@ type RunOptions struct {
 	ExpectedOutputs []string
 	MaxElements     int
 	Compare         vio.CompareOptions
+
+	// Devices are the --device URIs in order (several: a module placing
+	// work on several devices uses them by ordinal); Device, when Devices
+	// is empty, is the one device.
+	Devices []string
+	// Allocators are the --device_allocator specs.
+	Allocators []string
 }
 
 // RunModule loads the modules, runs the function and handles its
@@ -42,7 +49,7 @@ func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	s, err := runtime.NewSession(o.Device)
+	s, err := runtime.NewSessionFor(o.deviceOptions())
 	if err != nil {
 		return 1, err
 	}
@@ -124,7 +131,14 @@ func runModule(o RunOptions, stdin io.Reader, stdout io.Writer) (int, error) {
 	return 0, nil
 }
 
-var errMultiDevice = status.New(status.Unimplemented, "gree runs a module on one device; got several --device flags")
+// deviceOptions are the devices o names.
+func (o RunOptions) deviceOptions() runtime.DeviceOptions {
+	uris := o.Devices
+	if len(uris) == 0 && o.Device != "" {
+		uris = []string{o.Device}
+	}
+	return runtime.DeviceOptions{URIs: uris, Allocators: o.Allocators}
+}
 
 // SyncWriter is a buffered stdout whose Sync flushes, so "EXEC @fn"
 // shows before a long or failing call, as in IREE's tool.

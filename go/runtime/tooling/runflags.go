@@ -30,12 +30,7 @@ func DefineRunFlags() func() (RunOptions, error) {
 			Modules: *modules, Function: *function, Inputs: *inputs, Outputs: *outputs,
 			ExpectedOutputs: *expected, MaxElements: int(*maxElements), Compare: cmp,
 		}
-		if len(*devices) > 1 {
-			return o, errMultiDevice
-		}
-		if len(*devices) == 1 {
-			o.Device = (*devices)[0]
-		}
+		o.Devices, o.Allocators = *devices, DeviceAllocators()
 		return o, nil
 	}
 }

@@ -70,6 +70,8 @@ type Device struct {
 	allocator *hal.HeapAllocator
 	q         *queue
 	prof      profiling
+	// AllocatorOverride replaces the heap allocator (--device_allocator).
+	hal.AllocatorOverride
 }
 
 // poolRef holds a device's worker pool, started by its first dispatch
@@ -136,8 +138,9 @@ func (d *Device) ID() string { return d.driver }
 // Info returns the device's DeviceInfo.
 func (d *Device) Info() hal.DeviceInfo { return defaultDevice }
 
-// Allocator returns the device's heap allocator.
-func (d *Device) Allocator() hal.Allocator { return d.allocator }
+// Allocator returns the device's heap allocator (or the allocator that
+// replaced it: see hal.AllocatorReplacer).
+func (d *Device) Allocator() hal.Allocator { return d.Override(d.allocator) }
 
 // UsesHostMemory reports true: the device's commands run on the host and
 // use any host buffer (hal.Usable).
@@ -146,6 +149,7 @@ func (d *Device) UsesHostMemory() bool { return true }
 // Close fails the queue work still waiting for semaphores (CANCELLED),
 // waits for the work running, and stops the device's workers.
 func (d *Device) Close() error {
+	d.CloseOverride()
 	d.q.close()
 	d.cleanup.Stop()
 	d.pools.stop()

@@ -26,6 +26,9 @@ type Device struct {
 	*recorder
 	dev   hal.Device
 	cache *cache
+	// devs is the device list (dev is devs[0]): a module that places work
+	// on several devices resolves its device i to devs[i] (see DeviceAt).
+	devs []hal.Device
 
 	mu   sync.Mutex
 	sink TraceSink
@@ -59,8 +62,14 @@ var bufferParams = hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.
 const maxFreeRecorders = 64
 
 // New returns the bridge for dev.
-func New(dev hal.Device) *Device {
-	d := &Device{dev: dev}
+func New(dev hal.Device) *Device { return NewWithDevices([]hal.Device{dev}) }
+
+// NewWithDevices returns the bridge for a device list (IREE's HAL module
+// created with several devices): host programs run on devs[0], and
+// device ordinal i resolves to devs[i]. devs must not be empty.
+func NewWithDevices(devs []hal.Device) *Device {
+	dev := devs[0]
+	d := &Device{dev: dev, devs: append([]hal.Device(nil), devs...)}
 	d.recorder = &recorder{d: d, base: true}
 	d.cache = newCache(func(n int64) (*hal.Buffer, error) {
 		return dev.Allocator().Allocate(bufferParams, n)
