@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,7 @@ const usageText = `usage: iree-import-onnx [-h] [-o OUTPUT_FILE] [--no-verify] [
                         [--data-dir DATA_DIR] [--opset-version OPSET_VERSION]
                         [--large-model | --no-large-model] [--fold-shapes]
                         [--externalize-params | --no-externalize-params]
+                        [--externalize-inputs-threshold INDEX]
                         [--num-elements-threshold N] [--params-scope SCOPE]
                         [--save-params | --no-save-params] [--save-params-to PATH]
                         [--param-gb-threshold GB]
@@ -42,12 +44,16 @@ externalization:
   --externalize-params, --no-externalize-params
                         Import the mlir file with large weights replaced by external reference calls
                         (util.global initialized from #flow.parameter.named; floating-point initializers).
+  --externalize-inputs-threshold INDEX
+                        Treats inputs at or after the provided index as external parameters of the model
+                        (loaded from the parameter scope at run time instead of passed as arguments).
+                        Only has an effect if 'externalize-params' is true.
   --num-elements-threshold N
                         Minimum number of elements for an initializer to be externalized (default 100).
   --params-scope SCOPE  The scope of the externalized parameters (default 'model').
   --save-params, --no-save-params
                         Whether to write the parameters to an .irpa archive (default: yes).
-  --save-params-to PATH Where to write them (default '<output_file>_params.irpa').
+  --save-params-to PATH Where to write them (default '<output_file stem>_params.irpa' next to the output).
   --param-gb-threshold GB
                         Accepted for compatibility (gree writes the archive once).
 `
@@ -143,8 +149,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 				return fail("argument --param-gb-threshold: invalid float value: '%s'", v)
 			}
 		case name == "--externalize-inputs-threshold":
-			fmt.Fprintf(stderr, "iree-import-onnx: %s is not supported by gree yet (graph inputs as parameters); externalize the initializers only\n", name)
-			return 1
+			v, ok := takeValue()
+			n, err := strconv.Atoi(v)
+			if !ok || err != nil {
+				return fail("argument --externalize-inputs-threshold: invalid int value: '%s'", v)
+			}
+			opts.ExternalizeInputs, opts.InputParamsFrom = true, n
 		case strings.HasPrefix(arg, "-") && arg != "-":
 			return fail("unrecognized arguments: %s", arg)
 		default:
@@ -174,7 +184,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			if output == "" || output == "-" {
 				return fail("--externalize-params writes the parameters next to the output: pass -o, or --save-params-to, or --no-save-params")
 			}
-			saveTo = output + "_params.irpa"
+			saveTo = defaultParamsPath(output)
 		}
 		if err := writeParams(saveTo, params); err != nil {
 			fmt.Fprintf(stderr, "iree-import-onnx: %v\n", err)
@@ -191,6 +201,17 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// defaultParamsPath is where --externalize-params writes the archive when
+// --save-params-to is not given: "<stem>_params.irpa" next to the output,
+// as IREE's importer names it (model.mlir → model_params.irpa).
+func defaultParamsPath(output string) string {
+	dir, base := filepath.Split(output)
+	if ext := filepath.Ext(base); ext != base && ext != "." {
+		base = strings.TrimSuffix(base, ext) // a leading dot is not a suffix, as in Python's Path.stem
+	}
+	return filepath.Join(dir, base+"_params.irpa")
 }
 
 // writeParams writes the externalized initializers as an IREE parameter

@@ -41,6 +41,12 @@ type Options struct {
 	ExternalizeParams bool
 	ParamsMinElements int64
 	ParamsScope       string
+	// ExternalizeInputs (with ExternalizeParams) makes the main graph's
+	// inputs from index InputParamsFrom on (among the inputs that are not
+	// initializers) parameter globals too; InputParamsFrom must index an
+	// input (iree-import-onnx --externalize-inputs-threshold).
+	ExternalizeInputs bool
+	InputParamsFrom   int
 }
 
 // ImportFile loads an ONNX model file and imports it (see Import).
@@ -217,13 +223,28 @@ func (imp *importer) function(g *onnxpb.GraphProto) (*function, error) {
 	}
 	gi.main = true
 	fn := &function{name: g.GetName(), body: gi.region}
+	var inputs []*onnxpb.ValueInfoProto
 	for _, in := range g.GetInput() {
-		if _, isInit := gi.inits[in.GetName()]; isInit {
-			continue // initialized inputs are constants (modern ONNX norms)
+		if _, isInit := gi.inits[in.GetName()]; !isInit {
+			inputs = append(inputs, in) // initialized inputs are constants (modern ONNX norms)
 		}
+	}
+	firstParam := len(inputs)
+	if imp.opts.ExternalizeParams && imp.opts.ExternalizeInputs {
+		if firstParam = imp.opts.InputParamsFrom; firstParam < 0 || firstParam >= len(inputs) {
+			return nil, status.Errorf(status.InvalidArgument, "the inputs threshold (--externalize-inputs-threshold) %d is not an input index: the graph has %d inputs that are not initializers (the threshold must be in [0, %d))", firstParam, len(inputs), len(inputs))
+		}
+	}
+	for i, in := range inputs {
 		t, err := fromTypeProto(in.GetType())
 		if err != nil {
 			return nil, fmt.Errorf("graph input '%s': %v", in.GetName(), err)
+		}
+		if i >= firstParam {
+			if err := gi.inputParameter(in.GetName(), t); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		asm, err := gi.imp.typeAsm(t)
 		if err != nil {

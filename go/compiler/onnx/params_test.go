@@ -69,7 +69,7 @@ func TestExternalizeParamsCLI(t *testing.T) {
 	if code := Main([]string{in, "--externalize-params", "--num-elements-threshold", "8", "-o", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	arch, err := os.ReadFile(out + "_params.irpa")
+	arch, err := os.ReadFile(filepath.Join(dir, "dense_params.irpa")) // IREE's name: the output's stem
 	if err != nil || !bytes.HasPrefix(arch, []byte("IRPA")) || !bytes.Contains(arch, []byte("W")) {
 		t.Fatalf("archive: %v, %q…", err, arch[:min(len(arch), 8)])
 	}
@@ -86,7 +86,8 @@ func TestExternalizeParamsCLI(t *testing.T) {
 	}{
 		{[]string{in, "--externalize-params"}, "pass -o, or --save-params-to"},
 		{[]string{in, "--externalize-params", "--num-elements-threshold", "x", "-o", out}, "invalid int value"},
-		{[]string{in, "--externalize-inputs-threshold", "0", "-o", out}, "not supported by gree yet"},
+		{[]string{in, "--externalize-params", "--externalize-inputs-threshold", "one", "-o", out}, "invalid int value"},
+		{[]string{in, "--externalize-params", "--externalize-inputs-threshold", "1", "--no-save-params"}, "must be in [0, 1)"},
 	} {
 		stderr.Reset()
 		if code := Main(c.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), c.want) {

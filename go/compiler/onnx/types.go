@@ -224,15 +224,18 @@ func builtinTensorAsm(elem int32, dims []int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return "tensor<" + builtinDims(dims) + e + ">", nil
+}
+
+// builtinDims spells static dimensions as a builtin shaped type's prefix:
+// "2x3x" ("" for a scalar).
+func builtinDims(dims []int64) string {
 	var b strings.Builder
-	b.WriteString("tensor<")
 	for _, d := range dims {
 		b.WriteString(strconv.FormatInt(d, 10))
 		b.WriteByte('x')
 	}
-	b.WriteString(e)
-	b.WriteByte('>')
-	return b.String(), nil
+	return b.String()
 }
 
 // fromTypeProto converts an ONNX TypeProto (nil: no information).

@@ -27,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--opset-version", type=int)
     p.add_argument("--large-model", default=None, action=argparse.BooleanOptionalAction)
     p.add_argument("--fold-shapes", action="store_true")
-    p.add_argument("--externalize-params", action="store_true")
+    p.add_argument("--externalize-params", default=None, action=argparse.BooleanOptionalAction)
     p.add_argument("--save-params-to")
     p.add_argument("--save-params", default=None, action=argparse.BooleanOptionalAction)
     p.add_argument("--params-scope")
