@@ -33,6 +33,9 @@ func elementFromDL(code, bits uint8, lanes uint16) (hal.ElementType, error) {
 		return 0, status.Errorf(status.InvalidArgument, "DLPack tensors of %d-lane vectors are not supported", lanes)
 	}
 	b := uint32(bits)
+	if bits < 8 && code != dlBool {
+		return 0, status.Errorf(status.Unimplemented, "DLPack tensors of %d-bit elements are packed; gree stores sub-byte elements one per byte: pass the values as an ml_dtypes array (int4, uint4, int2, uint2, float4_e2m1fn) or unpack them to int8", bits)
+	}
 	switch code {
 	case dlInt:
 		return hal.ElementType(hal.NumericalSigned<<24 | b), nil
@@ -57,6 +60,9 @@ func elementFromDL(code, bits uint8, lanes uint16) (hal.ElementType, error) {
 
 // elementToDL returns the DLPack code of an element type.
 func elementToDL(t hal.ElementType) (uint8, error) {
+	if t.IsSubByte() {
+		return 0, status.Errorf(status.Unimplemented, "%s elements are stored one per byte, where DLPack packs sub-byte types: read the array with to_host() (an ml_dtypes array) instead", t)
+	}
 	if c, ok := f8Codes[t]; ok {
 		return c, nil
 	}

@@ -16,8 +16,8 @@ import re
 # which op, form or type).
 CLASS_REASON = {
     "unsupported element type": "An input or output has an element type gree does not run: strings, "
-    "complex, sequences/optionals, or the sub-byte int2/uint2/int4/uint4/f4 types (the importer reads "
-    "them; the Python runtime does not pass them yet). Excluded from the percentage.",
+    "complex, sequences/optionals, or f4E2M1FN and f8E8M0FNU in a function signature (the ONNX input "
+    "conversion does not take them yet). Excluded from the percentage.",
     "unsupported op": "The op, or this form of it, is not converted to core ops; the compiler reports "
     "an error naming the op and opset. Most are results whose shapes depend on run-time values "
     "(Range/Pad/Split/Slice/Concat/ReduceSum with run-time operands in expanded function bodies), "

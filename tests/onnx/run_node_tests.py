@@ -64,11 +64,12 @@ def tolerance(dtype):
 # ---- the worker: one test per request ---------------------------------------
 
 SUPPORTED_KINDS = "biuf"
-# The ml_dtypes types gree's Python runtime passes (bf16 and the f8 types),
-# compared through float64. Sub-byte ints and f4 (ml_dtypes int4, int2, ...)
-# have no numpy mapping in the runtime yet: "unsupported element type".
+# The ml_dtypes types gree's Python runtime passes: bf16, the f8 types and
+# f4 (compared through float64) and the sub-byte integers (compared
+# exactly; a signless i4 result comes back as int4 and is read as uint4
+# where ONNX expects uint4).
 ML_DTYPES = {"bfloat16", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-             "float8_e8m0fnu"}
+             "float8_e8m0fnu", "float4_e2m1fn", "int4", "uint4", "int2", "uint2"}
 
 
 def _classify_compile_error(msg):
@@ -169,7 +170,7 @@ def run_one(test_dir, backend, device, flags=()):
                 if not np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=True):
                     err = np.nanmax(np.abs(g - w)) if g.size else 0
                     return "mismatch", f"{ds} output {k}: max abs error {err:.3g} (rtol {rtol}, atol {atol})"
-            elif not np.array_equal(got.astype(want.dtype), want):
+            elif not np.array_equal(ireert.dtypes.astype(got, want.dtype), want):
                 return "mismatch", f"{ds} output {k}: values differ"
     return "pass", f"{len(sets)} data set(s)"
 

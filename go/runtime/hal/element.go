@@ -19,6 +19,10 @@ const (
 	NumericalF8E5M2FNUZ = 0x26
 	NumericalF8E4M3FNUZ = 0x27
 	NumericalF8E8M0FNU  = 0x28
+	// NumericalF4E2M1FN is gree's word for f4E2M1FN (MLIR's 4-bit float
+	// with 2 exponent bits and 1 mantissa bit, finite only), the next
+	// number after IREE's f8 types: IREE has no element type for it.
+	NumericalF4E2M1FN = 0x29
 )
 
 func makeElementType(numerical, bits uint32) ElementType {
@@ -33,16 +37,19 @@ var (
 	ElementOpaque32   = makeElementType(NumericalUnknown, 32)
 	ElementOpaque64   = makeElementType(NumericalUnknown, 64)
 	ElementBool8      = makeElementType(NumericalBoolean, 8)
+	ElementInt2       = makeElementType(NumericalInteger, 2)
 	ElementInt4       = makeElementType(NumericalInteger, 4)
 	ElementInt8       = makeElementType(NumericalInteger, 8)
 	ElementInt16      = makeElementType(NumericalInteger, 16)
 	ElementInt32      = makeElementType(NumericalInteger, 32)
 	ElementInt64      = makeElementType(NumericalInteger, 64)
+	ElementSInt2      = makeElementType(NumericalSigned, 2)
 	ElementSInt4      = makeElementType(NumericalSigned, 4)
 	ElementSInt8      = makeElementType(NumericalSigned, 8)
 	ElementSInt16     = makeElementType(NumericalSigned, 16)
 	ElementSInt32     = makeElementType(NumericalSigned, 32)
 	ElementSInt64     = makeElementType(NumericalSigned, 64)
+	ElementUInt2      = makeElementType(NumericalUnsigned, 2)
 	ElementUInt4      = makeElementType(NumericalUnsigned, 4)
 	ElementUInt8      = makeElementType(NumericalUnsigned, 8)
 	ElementUInt16     = makeElementType(NumericalUnsigned, 16)
@@ -59,6 +66,7 @@ var (
 	ElementF8E5M2FNUZ = makeElementType(NumericalF8E5M2FNUZ, 8)
 	ElementF8E4M3FNUZ = makeElementType(NumericalF8E4M3FNUZ, 8)
 	ElementF8E8M0FNU  = makeElementType(NumericalF8E8M0FNU, 8)
+	ElementF4E2M1FN   = makeElementType(NumericalF4E2M1FN, 4)
 )
 
 // Numerical returns the numerical type (high byte).
@@ -68,13 +76,14 @@ func (t ElementType) Numerical() uint32 { return uint32(t) >> 24 }
 func (t ElementType) Bits() int { return int(uint32(t) & 0xff) }
 
 // ByteSize returns the storage size of one element, rounding sub-byte types
-// up to a byte (as IREE stores them unpacked unless told otherwise).
+// up to a byte: gree stores sub-byte elements one per byte (see
+// subbyte.go), where IREE packs them.
 func (t ElementType) ByteSize() int { return (t.Bits() + 7) / 8 }
 
-// IsFloat reports IEEE, bfloat and f8 float types.
+// IsFloat reports IEEE, bfloat, f8 and f4 float types.
 func (t ElementType) IsFloat() bool {
 	n := t.Numerical()
-	return n == NumericalFloat || n == NumericalBFloat || (n >= NumericalF8E5M2 && n <= NumericalF8E8M0FNU)
+	return n == NumericalFloat || n == NumericalBFloat || (n >= NumericalF8E5M2 && n <= NumericalF4E2M1FN)
 }
 
 // IsInteger reports signless, signed and unsigned integer types (not bool).

@@ -7,8 +7,8 @@ import (
 	"github.com/gree-ml/gree/go/status"
 )
 
-// f8Names holds the element types IREE spells with a fixed name instead of
-// a prefix and a bit count.
+// f8Names holds the element types spelled with a fixed name instead of a
+// prefix and a bit count: IREE's f8 types and gree's f4E2M1FN.
 var f8Names = []struct {
 	t    ElementType
 	name string
@@ -18,12 +18,13 @@ var f8Names = []struct {
 	{ElementF8E5M2FNUZ, "f8E5M2FNUZ"},
 	{ElementF8E4M3FNUZ, "f8E4M3FNUZ"},
 	{ElementF8E8M0FNU, "f8E8M0FNU"},
+	{ElementF4E2M1FN, "f4E2M1FN"},
 }
 
 // String returns IREE's name for the element type: "i8" (signless), "si32",
-// "ui16", "i1" for any boolean, "f16", "bf16", "cf64", the fixed f8 names
-// ("f8E4M3FN", …) and "*<bits>" for opaque types and any numerical type
-// without a name. Opaque types print as "*8", not "x8", exactly as IREE's
+// "ui16", "i1" for any boolean, "f16", "bf16", "cf64", the fixed names
+// ("f8E4M3FN", …, "f4E2M1FN") and "*<bits>" for opaque types and any
+// numerical type without a name. Opaque types print as "*8", not "x8", exactly as IREE's
 // iree_hal_format_element_type does: "x" is only accepted when parsing, and
 // "*" keeps "2x*8=…" parseable where "2xx8=…" would split at the wrong "x".
 func (t ElementType) String() string {

@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 
+from . import dtypes
 from ._hal import HalBufferView, HalElementType
 from .array_interop import DeviceArray
 
@@ -93,7 +94,8 @@ def _element_text(element_type):
     except ValueError:
         return f"0x{et:08x}"
     return {"FLOAT_8_E5M2": "f8E5M2", "FLOAT_8_E4M3_FN": "f8E4M3FN", "FLOAT_8_E5M2_FNUZ": "f8E5M2FNUZ",
-            "FLOAT_8_E4M3_FNUZ": "f8E4M3FNUZ", "FLOAT_8_E8M0_FNU": "f8E8M0FNU"}.get(name, name)
+            "FLOAT_8_E4M3_FNUZ": "f8E4M3FNUZ", "FLOAT_8_E8M0_FNU": "f8E8M0FNU",
+            "FLOAT_4_E2M1_FN": "f4E2M1FN"}.get(name, name)
 
 
 def _normalize_element(el):
@@ -135,7 +137,8 @@ def _can_convert(src, dst):
     numbers and lists, not arrays): never floats to integers."""
     if src == dst:
         return True
-    s, d = src.kind, dst.kind
+    # The ml_dtypes integers (int4, …) convert as integers.
+    s, d = dtypes.kind_of(src) or src.kind, dtypes.kind_of(dst) or dst.kind
     if d == "b":
         return s == "b"
     if d in "iu":

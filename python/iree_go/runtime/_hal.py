@@ -50,6 +50,13 @@ class HalElementType(enum.IntEnum):
     FLOAT_8_E5M2_FNUZ = _et(0x26, 8)
     FLOAT_8_E4M3_FNUZ = _et(0x27, 8)
     FLOAT_8_E8M0_FNU = _et(0x28, 8)
+    # gree's additions: the 2-bit integers and f4E2M1FN (0x29, the next
+    # number after the f8 types; IREE has no element type for it). Sub-byte
+    # elements are stored one per byte (dtypes.to_storage).
+    INT_2 = _et(0x10, 2)
+    SINT_2 = _et(0x11, 2)
+    UINT_2 = _et(0x12, 2)
+    FLOAT_4_E2M1_FN = _et(0x29, 4)
 
     @staticmethod
     def map_to_dtype(element_type):
@@ -401,11 +408,13 @@ class HalBufferView(_Handle, _RefProtocol):
 
     @classmethod
     def _from_numpy(cls, device, array, element_type):
-        """A new view on device holding a copy of array's contents."""
+        """A new view on device holding a copy of array's contents (sub-byte
+        elements made canonical: dtypes.to_storage)."""
         import numpy as np
+        from . import dtypes
 
         # np.ascontiguousarray would turn a 0-d array into a 1-d one.
-        a = np.require(array, requirements="C")
+        a = dtypes.to_storage(np.require(array, requirements="C"), element_type)
         shape = ffi.new("int64_t[]", [int(d) for d in a.shape] or [0])
         out = ffi.new("gree_buffer_view_t*")
         data = ffi.from_buffer(a) if a.nbytes else ffi.NULL
@@ -456,7 +465,8 @@ class HalBufferView(_Handle, _RefProtocol):
         return self.get_buffer().map()
 
     def to_numpy(self, dtype=None):
-        """Copies the contents into a new numpy array."""
+        """Copies the contents into a new numpy array (sub-byte elements with
+        the bytes ml_dtypes makes, unless dtype asks for another one)."""
         import numpy as np
         from . import dtypes
 
@@ -465,7 +475,9 @@ class HalBufferView(_Handle, _RefProtocol):
         if out.nbytes > self.byte_length:
             raise ValueError(f"Buffer view of {self.byte_length} bytes cannot be read as {out.shape} of {dt}")
         if out.nbytes:
-            check(lib.gree_buffer_view_read(self._h, ffi.from_buffer(out), out.nbytes))
+            check(lib.gree_buffer_view_read(self._h, ffi.from_buffer(out.reshape(-1).view(np.uint8)), out.nbytes))
+        if dtype is None:
+            out = dtypes.from_storage(out, self.element_type)
         return out
 
     def format(self, max_elements=1024):
@@ -719,12 +731,23 @@ class HalAllocator:
         return b, mv
 
     def allocate_buffer_copy(self, memory_type, allowed_usage, device, buffer, element_type=None):
-        """A new buffer holding a copy of buffer (a buffer-protocol object);
-        with element_type, a HalBufferView of its shape."""
+        """A new buffer holding a copy of buffer (a buffer-protocol object,
+        or an ml_dtypes array: bf16, f8, int4, …, which the buffer protocol
+        cannot describe); with element_type, a HalBufferView of its shape
+        (sub-byte elements made canonical: dtypes.to_storage)."""
+        shape = None
+        if isinstance(buffer, np.ndarray) and buffer.dtype.kind == "V":
+            from . import dtypes
+
+            shape = list(buffer.shape)
+            arr = np.require(buffer, requirements="C")
+            if element_type is not None:
+                arr = dtypes.to_storage(arr, element_type)
+            buffer = arr.reshape(-1).view(np.uint8)
         b, mv = self._copy_of(_no_params(memory_type, allowed_usage), buffer)
         if element_type is None:
             return b
-        return HalBufferView(b, list(mv.shape), element_type)
+        return HalBufferView(b, shape if shape is not None else list(mv.shape), element_type)
 
     def allocate_host_staging_buffer_copy(self, device, initial_contents):
         """A transfer buffer holding a copy of initial_contents."""
@@ -772,12 +795,15 @@ def _import(device, obj, params, what):
 def import_array(device, arr):
     """A HalBufferView over a C-contiguous, element-aligned numpy array's
     memory, without a copy, where device can use host memory; else None.
-    A read-only array gives a read-only buffer."""
+    A read-only array gives a read-only buffer. An array of a sub-byte
+    type (ml_dtypes int4, …) is first copied into canonical bytes
+    (dtypes.to_storage), and that copy is imported."""
     from . import dtypes
 
     et = dtypes.to_element_type(arr.dtype)
     if et is None or arr.nbytes == 0 or not arr.flags.c_contiguous or arr.ctypes.data % arr.dtype.itemsize:
         return None
+    arr = dtypes.to_storage(arr, et)
     access = MemoryAccess.ALL if arr.flags.writeable else MemoryAccess.READ
     params = _no_params(MemoryType.HOST_LOCAL | MemoryType.DEVICE_VISIBLE, BufferUsage.DEFAULT | BufferUsage.MAPPING, access)
     compat = lib.gree_allocator_query_compatibility(device._h, params, arr.nbytes, ffi.NULL)

@@ -89,8 +89,11 @@ class DeviceArray(numpy.lib.mixins.NDArrayOperatorsMixin):
                 host = self._mapped_memory.asarray(self._buffer_view.shape, self._raw_dtype())
             else:
                 host = self._copy_to_host()
+            # Sub-byte elements (int4, …) come back as a copy holding the
+            # bytes ml_dtypes makes, not as a mapping.
+            host = dtypes.from_storage(host, self._buffer_view.element_type)
             if self._override_dtype is not None and np.dtype(self._override_dtype) != host.dtype:
-                host = host.astype(self._override_dtype)
+                host = dtypes.astype(host, self._override_dtype)
             self._host_array = host
         return self._host_array
 
@@ -202,14 +205,14 @@ def asdevicearray(device, a, dtype=None, *, implicit_host_transfer=False,
     if et is None:
         raise ValueError(f"Could not map dtype {arr.dtype} to IREE element type")
     buf = device.allocator.allocate_buffer_copy(memory_type=memory_type, allowed_usage=allowed_usage,
-                                                device=device, buffer=_bytes_view(arr))
+                                                device=device, buffer=_bytes_view(dtypes.to_storage(arr, et)))
     bv = HalBufferView(buf, list(arr.shape), et)
     return DeviceArray(device, bv, implicit_host_transfer=implicit_host_transfer, override_dtype=arr.dtype)
 
 
 def _bytes_view(arr):
     """arr's bytes as a 1-d uint8 array (types the buffer protocol cannot
-    describe, bf16 and f8, included)."""
+    describe, bf16, f8 and the sub-byte types, included)."""
     return arr.reshape(-1).view(np.uint8) if arr.size else np.zeros(0, np.uint8)
 
 

@@ -1,8 +1,18 @@
 """numpy dtypes ↔ HAL element types ↔ ABI type names (IREE's
 iree.runtime.dtypes).
 
-bf16 and the f8 types map through ml_dtypes when it is installed; without it
-they have no numpy dtype and everything else still works.
+bf16, the f8 types and the sub-byte types (int4, uint4, int2, uint2,
+float4_e2m1fn) map through ml_dtypes when it is installed; without it they
+have no numpy dtype and everything else still works.
+
+Sub-byte elements are stored one per byte, as ml_dtypes arrays hold them
+(IREE packs two i4 per byte). The byte gree's kernels read and write is
+canonical: an integer's low bits sign-extended through the byte, whatever
+its signedness, and an f4E2M1FN code in the low four bits with the high
+bits zero. ``to_storage`` makes an array's bytes canonical on the way in
+and ``from_storage`` clears the high bits on the way out, so results hold
+the bytes ml_dtypes itself makes (``np.array([-3], int4).tobytes() ==
+b"\x0d"``).
 """
 
 import dataclasses
@@ -42,7 +52,7 @@ class DTypeInfo:
 
     @property
     def is_floating_point(self) -> bool:
-        return self.dtype.kind == "f" or self.abi_type.startswith(("bf", "f8"))
+        return self.dtype.kind == "f" or self.abi_type.startswith(("bf", "f8", "f4"))
 
     @property
     def is_integer(self) -> bool:
@@ -80,6 +90,12 @@ _ML_TABLE = [
     ("float8_e5m2", "f8E5M2", ET.FLOAT_8_E5M2),
     ("float8_e5m2fnuz", "f8E5M2FNUZ", ET.FLOAT_8_E5M2_FNUZ),
     ("float8_e8m0fnu", "f8E8M0FNU", ET.FLOAT_8_E8M0_FNU),
+    # Sub-byte types, signed before unsigned as above.
+    ("int4", "i4", ET.SINT_4),
+    ("uint4", "i4", ET.UINT_4),
+    ("int2", "i2", ET.SINT_2),
+    ("uint2", "i2", ET.UINT_2),
+    ("float4_e2m1fn", "f4E2M1FN", ET.FLOAT_4_E2M1_FN),
 ]
 
 _BY_DTYPE: Dict[np.dtype, DTypeInfo] = {}
@@ -106,6 +122,9 @@ for _info in list(_BY_DTYPE.values()) + list(_ML_BY_DTYPE.values()):
     _BY_HAL[int(_info.hal_type)] = _info.dtype
 for _et, _dt in [(ET.INT_8, "int8"), (ET.INT_16, "int16"), (ET.INT_32, "int32"), (ET.INT_64, "int64")]:
     _BY_HAL[int(_et)] = np.dtype(_dt)
+for _et, _signed in [(ET.INT_4, ET.SINT_4), (ET.INT_2, ET.SINT_2)]:
+    if int(_signed) in _BY_HAL:
+        _BY_HAL[int(_et)] = _BY_HAL[int(_signed)]
 
 DTYPE_TO_ABI_TYPE: Dict[np.dtype, str] = {info.dtype: info.abi_type for info in _BY_DTYPE.values()}
 
@@ -160,10 +179,54 @@ def to_dtype(element_type) -> np.dtype:
         try:
             name = ET(int(element_type)).name
         except ValueError:
-            name = f"0x{int(element_type):08x}"
-        hint = " (install ml_dtypes for bf16 and f8 types)" if ml_dtypes is None and name.startswith(("BFLOAT", "FLOAT_8")) else ""
+            et = int(element_type)
+            prefix = {0x10: "i", 0x11: "si", 0x12: "ui", 0x21: "f"}.get(et >> 24)
+            name = f"0x{et:08x}" + (f" ({prefix}{et & 0xFF})" if prefix else "")
+        hint = ""
+        if ml_dtypes is None and name.startswith(("BFLOAT", "FLOAT_", "INT_", "SINT_", "UINT_")):
+            hint = " (install ml_dtypes for bf16, the f8 types and int4, uint4, int2, uint2, float4_e2m1fn)"
+        elif _is_sub_byte(element_type):
+            hint = (" (numpy arrays hold the sub-byte types ml_dtypes has: int4, uint4, int2, uint2 and "
+                    "float4_e2m1fn; read the bytes with HalBufferView.to_numpy(np.int8))")
         raise ValueError(f"No numpy dtype for element type {name}{hint}")
     return dt
+
+
+def _is_sub_byte(element_type) -> bool:
+    """Whether elements of the type are narrower than a byte and stored one
+    per byte: integers of 1 to 7 bits (not the 8-bit bool) and f4E2M1FN."""
+    et = int(element_type)
+    bits, numerical = et & 0xFF, et >> 24
+    return 0 < bits < 8 and numerical in (0x10, 0x11, 0x12, 0x29)
+
+
+def to_storage(array, element_type):
+    """array (C-contiguous, one byte per element) as gree stores elements of
+    element_type: for a sub-byte type a new array of the same dtype whose
+    bytes are canonical (integers sign-extended from their width, f4 codes
+    with the high bits clear); any other array is returned as it is."""
+    if not _is_sub_byte(element_type) or array.dtype.itemsize != 1:
+        return array
+    et = int(element_type)
+    bits = et & 0xFF
+    # 1-d, so that a 0-d array's arithmetic gives an array, not a scalar.
+    raw = np.require(array, requirements="C").reshape(-1).view(np.uint8) & np.uint8((1 << bits) - 1)
+    if et >> 24 != 0x29:
+        sign = np.uint8(1 << (bits - 1))
+        # (x ^ sign) - sign sign-extends x; uint8 arithmetic wraps.
+        raw = np.subtract(raw ^ sign, sign, dtype=np.uint8)
+    return raw.view(array.dtype).reshape(array.shape)
+
+
+def from_storage(array, element_type):
+    """array, elements of element_type as gree stores them, with the bytes
+    ml_dtypes makes: for a sub-byte type a new array whose bytes keep only
+    the element's bits; any other array is returned as it is."""
+    if not _is_sub_byte(element_type) or array.dtype.itemsize != 1:
+        return array
+    bits = int(element_type) & 0xFF
+    raw = np.require(array, requirements="C").reshape(-1).view(np.uint8)
+    return (raw & np.uint8((1 << bits) - 1)).view(array.dtype).reshape(array.shape)
 
 
 def abi_name(dtype) -> str:
@@ -200,6 +263,34 @@ def dtype_for_abi(element: str) -> Optional[np.dtype]:
             return np.dtype(f"uint{info.dtype.itemsize * 8}")
         return info.dtype
     for info in _ML_BY_DTYPE.values():
-        if info.abi_type == el:
+        # The sub-byte integers: signed dtypes come first; "ui4" is uint4.
+        if info.abi_type == el and (signed or info.name.startswith("uint")):
             return info.dtype
     return None
+
+
+def astype(array, dtype):
+    """array.astype(dtype), where a sub-byte integer of the other
+    signedness (int4 for uint4: ml_dtypes does not cast between them) is
+    its bits reinterpreted, as a signless i4 result is read as uint4."""
+    dt = np.dtype(dtype)
+    if (array.dtype != dt and array.dtype.kind == dt.kind == "V"
+            and kind_of(array.dtype) in ("i", "u") and kind_of(dt) in ("i", "u")
+            and _ML_BY_DTYPE[array.dtype].abi_type == _ML_BY_DTYPE[dt].abi_type):
+        return array.view(dt).copy()
+    return array.astype(dt)
+
+
+def kind_of(dtype) -> Optional[str]:
+    """numpy's kind letter of dtype, with the ml_dtypes integers (int4,
+    uint2, …, whose numpy kind is "V") as "i" or "u" and its floats as "f";
+    None for other "V" dtypes."""
+    dt = np.dtype(dtype)
+    if dt.kind != "V":
+        return dt.kind
+    info = _ML_BY_DTYPE.get(dt)
+    if info is None:
+        return None
+    if info.abi_type.startswith("i"):
+        return "u" if info.name.startswith("uint") else "i"
+    return "f"

@@ -15,6 +15,7 @@ type minifloat struct {
 	inf      bool // IEEE-like: the all-ones exponent encodes inf and NaN
 	fn       bool // finite: only all-ones exponent and mantissa is NaN
 	fnuz     bool // NaN is the negative-zero pattern; no -0, no inf
+	sat      bool // no inf and no NaN: overflow saturates, NaN gives ±0
 }
 
 var (
@@ -24,6 +25,9 @@ var (
 	fmtF8E4M3FN   = minifloat{exp: 4, man: 3, bias: 7, fn: true}
 	fmtF8E5M2FNUZ = minifloat{exp: 5, man: 2, bias: 16, fnuz: true}
 	fmtF8E4M3FNUZ = minifloat{exp: 4, man: 3, bias: 8, fnuz: true}
+	// f4E2M1FN (gree's element type 0x29000004) rounds as gree's kernels
+	// and MLIR's arith.truncf do: saturating, NaN to a signed zero.
+	fmtF4E2M1FN = minifloat{exp: 2, man: 1, bias: 1, sat: true}
 )
 
 // minifloatOf returns the format of a narrow float element type.
@@ -41,6 +45,8 @@ func minifloatOf(t hal.ElementType) (minifloat, bool) {
 		return fmtF8E5M2FNUZ, true
 	case hal.ElementF8E4M3FNUZ:
 		return fmtF8E4M3FNUZ, true
+	case hal.ElementF4E2M1FN:
+		return fmtF4E2M1FN, true
 	}
 	return minifloat{}, false
 }
@@ -97,6 +103,8 @@ func (f minifloat) encode(x float32) uint32 {
 			return sign | allExp
 		case f.fn:
 			return sign | (allExp | f.manMask()) - 1
+		case f.sat:
+			return sign | allExp | f.manMask()
 		}
 		return f.signBit()
 	}
@@ -104,6 +112,9 @@ func (f minifloat) encode(x float32) uint32 {
 	case math.IsNaN(v):
 		if f.fnuz {
 			return f.signBit()
+		}
+		if f.sat {
+			return sign
 		}
 		return sign | allExp | f.manMask()
 	case math.IsInf(v, 0):
@@ -180,8 +191,8 @@ func f8e8m0fnuEncode(x float32) uint8 {
 }
 
 // DecodeSmallFloat returns the value of the bits of one element of a
-// 16- or 8-bit float type (f16, bf16, the f8 types); ok is false for other
-// types.
+// 16-, 8- or 4-bit float type (f16, bf16, the f8 types, f4E2M1FN); ok is
+// false for other types.
 func DecodeSmallFloat(t hal.ElementType, bits uint32) (float64, bool) {
 	if t == hal.ElementF8E8M0FNU {
 		return f8e8m0fnuDecode(uint8(bits)), true

@@ -32,10 +32,11 @@ func FormatShapeAndType(shape []int64, t hal.ElementType) string {
 // brackets ("4xf32=4 10 18 28"), rank 0 as "f32=2". At most maxElements
 // elements are printed in total (a negative count means no limit); the
 // budget is shared by all rows and a leaf row cut short ends with "...".
-// Integers print in decimal (signless types as signed), floats (f16, bf16,
-// f32, f64 and the f8 types) with C's %G, and every other type (i1, i4,
-// complex, opaque) as upper-case hex bytes. Data shorter than the view
-// reads as zeros.
+// Integers print in decimal (signless types as signed), sub-byte ones (i4,
+// ui2, …, stored one per byte) included where IREE prints their bytes in
+// hex, floats (f16, bf16, f32, f64, the f8 types and f4E2M1FN) with C's
+// %G, and every other type (i1, complex, opaque) as upper-case hex bytes.
+// Data shorter than the view reads as zeros.
 func FormatBufferView(bv *hal.BufferView, maxElements int) string {
 	var b strings.Builder
 	b.WriteString(FormatShapeAndType(bv.Shape, bv.Type))
@@ -88,6 +89,9 @@ func formatElements(b *strings.Builder, data []byte, shape []int64, t hal.Elemen
 // formatElement prints one element as iree_hal_format_element does.
 func formatElement(e []byte, t hal.ElementType) string {
 	le := binary.LittleEndian
+	if t.IsSubByte() && t.IsInteger() {
+		return strconv.FormatInt(t.SubByteInt(e[0]), 10)
+	}
 	switch t {
 	case hal.ElementInt8, hal.ElementSInt8:
 		return strconv.Itoa(int(int8(e[0])))

@@ -115,6 +115,24 @@ func (p *variantParser) checkShape(spec string) error {
 	return nil
 }
 
+// retypeOpaque gives an array of NumPy's void dtype (np.save writes
+// ml_dtypes arrays — int4, uint2, float4_e2m1fn, float8_e4m3fn, bfloat16 —
+// as "|V1" or "|V2") the element type of the argument it is for (the next
+// value) when that type is not opaque and stores elements of the same
+// size; sub-byte elements are then made canonical (hal.IsSubByte).
+func (p *variantParser) retypeOpaque(bv *hal.BufferView) {
+	i := len(p.values)
+	if bv.Type.Numerical() != hal.NumericalUnknown || i >= len(p.want) {
+		return
+	}
+	want := hal.ElementType(p.want[i].ElementType)
+	if want.Numerical() == hal.NumericalUnknown || want.ByteSize() != bv.Type.ByteSize() {
+		return
+	}
+	bv.Type = want
+	want.CanonicalizeSubBytes(bv.Bytes())
+}
+
 // next consumes one calling-convention character.
 func (p *variantParser) next() (byte, error) {
 	if p.cconv == "" {
@@ -280,6 +298,7 @@ func (p *variantParser) parseFile(s string) error {
 		if err != nil {
 			return err
 		}
+		p.retypeOpaque(bv)
 		p.values = append(p.values, vm.RefValue(bv))
 		return nil
 	}

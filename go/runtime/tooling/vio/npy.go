@@ -21,8 +21,10 @@ var npyMagic = []byte("\x93NUMPY")
 // little-endian, C order), as IREE's iree_numpy_npy_load_ndarray does.
 // Dtype kinds map to element types by kind and width: "b" to the boolean
 // type (printed i1), "i" to signed ("<i4" is si32), "u" to unsigned, "f" to
-// IEEE floats ("<f2" is f16), "c" to complex and "V" to opaque. An r that
-// is already at its end gives OUT_OF_RANGE "end-of-file".
+// IEEE floats ("<f2" is f16), "c" to complex and "V" to opaque ("|V1" is
+// what np.save writes for ml_dtypes arrays: int4, float8_e4m3fn, …; the
+// --input parser gives such an array its argument's element type). An r
+// that is already at its end gives OUT_OF_RANGE "end-of-file".
 func ReadNPY(r io.Reader) (*hal.BufferView, error) {
 	var prefix [8]byte
 	if n, err := io.ReadFull(r, prefix[:]); err != nil {
@@ -260,6 +262,15 @@ func WriteNPY(w io.Writer, bv *hal.BufferView) error {
 	data := bv.Bytes()
 	if data == nil {
 		return status.New(status.InvalidArgument, "the buffer view is not in host memory")
+	}
+	if t := bv.Type; t.IsSubByte() && t.IsInteger() {
+		// Sub-byte integers (one per byte) are written as int8 or uint8
+		// ("|i1", "|u1") holding their values.
+		values := make([]byte, len(data))
+		for i, b := range data {
+			values[i] = byte(t.SubByteInt(b))
+		}
+		data = values
 	}
 	if _, err := w.Write(data); err != nil {
 		return status.Errorf(status.DataLoss, "failed to write buffer contents: %w", err)

@@ -24,10 +24,13 @@ const maxBufferBytes = 1 << 40
 // ",", "[" and "]" (brackets are not checked against the shape). No values
 // zero-fill the buffer, a single value is splatted, and otherwise the count
 // must match exactly. Integers accept C prefixes ("0x1F", "017"); the
-// signless i8 and i16 accept the union of the signed and unsigned ranges;
-// element types without a number form (i1, i4, complex, opaque) take
+// signless i8 and i16 accept the union of the signed and unsigned ranges,
+// and so do the sub-byte integers (i4 takes -8 to 15), which also take a
+// byte as two hex digits ("0F") as IREE's tools print them; f4E2M1FN takes
+// numbers; element types without a number form (i1, complex, opaque) take
 // exactly two hex digits per byte. "SHAPExTYPE=@file" and "=+file" read the
-// buffer's raw little-endian bytes from the start of file.
+// buffer's raw little-endian bytes from the start of file (sub-byte types
+// one element per byte, made canonical: hal.IsSubByte).
 func ParseBufferView(spec string) (*hal.BufferView, error) {
 	l := newStreamList()
 	defer l.close()
@@ -54,6 +57,7 @@ func (l *streamList) parseTensor(s string) (*hal.BufferView, error) {
 		if err := st.readFull(bv.Bytes()); err != nil {
 			return nil, err
 		}
+		t.CanonicalizeSubBytes(bv.Bytes())
 		return bv, nil
 	}
 	shape, t, data, err := parseShapeAndType(s)
@@ -203,6 +207,9 @@ func parseElement(tok string, t hal.ElementType, out []byte) error {
 		}
 		return v, nil
 	}
+	if t.IsSubByte() {
+		return parseSubByte(tok, t, out)
+	}
 	switch t {
 	case hal.ElementInt8, hal.ElementSInt8, hal.ElementInt16, hal.ElementSInt16:
 		var lo, hi int32 = math.MinInt32, math.MaxInt8
@@ -281,6 +288,37 @@ func parseElement(tok string, t hal.ElementType, out []byte) error {
 			out[i] = byte(hexNibble(tok[2*i])<<4 | hexNibble(tok[2*i+1]))
 		}
 	}
+	return nil
+}
+
+// parseSubByte parses one element of a sub-byte type (i4, ui2, f4E2M1FN,
+// stored one per byte) into its canonical byte: an integer in the type's
+// range (signless types take signed and unsigned values: -8..15 for i4),
+// a number rounded to f4E2M1FN, or, as IREE's tools print and parse these
+// types, the byte as two hex digits ("0F").
+func parseSubByte(tok string, t hal.ElementType, out []byte) error {
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	if len(tok) == 2 && digitValue(tok[0]) < 16 && digitValue(tok[1]) < 16 && !(isDigit(tok[0]) && isDigit(tok[1])) {
+		// Two hex digits with a letter ("0F", "FD"): a byte. Two decimal
+		// digits are a number, and the same value either way up to 09.
+		out[0] = t.CanonicalSubByte(byte(hexNibble(tok[0])<<4 | hexNibble(tok[1])))
+		return nil
+	}
+	if t.IsFloat() {
+		v, ok := parseCFloat(tok, 32)
+		if !ok {
+			return status.Errorf(status.InvalidArgument, "invalid %s element `%s`", t, tok)
+		}
+		out[0] = byte(fmtF4E2M1FN.encode(float32(v)))
+		return nil
+	}
+	v, ok := atoiInt64(tok)
+	lo, hi := t.SubByteIntRange()
+	if !ok || v < lo || v > hi {
+		return status.Errorf(status.InvalidArgument,
+			"invalid %s element `%s` (%s holds integers from %d to %d)", t, tok, t, lo, hi)
+	}
+	out[0] = t.CanonicalSubByte(byte(v))
 	return nil
 }
 
