@@ -24,8 +24,9 @@ func (c *Context) Closed() bool { return c.closed.Load() }
 
 // Close waits for the device work the context's calls made, then closes
 // every executable prepared for its modules, drops its references to
-// module constants and globals, and closes the device bridge when it is an
-// io.Closer. Results a caller holds stay valid (they hold references of
+// module constants and globals, frees the state of each host module
+// registered in it (dropping its reference to the module), and closes the
+// device bridge when it is an io.Closer. Results a caller holds stay valid (they hold references of
 // their own). No call may be in progress; later calls and registrations
 // are FAILED_PRECONDITION errors. Closing twice does nothing. The error
 // is the first failure among the pending work and the closes.
@@ -62,6 +63,7 @@ func (c *Context) Close() error {
 		inst.execs, inst.globals, inst.consts = nil, nil, nil
 		inst.frames = nil
 	}
+	c.closeHosts() // see host_context.go
 	if cl, ok := c.dev.(io.Closer); ok {
 		keep(cl.Close())
 	}
