@@ -15,6 +15,14 @@
 // flag does and resolves (scope, key) pairs for the runtime; Writer builds
 // .irpa archives (iree-create-parameters, iree-convert-parameters).
 //
+// IREE's programmatic API (iree/io, and iree.runtime's ParameterIndex) is
+// FileHandle (host memory, a mapped or preloaded file, or a descriptor),
+// Index (entries added one by one or parsed from a file handle, written
+// back as an archive by WriteArchive), IndexProvider (an index served as
+// one scope) and ProviderSet (the providers of an io_parameters module,
+// resolving parameters into copies the Go runtime owns). All three are
+// reference counted, as IREE's objects are.
+//
 // Every file is untrusted input: a malformed or truncated file is an error
 // naming the file and the entry, never a panic (the fuzz tests mutate files
 // of all three formats).

@@ -88,16 +88,10 @@ func Open(path string) (*File, error) {
 		return nil, status.Errorf(status.InvalidArgument, "params: %s is not a regular file", path)
 	}
 	pf := &File{Path: path}
-	if st.Size() > 0 {
-		if st.Size() != int64(int(st.Size())) {
-			return nil, status.Errorf(status.OutOfRange, "params: %s: %d bytes do not fit in this process's address space", path, st.Size())
-		}
-		d, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
-		if err != nil {
-			return nil, status.Errorf(status.ResourceExhausted, "params: %s: mapping %d bytes: %v", path, st.Size(), err)
-		}
-		pf.data, pf.mapped = d, true
+	if pf.data, err = mapReadOnly(int(f.Fd()), st.Size(), path); err != nil {
+		return nil, err
 	}
+	pf.mapped = pf.data != nil
 	if err := pf.index(); err != nil {
 		pf.Close()
 		return nil, err
@@ -141,24 +135,48 @@ func DetectFormat(name string, head []byte) Format {
 
 func (pf *File) index() error {
 	pf.Format = DetectFormat(pf.Path, pf.data[:min(len(pf.data), 16)])
-	var err error
-	switch pf.Format {
-	case FormatIRPA:
-		pf.Entries, err = parseIRPA(pf.data)
-	case FormatSafetensors:
-		pf.Entries, pf.Metadata, err = parseSafetensors(pf.data)
-	case FormatGGUF:
-		pf.Entries, pf.Metadata, err = parseGGUF(pf.data)
-	default:
+	if pf.Format == "" {
 		return status.Errorf(status.InvalidArgument, "params: %s is not a parameter file gree reads (.irpa, .safetensors or .gguf; neither its first bytes nor its extension name one)", pf.Path)
 	}
-	if err != nil {
+	var err error
+	if pf.Entries, pf.Metadata, err = parseFormat(pf.Format, pf.data); err != nil {
 		return status.Errorf(status.CodeOf(err), "params: %s (%s): %s", pf.Path, pf.Format, message(err))
 	}
 	for _, e := range pf.Entries {
 		e.file = pf
 	}
 	return nil
+}
+
+// parseFormat indexes data as a file of format (the caller names the file
+// in errors).
+func parseFormat(format Format, data []byte) ([]*Entry, map[string]string, error) {
+	switch format {
+	case FormatIRPA:
+		e, err := parseIRPA(data)
+		return e, nil, err
+	case FormatSafetensors:
+		return parseSafetensors(data)
+	case FormatGGUF:
+		return parseGGUF(data)
+	}
+	return nil, nil, status.Errorf(status.InvalidArgument, "no parser for parameter file format '%s' (gree reads irpa, safetensors and gguf)", format)
+}
+
+// mapReadOnly maps the size bytes of the file open as fd (named path in
+// errors) read-only; an empty file maps to nil.
+func mapReadOnly(fd int, size int64, path string) ([]byte, error) {
+	if size == 0 {
+		return nil, nil
+	}
+	if size != int64(int(size)) {
+		return nil, status.Errorf(status.OutOfRange, "params: %s: %d bytes do not fit in this process's address space", path, size)
+	}
+	d, err := unix.Mmap(fd, 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, status.Errorf(status.ResourceExhausted, "params: %s: mapping %d bytes: %v", path, size, err)
+	}
+	return d, nil
 }
 
 // Close unmaps the file. Byte slices from Data must not be used after it.

@@ -74,6 +74,12 @@ func parseIRPAArchive(data []byte, base uint64, archive int) ([]*Entry, error) {
 	h := data[base:]
 	count := le64(h, 32)
 	segs := [3]irpaRange{rangeAt(h, 40), rangeAt(h, 56), rangeAt(h, 72)}
+	// A storage segment cut short by the file's end is checked per entry,
+	// so that the error names the first entry whose data is missing.
+	storeN := segs[2].N
+	if s := segs[2]; s.N != 0 && s.Off <= size-base && !inFile(base+s.Off, s.N, size) {
+		segs[2].N = size - base - s.Off
+	}
 	for i, name := range [3]string{"entry table", "metadata segment", "storage segment"} {
 		s := segs[i]
 		if s.N != 0 && (s.Off > size-base || !inFile(base+s.Off, s.N, size)) {
@@ -132,6 +138,9 @@ func parseIRPAArchive(data []byte, base uint64, archive int) ([]*Entry, error) {
 				return nil, corrupt("archive %d: entry %d ('%s'): a data entry needs %d bytes, has %d", archive, i, name, irpa.DataEntrySize, esize)
 			}
 			r := rangeAt(eh, 60)
+			if !inFile(r.Off, r.N, store.N) && inFile(r.Off, r.N, storeN) {
+				return nil, corrupt("archive %d: entry %d ('%s'): its data [%d, +%d) lies past the end of the %d-byte file (truncated?)", archive, i, name, base+store.Off+r.Off, r.N, size)
+			}
 			if !inFile(r.Off, r.N, store.N) {
 				return nil, corrupt("archive %d: entry %d ('%s'): its data [%d, +%d) lies outside the %d-byte storage segment", archive, i, name, r.Off, r.N, store.N)
 			}
