@@ -32,6 +32,10 @@ type module struct {
 	names, cconv, decl []*C.char
 	// refl holds each export's reflection attributes, key then value.
 	refl [][][2]*C.char
+	// host is the module's implementation when the caller provides it
+	// (gree_host_module_create; m is then an empty stand-in): the handle
+	// holds one reference to it.
+	host *vm.HostModule
 }
 
 func alloc[T any]() *T { return (*T)(C.calloc(1, C.size_t(unsafe.Sizeof(*new(T))))) }
@@ -93,7 +97,9 @@ func gree_module_load(data *C.uint8_t, size C.size_t, out *C.gree_module_t) (st 
 //export gree_module_release
 func gree_module_release(m C.gree_module_t) {
 	defer guardVoid()
-	dropHandle(unsafe.Pointer(m), kindModule)
+	if mod, ok := dropHandle(unsafe.Pointer(m), kindModule).(*module); ok && mod.host != nil {
+		mod.host.Release()
+	}
 }
 
 //export gree_module_name
@@ -262,6 +268,9 @@ func gree_context_add_module(c C.gree_context_t, m C.gree_module_t) (st C.gree_s
 		return toStatus(err)
 	}
 	defer ctx.mu.Unlock()
+	if mod.host != nil {
+		return toStatus(ctx.s.Context.RegisterHost(mod.host))
+	}
 	return toStatus(ctx.s.AddModule(mod.m))
 }
 
@@ -418,6 +427,9 @@ func coerceArgs(s *runtime.Session, modName, fn string, args []vm.Value) ([]vm.V
 				cc = f.CConv()
 			}
 		}
+	}
+	if f, ok := s.Context.HostFunction(modName, fn); ok && cc == "" {
+		cc = f.CConv()
 	}
 	kinds, _, _ := strings.Cut(strings.TrimPrefix(cc, "0"), "_")
 	if len(kinds) != len(args) {

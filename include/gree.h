@@ -228,6 +228,92 @@ typedef struct gree_invoke_options_t {
   uint32_t flags; /* GREE_INVOKE_* */
 } gree_invoke_options_t;
 
+/* Host modules' callbacks (see gree_host_module_create). user_data is the
+ * value given to gree_host_module_create. Callbacks may run on any thread,
+ * several at once when calls run at once on a context; a non-NULL status
+ * they return is theirs to give (gree frees it). */
+
+/* Makes the module's state for one context, when gree_context_add_module
+ * adds the module to it. *out_state (the callee's) is passed to every call
+ * in that context and to free_state; a non-NULL status fails the adding. */
+typedef gree_status_t (*gree_host_alloc_state_fn_t)(void* user_data,
+                                                    void** out_state);
+/* Frees a state when its context is released; no call with it follows. */
+typedef void (*gree_host_free_state_fn_t)(void* user_data, void* state);
+/* Runs function `function` (its index at creation) with the arguments in
+ * args, and pushes its results to results in signature order (i32 or i64
+ * for an integer, f32 or f64 for a float, a reference or null for a ref).
+ * Both lists are borrowed for the call; values taken from args with
+ * gree_value_list_get are the callee's own. A non-NULL status fails the
+ * call with its code and message. */
+typedef gree_status_t (*gree_host_call_fn_t)(void* user_data, void* state,
+                                             size_t function,
+                                             gree_value_list_t args,
+                                             gree_value_list_t results);
+/* Runs once, when the module's last reference is released (after every
+ * state was freed); no callback runs afterwards. */
+typedef void (*gree_host_destroy_fn_t)(void* user_data);
+
+typedef struct gree_host_module_callbacks_t {
+  gree_host_alloc_state_fn_t alloc_state; /* NULL: every state is NULL */
+  gree_host_free_state_fn_t free_state;   /* may be NULL */
+  gree_host_call_fn_t call;               /* required with functions */
+  gree_host_destroy_fn_t destroy;         /* may be NULL */
+} gree_host_module_callbacks_t;
+
+/* Parameters (IREE's iree/io; the functions are under "Parameters" below):
+ * file handles hold parameter bytes, indexes list named parameters (ranges
+ * of file handles, or splats), providers serve an index as a scope. */
+
+/* Host memory or an open file holding parameter bytes. */
+typedef struct gree_io_file_handle_s* gree_io_file_handle_t;
+/* A list of named parameters. */
+typedef struct gree_io_parameter_index_s* gree_io_parameter_index_t;
+/* An index served as one scope (#flow.parameter.named<"scope"::"key">). */
+typedef struct gree_io_parameter_provider_s* gree_io_parameter_provider_t;
+
+/* Access bits of a file handle. */
+typedef enum gree_io_file_access_e {
+  GREE_IO_FILE_ACCESS_READ = 1,
+  GREE_IO_FILE_ACCESS_WRITE = 2
+} gree_io_file_access_t;
+
+/* What a file handle holds. */
+typedef enum gree_io_file_handle_type_e {
+  GREE_IO_FILE_HANDLE_HOST_ALLOCATION = 1,
+  GREE_IO_FILE_HANDLE_FD = 2
+} gree_io_file_handle_type_t;
+
+typedef struct gree_io_file_handle_info_t {
+  int32_t type;    /* gree_io_file_handle_type_t */
+  uint32_t access; /* GREE_IO_FILE_ACCESS_* bits */
+  void* data;      /* HOST_ALLOCATION: the bytes (borrowed: valid while the
+                    * handle lives; never written unless access has WRITE);
+                    * FD: NULL */
+  uint64_t size;   /* bytes (an FD's file as it is now) */
+  int32_t fd;      /* FD: the handle's own descriptor (borrowed), else -1 */
+} gree_io_file_handle_info_t;
+
+/* Where a parameter's bytes are. */
+typedef enum gree_io_parameter_storage_e {
+  GREE_IO_PARAMETER_STORAGE_FILE = 1,  /* [offset, offset+length) of file */
+  GREE_IO_PARAMETER_STORAGE_SPLAT = 2  /* pattern repeated over length */
+} gree_io_parameter_storage_t;
+
+typedef struct gree_io_parameter_entry_t {
+  char* key;             /* caller frees (gree_free); NUL after key_length */
+  size_t key_length;
+  uint8_t* metadata;     /* caller frees (gree_free); opaque bytes */
+  size_t metadata_length;
+  uint64_t length;       /* bytes */
+  int32_t storage;       /* gree_io_parameter_storage_t */
+  gree_io_file_handle_t file; /* FILE: a new reference, owned by the caller
+                               * (gree_io_file_handle_release); SPLAT: NULL */
+  uint64_t offset;       /* FILE: the first byte's offset in file */
+  uint8_t pattern[16];   /* SPLAT: the pattern */
+  size_t pattern_length; /* SPLAT: 1, 2, 4, 8 or 16 */
+} gree_io_parameter_entry_t;
+
 #ifndef GREE_TYPES_ONLY
 
 /* ---- Version ------------------------------------------------------------ */
@@ -268,6 +354,27 @@ void gree_free(void* ptr);
  * process-wide flag set. argv holds only flags (no program name); unknown
  * flags are INVALID_ARGUMENT. */
 gree_status_t gree_flags_parse(size_t argc, const char* const* argv);
+
+/* ---- Timeline trace (--trace_output) ------------------------------------ */
+
+/* Starts recording a timeline of the devices' work: every dispatch (named
+ * after its entry point, with its workgroup count and binding bytes), fill,
+ * copy, update, host<->device transfer, queue alloca/dealloca and blocking
+ * semaphore wait, per device (process) and queue (thread), with device
+ * timestamps where the driver reads them (Vulkan). gree_trace_end writes it
+ * to path (borrowed for the call; the file is created now, so a path that
+ * cannot be written fails here) as Chrome trace-event JSON, which
+ * ui.perfetto.dev and chrome://tracing open. The runtime flag
+ * --trace_output=path (gree_flags_parse) starts the same recording.
+ * FAILED_PRECONDITION while a trace is already being recorded. */
+gree_status_t gree_trace_begin(const char* path);
+
+/* Ends the trace in progress and writes its file; OK, doing nothing, when
+ * no trace is being recorded. */
+gree_status_t gree_trace_end(void);
+
+/* 1 while a trace is being recorded, else 0. */
+int gree_trace_active(void);
 
 /* ---- HAL drivers -------------------------------------------------------- */
 
@@ -352,6 +459,33 @@ gree_status_t gree_device_info(gree_device_t device,
  * cancelled, running work is waited for, and the device's worker threads
  * stop. Contexts still on it fail their calls (FAILED_PRECONDITION). */
 void gree_device_release(gree_device_t device);
+
+/* ---- Allocator specs and device lists ------------------------------------
+ * IREE's --device_allocator and create_device(allocators=[...]), and its
+ * HAL module over several devices. */
+
+/* Wraps device's allocator in allocator specs, in order (the first wraps
+ * the device's own): "caching" pools the memory of released buffers by size
+ * class and hands it out again zeroed ("caching:<heap>=<max size>;<capacity>;
+ * <free count>,..." bounds it per heap, e.g. "caching:device_local=1gib;
+ * 2gib;8"); "debug" puts red zones around every buffer and keeps released
+ * ones poisoned in quarantine, reporting overruns and writes after release
+ * on stderr (and from gree_allocator_trim as DATA_LOSS). Call it right after
+ * creating the device; count 0 changes nothing. An unknown spec is
+ * INVALID_ARGUMENT naming the known ones. specs: borrowed for the call. */
+gree_status_t gree_device_configure_allocators(gree_device_t device,
+                                               const char* const* specs,
+                                               size_t count);
+
+/* Creates an empty context on a device list: calls run on devices[0], and a
+ * module that places work on several devices resolves its device i to
+ * devices[i]; registering a module that names more devices than count is
+ * FAILED_PRECONDITION naming both. devices: borrowed for the call; each
+ * device must outlive the context. out_context: owned by the caller;
+ * release with gree_context_release. */
+gree_status_t gree_context_create_with_devices(const gree_device_t* devices,
+                                               size_t count,
+                                               gree_context_t* out_context);
 
 /* ---- Allocators and buffers ---------------------------------------------
  * A device's allocator makes its buffers. Memory the host can see
@@ -724,6 +858,29 @@ gree_status_t gree_module_function_reflection(gree_module_t module,
                                               const char** out_key,
                                               const char** out_value);
 
+/* ---- Host modules ------------------------------------------------------- */
+
+/* Creates a module whose functions the caller implements with callbacks
+ * (IREE's native modules; iree.runtime.PyModuleInterface). It exports
+ * function_count functions: function_names[i] with the IREE calling
+ * convention calling_conventions[i] ("0ii_i", "0v", "0rr_r": after the
+ * version 0, the arguments, then '_' and the results; i/I an i32/i64, f/F
+ * an f32/f64, r a reference, v nothing; variadic C…D segments are
+ * UNIMPLEMENTED). Added to a context with gree_context_add_module, its
+ * functions can be invoked with gree_context_invoke and are imported by
+ * modules added after it (an MLIR declaration func.func private
+ * @name.function(...)). Arrays and strings are copied. On failure no
+ * callback is called.
+ * out_module: owned by the caller; release with gree_module_release. Each
+ * context the module is added to holds a reference of its own until it is
+ * released; callbacks->destroy runs after the last reference goes. */
+gree_status_t gree_host_module_create(
+    const char* name, size_t function_count,
+    const char* const* function_names,
+    const char* const* calling_conventions,
+    const gree_host_module_callbacks_t* callbacks, void* user_data,
+    gree_module_t* out_module);
+
 /* ---- Contexts ----------------------------------------------------------- */
 
 /* Creates an empty context on device (which must outlive it).
@@ -819,7 +976,10 @@ gree_status_t gree_interrupt_watch_fd(int read_fd, int forward_fd);
 
 /* Creates a buffer view on device holding a copy of data (data_size must be
  * the dense size of shape × element type). element_type is IREE's
- * element-type word (e.g. 0x21000020 for f32).
+ * element-type word (e.g. 0x21000020 for f32). Sub-byte types (i4, ui2,
+ * f4E2M1FN = 0x29000004, …) take one element per byte, unpacked: an
+ * integer sign-extended through its byte, an f4 code in the low four bits
+ * with the high bits zero (the bytes gree's kernels read).
  * out_view: owned by the caller; release with gree_buffer_view_release. */
 gree_status_t gree_buffer_view_create(gree_device_t device,
                                       const int64_t* shape, size_t rank,
@@ -891,6 +1051,127 @@ gree_status_t gree_value_list_get(gree_value_list_t list, size_t index,
                                   gree_value_type_t* out_type, int64_t* out_i,
                                   double* out_f, gree_buffer_view_t* out_view,
                                   gree_value_list_t* out_list);
+
+/* ---- Parameters --------------------------------------------------------- */
+
+/* Parameters as IREE's iree/io API and io_parameters module have them
+ * (iree.runtime's FileHandle, ParameterIndex, ParameterProvider and
+ * create_io_parameters_module). Handles are reference counted: an index
+ * holds its entries' file handles, a provider its index, a module its
+ * providers, so each may be released as soon as it was passed on. */
+
+/* Wraps host memory [data, data+size) without copying it. The caller keeps
+ * it valid and unmoved until release_fn(user_data) is called (once, on the
+ * thread that drops the last reference: a release of the handle, or of the
+ * index, provider or module holding it; release_fn may be NULL). access:
+ * GREE_IO_FILE_ACCESS_* bits.
+ * out_handle: owned by the caller; release with gree_io_file_handle_release. */
+gree_status_t gree_io_file_handle_wrap_memory(void* data, size_t size,
+                                              uint32_t access,
+                                              gree_release_fn_t release_fn,
+                                              void* user_data,
+                                              gree_io_file_handle_t* out_handle);
+
+/* Wraps a duplicate of the open descriptor fd (the caller keeps and closes
+ * its own). Parameters are read from it with pread.
+ * out_handle: owned by the caller; release with gree_io_file_handle_release. */
+gree_status_t gree_io_file_handle_open_fd(int fd, uint32_t access,
+                                          gree_io_file_handle_t* out_handle);
+
+/* Opens the file at path as read-only host memory: mapped (mmap != 0) or
+ * read into memory now. A missing file is NOT_FOUND naming it.
+ * out_handle: owned by the caller; release with gree_io_file_handle_release. */
+gree_status_t gree_io_file_handle_open(const char* path, int mmap,
+                                       gree_io_file_handle_t* out_handle);
+
+/* Releases handle (NULL is a no-op); indexes using it keep it. */
+void gree_io_file_handle_release(gree_io_file_handle_t handle);
+
+/* What handle holds (see gree_io_file_handle_info_t for ownership). */
+gree_status_t gree_io_file_handle_query(gree_io_file_handle_t handle,
+                                        gree_io_file_handle_info_t* out_info);
+
+/* Creates an empty index.
+ * out_index: owned by the caller; release with gree_io_parameter_index_release. */
+gree_status_t gree_io_parameter_index_create(gree_io_parameter_index_t* out_index);
+
+/* Releases index (NULL is a no-op); providers using it keep it. */
+void gree_io_parameter_index_release(gree_io_parameter_index_t index);
+
+/* The number of entries (0 for an invalid index). */
+size_t gree_io_parameter_index_count(gree_io_parameter_index_t index);
+
+/* Makes room for capacity entries in all. */
+gree_status_t gree_io_parameter_index_reserve(gree_io_parameter_index_t index,
+                                              size_t capacity);
+
+/* Adds a splat entry: length bytes repeating pattern (1, 2, 4, 8 or 16
+ * bytes dividing length; else INVALID_ARGUMENT). key, pattern and metadata
+ * (opaque; may be NULL when metadata_length is 0) are copied. */
+gree_status_t gree_io_parameter_index_add_splat(
+    gree_io_parameter_index_t index, const char* key, size_t key_length,
+    const void* pattern, size_t pattern_length, uint64_t length,
+    const void* metadata, size_t metadata_length);
+
+/* Adds an entry whose bytes are [offset, offset+length) of file, which must
+ * lie within it (else OUT_OF_RANGE). The index takes its own reference to
+ * file; key and metadata are copied. */
+gree_status_t gree_io_parameter_index_add_file(
+    gree_io_parameter_index_t index, const char* key, size_t key_length,
+    gree_io_file_handle_t file, uint64_t offset, uint64_t length,
+    const void* metadata, size_t metadata_length);
+
+/* Parses the parameter file file holds (format "irpa", "safetensors" or
+ * "gguf"; NULL or "" detects it from its first bytes or its name) and adds
+ * its entries, as ranges of file. A malformed or truncated file adds
+ * nothing and is an error (DATA_LOSS for a truncated one) naming the file
+ * and the entry. */
+gree_status_t gree_io_parameter_index_load(gree_io_parameter_index_t index,
+                                           gree_io_file_handle_t file,
+                                           const char* format);
+
+/* Entry i (see gree_io_parameter_entry_t for what the caller owns).
+ * OUT_OF_RANGE past the end. */
+gree_status_t gree_io_parameter_index_get(gree_io_parameter_index_t index,
+                                          size_t i,
+                                          gree_io_parameter_entry_t* out_entry);
+
+/* The index as IREE's iree_io_parameter_index_dump prints it under scope
+ * (NULL or "" is the global scope).
+ * out_text: owned by the caller; free with gree_free. */
+gree_status_t gree_io_parameter_index_dump(gree_io_parameter_index_t index,
+                                           const char* scope, char** out_text);
+
+/* Writes the index as an IREE parameter archive (.irpa: splats stay
+ * splats, file entries are copied) at byte file_offset of the file at path,
+ * created or replaced. When target_index is not NULL, the entries of the
+ * written archive (ranges of the new file, mapped) are added to it. Writing
+ * over a file an entry reads from is INVALID_ARGUMENT. */
+gree_status_t gree_io_parameter_index_write_archive(
+    gree_io_parameter_index_t index, const char* path, uint64_t file_offset,
+    gree_io_parameter_index_t target_index);
+
+/* Creates a provider serving index as scope (NULL or "" is the global
+ * scope); entries added to index later are served too.
+ * out_provider: owned by the caller; release with
+ * gree_io_parameter_provider_release. */
+gree_status_t gree_io_parameter_provider_create(
+    gree_io_parameter_index_t index, const char* scope,
+    gree_io_parameter_provider_t* out_provider);
+
+/* Releases provider (NULL is a no-op); modules using it keep it. */
+void gree_io_parameter_provider_release(gree_io_parameter_provider_t provider);
+
+/* Creates IREE's "io_parameters" module over providers[0..count). Added to
+ * a context with gree_context_add_module, it makes the modules added after
+ * it load their parameters (#flow.parameter.named<"scope"::"key"> globals)
+ * from the first provider of each scope, copied once per context into
+ * memory the runtime owns, instead of from the --parameters flags' files.
+ * A missing scope or key is NOT_FOUND when such a module is added.
+ * out_module: owned by the caller; release with gree_module_release. */
+gree_status_t gree_io_parameters_module_create(
+    size_t count, const gree_io_parameter_provider_t* providers,
+    gree_module_t* out_module);
 
 /* ---- Tools -------------------------------------------------------------- */
 

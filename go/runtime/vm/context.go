@@ -364,6 +364,9 @@ func (c *Context) invoke(mod, fn string, args []Value, opts *InvokeOptions) ([]V
 	}
 	inst, ok := c.byName[mod]
 	if !ok {
+		if hi, ok := c.natives[mod].(*hostInstance); ok {
+			return c.invokeHost(hi, fn, args, opts)
+		}
 		return nil, status.Errorf(status.NotFound, "module '%s' is not registered", mod)
 	}
 	for _, e := range inst.m.Def.Exports {
@@ -523,6 +526,8 @@ func elementText(et uint32) string {
 		return "bf16"
 	case 0x23:
 		return fmt.Sprintf("complex<f%d>", bits/2)
+	case 0x24, 0x25, 0x26, 0x27, 0x28, 0x29:
+		return [...]string{"f8E5M2", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ", "f8E8M0FNU", "f4E2M1FN"}[et>>24-0x24]
 	}
 	return fmt.Sprintf("x%d", bits)
 }

@@ -197,14 +197,14 @@ class HalDriver:
         return _capi.take_string(text[0])
 
     def create_default_device(self, allocators=None):
-        _check_allocators(allocators)
         out = ffi.new("gree_device_t*")
         check(lib.gree_driver_create_default_device(self._handle, out))
-        return HalDevice(out[0])
+        return _with_allocators(HalDevice(out[0]), allocators)
 
     def create_device(self, device_id, params=None, allocators=None):
-        """Creates a device by id, or by a dict from query_available_devices."""
-        _check_allocators(allocators)
+        """Creates a device by id, or by a dict from query_available_devices.
+        allocators: allocator specs wrapping the device's allocator, in order
+        ("caching", "debug", "caching:device_local=1gib;2gib;8", ...)."""
         if isinstance(device_id, dict):
             device_id = device_id["device_id"]
         if params:
@@ -218,27 +218,36 @@ class HalDriver:
             )
         out = ffi.new("gree_device_t*")
         check(lib.gree_driver_create_device(self._handle, int(device_id), out))
-        return HalDevice(out[0])
+        return _with_allocators(HalDevice(out[0]), allocators)
 
     def create_device_by_uri(self, device_uri, allocators=None):
-        _check_allocators(allocators)
         out = ffi.new("gree_device_t*")
         check(
             lib.gree_driver_create_device_by_uri(
                 self._handle, device_uri.encode("utf-8"), out
             )
         )
-        return HalDevice(out[0])
+        return _with_allocators(HalDevice(out[0]), allocators)
 
     def __repr__(self):
         return f"<HalDriver {self.name}>"
 
 
-def _check_allocators(allocators):
-    if allocators:
-        raise ValueError(
-            f"allocator specs are not supported yet: {list(allocators)!r}"
-        )
+def _with_allocators(device, allocators):
+    """Wraps a new device's allocator in allocator specs (IREE's
+    create_device(allocators=[...])); a bad spec releases the device and
+    raises ValueError naming the known specs."""
+    if not allocators:
+        return device
+    if isinstance(allocators, str):
+        allocators = [allocators]
+    specs = [ffi.new("char[]", str(a).encode("utf-8")) for a in allocators]
+    try:
+        check(lib.gree_device_configure_allocators(device._h, ffi.new("char*[]", specs), len(specs)))
+    except BaseException:
+        device.close()
+        raise
+    return device
 
 
 def create_hal_driver(device_uri):

@@ -166,40 +166,49 @@ class VmModule:
         return f"<VmModule {self.name} : [{', '.join(self.function_names)}]>"
 
 
-class _HalModule:
+class _HalModule(VmModule):
     """The "hal" module of a context, as create_hal_module returns it.
 
     gree's HAL bridge is built into every context, so this module names the
-    device the context runs on and the debug sink that receives what its
-    programs trace; it exports no functions to Python."""
+    devices the context runs on (calls run on the first; a module that places
+    work on several devices resolves device i to the i-th) and the debug sink
+    that receives what its programs trace; it exports no functions to
+    Python."""
 
-    name = "hal"
-    version = 0
-    function_names = []
-    stashed_flatbuffer_blob = None
-
-    def __init__(self, device, debug_sink=None):
-        self.device = device
+    def __init__(self, devices, debug_sink=None):
+        # No module handle: the bridge is made with the context.
+        self._handle = None
+        self._name = "hal"
+        self._blob = None
+        self._functions = []
+        self.devices = list(devices)
+        self.device = self.devices[0]
         self.debug_sink = debug_sink
 
-    def lookup_function(self, name, linkage=Linkage.EXPORT):
-        return None
+    def close(self):
+        pass
 
     def __repr__(self):
         return "<VmModule hal : []>"
 
 
 def create_hal_module(instance, device=None, devices=None, debug_sink=None):
-    """The HAL module for a device (IREE's create_hal_module)."""
+    """The HAL module for a device, or for a device list (IREE's
+    create_hal_module)."""
     if device is not None and devices is not None:
         raise ValueError("Either 'device' or 'devices' can be specified (not both)")
     if devices is not None:
-        if len(devices) != 1:
-            raise NotImplementedError("gree contexts run on one device; pass a single device")
-        device = devices[0]
-    if device is None:
-        raise ValueError("create_hal_module needs a device (device=...)")
-    return _HalModule(device, debug_sink)
+        devices = list(devices)
+        if not devices:
+            raise ValueError("create_hal_module(devices=...) needs at least one device")
+    elif device is not None:
+        devices = [device]
+    else:
+        raise ValueError("create_hal_module needs a device (device=...) or devices (devices=[...])")
+    for i, d in enumerate(devices):
+        if not hasattr(d, "_h"):
+            raise TypeError(f"devices[{i}] is a {type(d).__name__}, not a HalDevice")
+    return _HalModule(devices, debug_sink)
 
 
 def _trace_callback(sink):
@@ -418,22 +427,29 @@ class _ConstVmBuffer(VmBuffer, bytes):
 
 
 class VmContext:
-    """Modules registered on one device (the device of the hal module among
-    modules, else the first default device)."""
+    """Modules registered on the devices of the hal module among modules
+    (calls run on its first device), else on the first default device."""
 
     def __init__(self, instance, modules=None, *, _device=None):
         device = _device
+        devices = None
         sink = None
         for m in modules or ():
             if isinstance(m, _HalModule):
-                device, sink = m.device, m.debug_sink
+                device, devices, sink = m.device, m.devices, m.debug_sink
         if device is None:
             from .system_setup import get_first_device
 
             device = get_first_device()
         self._device = device
+        # The other devices are borrowed by the context: keep them alive.
+        self._devices = devices or [device]
         out = ffi.new("gree_context_t*")
-        check(lib.gree_context_create(device._h, out))
+        if len(self._devices) > 1:
+            handles = ffi.new("gree_device_t[]", [d._h for d in self._devices])
+            check(lib.gree_context_create_with_devices(handles, len(self._devices), out))
+        else:
+            check(lib.gree_context_create(device._h, out))
         self._handle = ffi.gc(out[0], lib.gree_context_release)
         self._modules = {}
         self._trace = None
@@ -480,7 +496,13 @@ class VmContext:
                 continue
             if not isinstance(m, VmModule):
                 raise TypeError(f"register_modules takes VmModules, got {type(m).__name__}")
-            check(lib.gree_context_add_module(self._h, m._h), f"Error registering module '{m.name}'")
+            try:
+                check(lib.gree_context_add_module(self._h, m._h), f"Error registering module '{m.name}'")
+            except RuntimeError as e:
+                from ._py_module import attach_cause  # a PyModule constructor's exception
+
+                attach_cause(e)
+                raise
             self._modules[m.name] = m
 
     def _add_check_module(self):
@@ -500,11 +522,14 @@ class VmContext:
                 self._h, module_name.encode("utf-8"), function_name.encode("utf-8"),
                 args._handle if args is not None else ffi.NULL, opts, out),
                 f"Error invoking function '{function_name}'")
-        except BaseException:
+        except BaseException as e:
             # KeyboardInterrupt from a SIGINT that came as the call finished:
             # its results are not returned, so they go now.
             if out[0] != ffi.NULL:
                 lib.gree_value_list_release(out[0])
+            from ._py_module import attach_cause  # a PyModule function's exception
+
+            attach_cause(e)
             raise
         return VmVariantList(_handle=out[0])
 
