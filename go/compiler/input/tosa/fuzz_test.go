@@ -1,9 +1,11 @@
-package input
+package tosa_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -64,7 +66,7 @@ func TestTosaMalformedNeverPanics(t *testing.T) {
 								t.Errorf("panic converting:\n%s\n%v", src, p)
 							}
 						}()
-						_ = Run(m)
+						_ = input.Run(m)
 					}()
 				}
 			}

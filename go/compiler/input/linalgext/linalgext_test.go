@@ -1,8 +1,10 @@
-package input
+package linalgext_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -53,7 +55,7 @@ func TestLinalgExtErrors(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			err = Run(m)
+			err = input.Run(m)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got error %v\nwant %q", err, c.want)
 			}

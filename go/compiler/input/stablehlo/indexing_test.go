@@ -1,10 +1,12 @@
-package input
+package stablehlo_test
 
 import (
 	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/flow"
@@ -66,7 +68,7 @@ func TestIndexingOpErrors(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			err = Run(m)
+			err = input.Run(m)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got error %v\nwant %q", err, c.want)
 			}
@@ -105,7 +107,7 @@ func TestIndexingDimensionNumbersNeverPanic(t *testing.T) {
 						t.Fatalf("panic %v on\n%s", p, src)
 					}
 				}()
-				if Run(m) != nil {
+				if input.Run(m) != nil {
 					return
 				}
 				// Accepted forms must also lower to kernels without panics.

@@ -1,8 +1,10 @@
-package input
+package stablehlo_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -53,7 +55,7 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = Run(m)
+			err = input.Run(m)
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("got %v\nwant the prefix %q", err, c.want)
 			}

@@ -1,8 +1,10 @@
-package input
+package stablehlo_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -54,7 +56,7 @@ func TestStableHLOUnsupportedIsAnError(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = Run(m)
+			err = input.Run(m)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got %v\nwant %q", err, c.want)
 			}
@@ -83,7 +85,7 @@ func TestCollectivesNeedOneDevice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = Run(m)
+		err = input.Run(m)
 		if c.want == "" && err != nil {
 			t.Errorf("one-device all_reduce: %v", err)
 		}

@@ -1,8 +1,10 @@
-package input
+package stablehlo_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -31,7 +33,7 @@ func TestMalformedDataMovementIsAnError(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.op, err)
 		}
-		err = Run(m)
+		err = input.Run(m)
 		if err == nil || !strings.HasPrefix(err.Error(), "v.mlir:2:3: error: 'stablehlo.") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s:\n got  %v\n want %q", c.op, err, c.want)
 		}

@@ -1,8 +1,10 @@
-package input
+package stablehlo_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -23,7 +25,7 @@ func TestLAPACKCallsBecomeLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(m); err != nil {
+	if err := input.Run(m); err != nil {
 		t.Fatal(err)
 	}
 	out := m.String()
@@ -45,7 +47,7 @@ func TestLAPACKCallsBecomeLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Run(m)
+	err = input.Run(m)
 	if err == nil || !strings.Contains(err.Error(), `l.mlir:3:3: error: 'stablehlo.custom_call' op calls the custom target "lapack_ssyevd_ffi"`) {
 		t.Errorf("eigensolver call: got %v", err)
 	}

@@ -1,10 +1,12 @@
-package input
+package stablehlo_test
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -31,7 +33,7 @@ func FuzzStableHLO(f *testing.F) {
 				t.Fatalf("input conversion panicked: %v", r)
 			}
 		}()
-		if err := Run(m); err != nil && !strings.HasPrefix(err.Error(), "fz.mlir:") {
+		if err := input.Run(m); err != nil && !strings.HasPrefix(err.Error(), "fz.mlir:") {
 			t.Fatalf("error without a location: %v", err)
 		}
 	})

@@ -1,8 +1,10 @@
-package input
+package tosa_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -38,7 +40,7 @@ func TestTosaErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: parse: %v", c.want, err)
 		}
-		err = Run(m)
+		err = input.Run(m)
 		if err == nil {
 			t.Errorf("%s: no error", c.want)
 			continue

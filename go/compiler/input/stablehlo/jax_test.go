@@ -1,8 +1,10 @@
-package input
+package stablehlo_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -29,7 +31,7 @@ func TestShardingCallsThatChangeValuesStayErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = Run(m)
+		err = input.Run(m)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("got %v, want %q", err, c.want)
 		}

@@ -1,8 +1,10 @@
-package input
+package torchonnx_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -22,7 +24,7 @@ func TestOnnxReduceRuntimeAxes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(m); err != nil {
+	if err := input.Run(m); err != nil {
 		t.Fatalf("convert: %v", err)
 	}
 	got := m.String()
@@ -46,7 +48,7 @@ func TestOnnxReduceRuntimeAxes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = Run(m)
+		err = input.Run(m)
 		if err == nil || !strings.Contains(err.Error(), "onnx.ReduceMean (opset 18)") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an onnx.ReduceMean error containing %q", c.x, err, c.want)
 		}

@@ -1,8 +1,10 @@
-package input
+package torchonnx_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/input"
 
 	"github.com/gree-ml/gree/go/compiler/parser"
 )
@@ -29,7 +31,7 @@ func TestOnnxErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: parse: %v", c.want, err)
 		}
-		err = Run(m)
+		err = input.Run(m)
 		if err == nil {
 			t.Errorf("%s: no error", c.want)
 			continue
@@ -51,7 +53,7 @@ func TestOnnxSignatureTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(m); err != nil {
+	if err := input.Run(m); err != nil {
 		t.Fatal(err)
 	}
 	got := m.String()
