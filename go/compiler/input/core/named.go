@@ -81,7 +81,7 @@ func fill(b *ir.Builder, op *ir.Operation, ins, outs []*ir.Value) (*ir.Operation
 	return linalg.BuildGeneric(b, ins, outs, []*ir.AffineMap{scalarMap, linalg.Identity(n)}, Parallel(n), YieldArg(0, outs[0].Type)), nil
 }
 
-// maxIntList bounds the integer lists intList expands from a dense
+// maxIntList bounds the integer lists IntList expands from a dense
 // elements attribute: they are per-dimension lists (strides, dilations,
 // permutations), and a splat of 2^40 elements would otherwise be expanded
 // in full (the compiler ran out of memory).

@@ -4,6 +4,9 @@ import (
 	"github.com/gree-ml/gree/go/compiler/ir"
 )
 
+// Scalar builders for generic bodies and host code, shared by the input
+// dialects: element kinds, comparisons, casts and constants.
+
 // ElemKind classifies an element type: 0 float, 1 signed or signless
 // integer, 2 unsigned integer.
 func ElemKind(t ir.Type) int {
@@ -106,8 +109,6 @@ func ClampStart(bb *ir.Builder, start *ir.Value, dim, size int64) *ir.Value {
 	lo := bb.Create("arith.maxsi", []*ir.Value{start, bb.Constant(ir.IntAttr(0, ir.Index))}, []ir.Type{ir.Index}).Result(0)
 	return bb.Create("arith.minsi", []*ir.Value{lo, bb.Constant(ir.IntAttr(dim-size, ir.Index))}, []ir.Type{ir.Index}).Result(0)
 }
-
-// Scalar helpers for generic bodies.
 
 // IntConst creates the integer constant v of type t.
 func IntConst(bb *ir.Builder, v int64, t ir.Type) *ir.Value { return bb.Constant(ir.IntAttr(v, t)) }
