@@ -5,7 +5,7 @@ and while/case regions read outer values. gree reads them in every region
 it converts (sort comparators, reduce/map/scatter bodies, while and case
 regions).
 
-The hand-written module is go/compiler/input/testdata/stablehlo_captures.mlir
+The hand-written module is go/compiler/input/stablehlo/testdata/stablehlo_captures.mlir
 (its input-conversion golden file is next to it); here it is compiled for
 llvm-cpu (vmvx where no LLVM is found) and run on local-task against values
 worked out by hand (IREE 3.13 computes the same). The JAX part exports

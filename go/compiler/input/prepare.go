@@ -1,6 +1,7 @@
 package input
 
 import (
+	"github.com/gree-ml/gree/go/compiler/input/stablehlo"
 	"github.com/gree-ml/gree/go/compiler/ir"
 )
 
@@ -13,8 +14,8 @@ func prepareModule(m *ir.Module) error {
 	if err := outlineParameterConstants(m); err != nil {
 		return err
 	}
-	rewriteHouseholder(m)
-	if err := flattenTupleSignatures(m); err != nil {
+	stablehlo.RewriteHouseholder(m)
+	if err := stablehlo.FlattenTupleSignatures(m); err != nil {
 		return err
 	}
 	return inlineComplexCalls(m)

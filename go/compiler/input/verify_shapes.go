@@ -3,6 +3,8 @@ package input
 import (
 	"fmt"
 
+	"github.com/gree-ml/gree/go/compiler/input/core"
+	"github.com/gree-ml/gree/go/compiler/input/torchonnx"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
@@ -115,7 +117,7 @@ func assertDims(bb *ir.Builder, g linalg.Generic, a, b operandDim, equal bool) {
 	if equal {
 		pred, rel = 0, "equal to" // eq
 	}
-	ok := cmpOp(bb, "arith.cmpi", pred, y, x)
+	ok := core.Cmp(bb, "arith.cmpi", pred, y, x)
 	msg := fmt.Sprintf("%soperand shapes do not match at run time: dimension %d of %s must be %s dimension %d of %s",
 		nodePrefix(g), b.dim, describeOperand(g, b.operand, b.t), rel, a.dim, describeOperand(g, a.operand, a.t))
 	if fl := ir.FileLineColOf(g.Op.Loc); fl != nil {
@@ -126,7 +128,7 @@ func assertDims(bb *ir.Builder, g linalg.Generic, a, b operandDim, equal bool) {
 
 // nodePrefix names the ONNX node g comes from ("node 'mm': "), or "".
 func nodePrefix(g linalg.Generic) string {
-	if n, ok := onnxNode(g.Op.Loc); ok {
+	if n, ok := torchonnx.NodeName(g.Op.Loc); ok {
 		return fmt.Sprintf("node '%s': ", n)
 	}
 	return ""
