@@ -22,7 +22,7 @@ import iree_go.compiler as ireec
 import iree_go.runtime as ireert
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CAPTURES = os.path.join(HERE, "..", "..", "go", "compiler", "input", "testdata", "stablehlo_captures.mlir")
+CAPTURES = os.path.join(HERE, "..", "..", "go", "compiler", "input", "stablehlo", "testdata", "stablehlo_captures.mlir")
 
 
 def _backend():
