@@ -44,3 +44,28 @@ func TraceHostCall(d Device, fn func() error) func() error {
 		return fn()
 	}
 }
+
+// CommandTraceName returns the timeline name and category of a recorded
+// command of kind k (a dispatch: its entry point, entry), as every driver
+// names them; ok is false for kinds that are not traced (barriers).
+func CommandTraceName(k CommandKind, entry string) (name, cat string, ok bool) {
+	switch k {
+	case CommandFill:
+		return "fill", timeline.CatTransfer, true
+	case CommandUpdate:
+		return "update", timeline.CatTransfer, true
+	case CommandCopy:
+		return "copy", timeline.CatTransfer, true
+	case CommandDispatch:
+		return entry, timeline.CatDispatch, true
+	}
+	return "command", timeline.CatQueue, false
+}
+
+// DispatchTraceArgs are a dispatch's timeline arguments: its workgroup
+// count and grid, and its bindings' number and total bytes.
+func DispatchTraceArgs(grid [3]int64, bindings int, bindingBytes int64) []timeline.Arg {
+	return []timeline.Arg{timeline.Int("workgroups", grid[0]*grid[1]*grid[2]),
+		{Key: "workgroup_count", Value: []int64{grid[0], grid[1], grid[2]}},
+		timeline.Int("bindings", int64(bindings)), timeline.Int("binding_bytes", bindingBytes)}
+}

@@ -14,32 +14,31 @@ func (d *Device) track() timeline.Track {
 // sp as a timeline event of its own, named after the command (a
 // dispatch: its entry point) with its size in args.
 func traceCommand(sp *timeline.Span, c *hal.Command, table []hal.BufferRef, run func() error) error {
-	var name, cat string
+	entry := ""
+	if c.Kind == hal.CommandDispatch {
+		entry = entryName(c.Executable, c.Entry)
+	}
+	name, cat, ok := hal.CommandTraceName(c.Kind, entry)
+	if !ok {
+		if c.Kind == hal.CommandBarrier {
+			return nil
+		}
+		return run()
+	}
 	var args []timeline.Arg
 	switch c.Kind {
-	case hal.CommandBarrier:
-		return nil
 	case hal.CommandFill:
-		name, cat = "fill", timeline.CatTransfer
 		args = []timeline.Arg{timeline.Int("bytes", refLength(c.Target, table)), timeline.Int("pattern_bytes", int64(len(c.Pattern)))}
 	case hal.CommandUpdate:
-		name, cat = "update", timeline.CatTransfer
 		args = []timeline.Arg{timeline.Int("bytes", int64(len(c.Data)))}
 	case hal.CommandCopy:
-		name, cat = "copy", timeline.CatTransfer
 		args = []timeline.Arg{timeline.Int("bytes", refLength(c.Target, table))}
 	case hal.CommandDispatch:
-		name, cat = entryName(c.Executable, c.Entry), timeline.CatDispatch
 		var bytes int64
 		for _, r := range c.Bindings {
 			bytes += refLength(r, table)
 		}
-		w := c.Workgroups
-		args = []timeline.Arg{timeline.Int("workgroups", w[0]*w[1]*w[2]),
-			{Key: "workgroup_count", Value: []int64{w[0], w[1], w[2]}},
-			timeline.Int("bindings", int64(len(c.Bindings))), timeline.Int("binding_bytes", bytes)}
-	default:
-		return run()
+		args = hal.DispatchTraceArgs(c.Workgroups, len(c.Bindings), bytes)
 	}
 	s := sp.Begin(cat, name)
 	err := run()

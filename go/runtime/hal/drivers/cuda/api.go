@@ -40,8 +40,9 @@ type api struct {
 // CUcontext are pointers (uintptr), size_t is uintptr, and "unsigned int"
 // is uint32. The names are the ones cuda.h's #defines map the plain names
 // to (cuMemAlloc → cuMemAlloc_v2, cuStreamDestroy → cuStreamDestroy_v2, …).
-// The stream-ordered allocator (cuMemAllocAsync, CUDA 11.2) and the graph
-// calls (cuGraphInstantiateWithFlags, CUDA 11.4) are optional.
+// The stream-ordered allocator (cuMemAllocAsync, CUDA 11.2), the graph
+// calls (cuGraphInstantiateWithFlags, CUDA 11.4) and cuEventElapsedTime
+// (without it a trace times submissions on the host only) are optional.
 //
 // Host pointers that C keeps or reads during a call point into pinned Go
 // memory or into memory libcuda allocated (cuMemHostAlloc).
@@ -74,6 +75,8 @@ type execAPI struct {
 	EventRecord       func(event, stream uintptr) int32         `sym:"cuEventRecord"`
 	EventSynchronize  func(event uintptr) int32                 `sym:"cuEventSynchronize"`
 	EventDestroy      func(event uintptr) int32                 `sym:"cuEventDestroy_v2"`
+	// EventElapsedTime times the commands of a traced submission (trace.go).
+	EventElapsedTime func(ms *float32, start, end uintptr) int32 `sym:"cuEventElapsedTime,optional"`
 
 	ModuleLoadDataEx   func(module *uintptr, image unsafe.Pointer, numOptions uint32, options *int32, values *uintptr) int32 `sym:"cuModuleLoadDataEx"`
 	ModuleUnload       func(module uintptr) int32                                                                            `sym:"cuModuleUnload"`

@@ -3,6 +3,7 @@ package cuda
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	cudaschema "github.com/gree-ml/gree/go/schemas/cuda"
@@ -27,6 +28,9 @@ type device struct {
 	q       queueState
 	pool    blockPool
 	asyncOK bool // stream-ordered allocation is used for QueueAlloca
+	// traceEnd is where the last command timed by the device was placed
+	// on the host timeline (trace.go; the completer's alone).
+	traceEnd time.Time
 
 	objMu sync.Mutex
 	exes  map[*executable]bool // live executables; nil once closed

@@ -98,5 +98,7 @@
 //
 // While a --trace_output timeline is recorded (package timeline), each
 // submission is traced as the host saw it, enqueue to completion, with its
-// dispatches and bytes (trace.go).
+// dispatches and bytes, and each of its commands is timed by the device
+// with CUDA timing events read by cuEventElapsedTime (on streams; graphs
+// are host-timed only) (trace.go).
 package cuda

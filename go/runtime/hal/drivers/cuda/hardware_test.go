@@ -78,3 +78,15 @@ func TestHardwareOutOfMemoryIsRecoverable(t *testing.T) {
 	}
 	b.Release()
 }
+
+// TestHardwareTraceDeviceTimes traces submissions on the GPU: their
+// commands are timed by the device (CUDA timing events), in order inside
+// their submissions.
+func TestHardwareTraceDeviceTimes(t *testing.T) {
+	dev := hardwareDevice(t)
+	if dev.cu.EventElapsedTime == nil || !dev.opts.useStreams {
+		t.Skip("this libcuda lacks cuEventElapsedTime, or submissions are captured into graphs (--cuda_use_streams=false): commands are timed on the host only")
+	}
+	events, n := traceCommands(t, dev)
+	checkDeviceTimes(t, events, n)
+}

@@ -117,6 +117,7 @@ func (q *queueState) enqueue(s *submission) {
 			if s.exec != 0 {
 				d.cu.GraphExecDestroy(s.exec)
 			}
+			s.dropTraceEvents()
 			return err
 		}
 		q.mu.Lock()

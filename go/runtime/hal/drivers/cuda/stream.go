@@ -76,9 +76,11 @@ func (s *submission) enqueueCommands() error {
 		}
 	}
 	for i := range s.ops {
+		s.stamp(2 * i)
 		if err := s.enqueueOp(&s.ops[i]); err != nil {
 			return err
 		}
+		s.stamp(2*i + 1)
 	}
 	if s.statusCount > 0 {
 		n := uintptr(s.statusCount * cudaschema.StatusBytes)

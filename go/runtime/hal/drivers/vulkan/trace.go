@@ -132,23 +132,21 @@ func (s *submission) traceDone(done time.Time) {
 
 // describeOp names a command for the timeline, with its size in args.
 func describeOp(o *op) (name, cat string, args []tl.Arg) {
-	switch o.kind {
-	case hal.CommandFill:
-		return "fill", tl.CatTransfer, []tl.Arg{tl.Int("bytes", o.target.n)}
-	case hal.CommandUpdate:
-		return "update", tl.CatTransfer, []tl.Arg{tl.Int("bytes", o.target.n)}
-	case hal.CommandCopy:
-		return "copy", tl.CatTransfer, []tl.Arg{tl.Int("bytes", o.target.n)}
-	case hal.CommandDispatch:
-		var bytes int64
-		for _, b := range o.bindings {
-			bytes += b.n
-		}
-		g := o.grid
-		return o.exe.EntryName(o.entry), tl.CatDispatch, []tl.Arg{
-			tl.Int("workgroups", int64(g[0])*int64(g[1])*int64(g[2])),
-			{Key: "workgroup_count", Value: []int64{int64(g[0]), int64(g[1]), int64(g[2])}},
-			tl.Int("bindings", int64(len(o.bindings))), tl.Int("binding_bytes", bytes)}
+	entry := ""
+	if o.kind == hal.CommandDispatch {
+		entry = o.exe.EntryName(o.entry)
 	}
-	return "command", tl.CatQueue, nil
+	name, cat, ok := hal.CommandTraceName(o.kind, entry)
+	switch {
+	case !ok:
+		return name, cat, nil
+	case o.kind != hal.CommandDispatch:
+		return name, cat, []tl.Arg{tl.Int("bytes", o.target.n)}
+	}
+	var bytes int64
+	for _, b := range o.bindings {
+		bytes += b.n
+	}
+	g := o.grid
+	return name, cat, hal.DispatchTraceArgs([3]int64{int64(g[0]), int64(g[1]), int64(g[2])}, len(o.bindings), bytes)
 }

@@ -52,6 +52,7 @@ type Control struct {
 	LiveGraphs        func() int64                              `sym:"fake_live_graphs"`
 	LiveGraphExecs    func() int64                              `sym:"fake_live_graph_execs"`
 	GraphLaunches     func() int64                              `sym:"fake_graph_launches"`
+	EventRecords      func() int64                              `sym:"fake_event_records"`
 }
 
 // Build compiles the fake library into a fresh temporary directory (so

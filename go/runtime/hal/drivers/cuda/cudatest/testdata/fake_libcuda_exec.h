@@ -1,6 +1,7 @@
 // The executing half of fake_libcuda.c (included by it): memory, streams,
 // events, modules and launches over host memory.
 #include <pthread.h>
+#include <time.h>
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -176,13 +177,48 @@ CUresult cuStreamSynchronize(void* s) {
   NEED_CONTEXT();
   return capturing(s) ? 900 : 0;
 }
+// An event notes the monotonic time at which the stream reached it (work
+// runs when enqueued, so that is when it is recorded); cuEventElapsedTime
+// tells the time between two, unless one was made without timing
+// (CU_EVENT_DISABLE_TIMING) or never recorded (CUDA_ERROR_INVALID_HANDLE).
+// Recording one during a capture is refused, as graphs here have no event
+// nodes.
+typedef struct {
+  unsigned flags;
+  int recorded;
+  long long ns;
+} event_t;
+static long long event_records;
+long long fake_event_records(void) { return event_records; }
 CUresult cuEventCreate(void** e, unsigned int flags) {
   NEED_CONTEXT();
-  *e = malloc(1);
+  if (flags & ~3u) return 1;
+  event_t* ev = calloc(1, sizeof(event_t));
+  ev->flags = flags;
+  *e = ev;
   __atomic_add_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
   return 0;
 }
-CUresult cuEventRecord(void* e, void* s) { NEED_CONTEXT(); return capturing(s) ? 900 : 0; }
+CUresult cuEventRecord(void* e, void* s) {
+  NEED_CONTEXT();
+  if (e == NULL) return 400;
+  if (capturing(s)) return 900;
+  event_t* ev = e;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  ev->ns = (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+  ev->recorded = 1;
+  __atomic_add_fetch(&event_records, 1, __ATOMIC_SEQ_CST);
+  return 0;
+}
+CUresult cuEventElapsedTime(float* ms, void* start, void* end) {
+  NEED_CONTEXT();
+  event_t *a = start, *b = end;
+  if (ms == NULL) return 1;
+  if (a == NULL || b == NULL || (a->flags & 2) || (b->flags & 2) || !a->recorded || !b->recorded) return 400;
+  *ms = (float)((double)(b->ns - a->ns) / 1e6);
+  return 0;
+}
 CUresult cuEventSynchronize(void* e) { NEED_CONTEXT(); return 0; }
 CUresult cuEventDestroy_v2(void* e) {
   NEED_CONTEXT();
