@@ -69,3 +69,23 @@ func DispatchTraceArgs(grid [3]int64, bindings int, bindingBytes int64) []timeli
 		{Key: "workgroup_count", Value: []int64{grid[0], grid[1], grid[2]}},
 		timeline.Int("bindings", int64(bindings)), timeline.Int("binding_bytes", bindingBytes)}
 }
+
+// RecordedCommandTrace describes a command a GPU driver recorded, as the
+// drivers name them on a timeline: bytes is the target's length (fill,
+// update, copy); a dispatch is named after entry() (called only for
+// dispatches) with its grid and its bindings' count and total length.
+// Untraced kinds (barriers) return "command" without args.
+func RecordedCommandTrace(k CommandKind, entry func() string, bytes int64, grid [3]uint32, bindings int, bindingBytes int64) (name, cat string, args []timeline.Arg) {
+	e := ""
+	if k == CommandDispatch {
+		e = entry()
+	}
+	name, cat, ok := CommandTraceName(k, e)
+	switch {
+	case !ok:
+		return name, cat, nil
+	case k != CommandDispatch:
+		return name, cat, []timeline.Arg{timeline.Int("bytes", bytes)}
+	}
+	return name, cat, DispatchTraceArgs([3]int64{int64(grid[0]), int64(grid[1]), int64(grid[2])}, bindings, bindingBytes)
+}

@@ -157,21 +157,9 @@ func (s *submission) traceCommands(r *timeline.Recorder, done time.Time) {
 // describeOp names a command for the timeline, with its size in args (as
 // the Vulkan driver names its commands).
 func describeOp(o *op) (name, cat string, args []timeline.Arg) {
-	entry := ""
-	if o.kind == hal.CommandDispatch {
-		entry = o.exe.EntryName(o.entry)
-	}
-	name, cat, ok := hal.CommandTraceName(o.kind, entry)
-	switch {
-	case !ok:
-		return name, cat, nil
-	case o.kind != hal.CommandDispatch:
-		return name, cat, []timeline.Arg{timeline.Int("bytes", o.target.n)}
-	}
 	var bytes int64
 	for _, b := range o.bindings {
 		bytes += b.n
 	}
-	g := o.grid
-	return name, cat, hal.DispatchTraceArgs([3]int64{int64(g[0]), int64(g[1]), int64(g[2])}, len(o.bindings), bytes)
+	return hal.RecordedCommandTrace(o.kind, func() string { return o.exe.EntryName(o.entry) }, o.target.n, o.grid, len(o.bindings), bytes)
 }
