@@ -137,13 +137,7 @@ func run(rest []string) error {
 	if *quiet {
 		return nil
 	}
-	f, err := params.Open(*output)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	params.DumpIndex(os.Stdout, "", f.Entries)
-	return nil
+	return params.DumpFile(os.Stdout, *output)
 }
 
 // writePattern writes n bytes repeating pattern (zeros when nil).

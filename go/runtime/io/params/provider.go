@@ -224,6 +224,18 @@ func (p *Provider) Dump(w io.Writer) {
 	}
 }
 
+// DumpFile prints the entries of the parameter file at path in IREE's
+// format (the tools that write an archive list it so).
+func DumpFile(w io.Writer, path string) error {
+	f, err := Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	DumpIndex(w, "", f.Entries)
+	return nil
+}
+
 // DumpIndex prints one scope's entries in IREE's format.
 func DumpIndex(w io.Writer, scope string, entries []*Entry) {
 	total := uint64(0)
