@@ -211,6 +211,30 @@ func (d *Device) HostView(v *hal.BufferView) (*hal.BufferView, error) {
 	return hal.HostBufferViewOf(v.Shape, v.Type, data)
 }
 
+// DeviceView returns v itself when the device can use its buffer, else a
+// copy of it in a new buffer of the device's memory (written now). Tools
+// place their parsed inputs with it once, as IREE's tools allocate inputs
+// on the device, instead of each call copying host memory to a GPU.
+func (d *Device) DeviceView(v *hal.BufferView) (*hal.BufferView, error) {
+	if v.Buffer == nil || hal.Usable(d.dev, v.Buffer) {
+		return v, nil
+	}
+	n := v.ByteLength()
+	data, err := hal.ReadBuffer(nil, v.Buffer, 0, n)
+	if err != nil {
+		return nil, err
+	}
+	b, err := d.dev.Allocator().Allocate(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault}, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := hal.WriteBuffer(d.dev, b, 0, data); err != nil {
+		b.Release()
+		return nil, err
+	}
+	return newView(v.Shape, v.Type, b), nil
+}
+
 // Close gives back what the bridge keeps for reuse (the cached
 // allocations; buffers handed out keep theirs until released). The bridge
 // keeps working afterwards, caching nothing; vm.Context.Close calls it
