@@ -144,6 +144,25 @@ def test_benchmark_module(tools, tmp_path):
     assert len(ds) >= 4 and len(ds) % 2 == 0 and {d["track"] for d in ds} == {"local-sync/queue 0"}
 
 
+def test_benchmark_module_places_inputs_once(tools, tmp_path):
+    """iree-benchmark-module copies its parsed inputs to a GPU's memory once,
+    before timing, so that the calls it times do not each copy them."""
+    why = vulkan_unavailable()
+    if why:
+        print(f"skipping the Vulkan benchmark trace: {why}")
+        pytest.skip(why)
+    vmfb = compiled(tools, tmp_path, "vulkan-spirv")
+    trace = tmp_path / "bench.json"
+    r = tool(tools, "iree-benchmark-module", f"--module={vmfb}", "--device=vulkan", *INPUTS,
+             "--benchmark_min_time=5x", f"--trace_output={trace}")
+    assert r.returncode == 0, r.stderr
+    events = load(trace)
+    calls = len([e for e in events if e["cat"] == "dispatch"]) // 2
+    assert calls >= 5
+    ups = [e for e in events if e["name"] == "transfer host->device"]
+    assert sorted(e["args"]["bytes"] for e in ups) == [512, 1024, 2048], [e["args"] for e in ups]
+
+
 def run_in_process(driver="local-sync"):
     vmfb = ireec.compile_str(MODEL, target_backends=["vmvx"])
     m = ireert.load_vm_flatbuffer(vmfb, driver=driver)
