@@ -44,6 +44,28 @@ func.func @concat_with_empty_piece() {
   return
 }
 
+// Pieces that are contiguous ranges of the result (every dimension before
+// the concatenated one is 1) are copied into place by the host program:
+// computed pieces, a constant, f16 and i8 elements, and a consumer after.
+func.func @concat_contiguous_copies() {
+  %a = util.unfoldable_constant dense<[[[1.0, 2.0], [3.0, 4.0]]]> : tensor<1x2x2xf32>
+  %b = util.unfoldable_constant dense<[[[5.0, 6.0]]]> : tensor<1x1x2xf32>
+  %a2 = arith.addf %a, %a : tensor<1x2x2xf32>
+  %k = arith.constant dense<[[[-1.0, -2.0], [-3.0, -4.0]]]> : tensor<1x2x2xf32>
+  %c = tensor.concat dim(1) %a2, %b, %k : (tensor<1x2x2xf32>, tensor<1x1x2xf32>, tensor<1x2x2xf32>) -> tensor<1x5x2xf32>
+  %d = arith.mulf %c, %c : tensor<1x5x2xf32>
+  check.expect_almost_eq_const(%c, dense<[[[2.0, 4.0], [6.0, 8.0], [5.0, 6.0], [-1.0, -2.0], [-3.0, -4.0]]]> : tensor<1x5x2xf32>) : tensor<1x5x2xf32>
+  check.expect_almost_eq_const(%d, dense<[[[4.0, 16.0], [36.0, 64.0], [25.0, 36.0], [1.0, 4.0], [9.0, 16.0]]]> : tensor<1x5x2xf32>) : tensor<1x5x2xf32>
+  %h = util.unfoldable_constant dense<[1.5, -2.0, 3.0]> : tensor<3xf16>
+  %hc = tensor.concat dim(0) %h, %h : (tensor<3xf16>, tensor<3xf16>) -> tensor<6xf16>
+  check.expect_almost_eq_const(%hc, dense<[1.5, -2.0, 3.0, 1.5, -2.0, 3.0]> : tensor<6xf16>) : tensor<6xf16>
+  %i = util.unfoldable_constant dense<[[7, 8, 9]]> : tensor<1x3xi8>
+  %j = util.unfoldable_constant dense<[[1]]> : tensor<1x1xi8>
+  %ic = tensor.concat dim(1) %j, %i, %j : (tensor<1x1xi8>, tensor<1x3xi8>, tensor<1x1xi8>) -> tensor<1x5xi8>
+  check.expect_eq_const(%ic, dense<[[1, 7, 8, 9, 1]]> : tensor<1x5xi8>) : tensor<1x5xi8>
+  return
+}
+
 func.func @reshapes() {
   %a = util.unfoldable_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
   %c = tensor.collapse_shape %a [[0, 1]] : tensor<2x3xi32> into tensor<6xi32>

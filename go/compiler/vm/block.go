@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
 	"github.com/gree-ml/gree/go/schemas/module"
 	"github.com/gree-ml/gree/go/status"
 )
@@ -116,6 +117,8 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.reshape(op)
 	case "tensor.from_elements":
 		return fe.fromElements(op)
+	case linalg.ConcatName:
+		return fe.concat(op)
 	case "util.global.load":
 		return fe.globalLoad(op)
 	case "util.global.store":

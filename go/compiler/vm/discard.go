@@ -107,7 +107,7 @@ func insertDiscards(f *module.Function) {
 // a global, a constant, an argument) is of no class. A class escapes when
 // one of its registers is passed to a call, stored to a global, returned,
 // selected or read by any instruction other than those that only read
-// its data (dispatch, load, store, dim, trace, clone) or alias it (reshape,
+// its data (dispatch, load, store, dim, trace, clone, copy) or alias it (reshape,
 // move). A register of a class that does not escape is DiscardKeep when
 // another register of its class is live after the discard, else
 // DiscardRelease; the others stay DiscardScan.
@@ -133,7 +133,7 @@ func (lv *liveness) discardKinds(after [][]int32, liveAfter []bitset) [][]uint8 
 	for pc := range code {
 		in := &code[pc]
 		switch in.Op {
-		case module.OpDispatch, module.OpLoad, module.OpStore, module.OpDim, module.OpTrace, module.OpClone, module.OpReshape, module.OpMove, module.OpDiscard:
+		case module.OpDispatch, module.OpLoad, module.OpStore, module.OpDim, module.OpTrace, module.OpClone, module.OpReshape, module.OpMove, module.OpDiscard, module.OpCopy:
 		default:
 			for _, r := range in.Src {
 				if lv.f.Regs[r] == module.KindRef {

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
 	"github.com/gree-ml/gree/go/schemas/module"
 )
 
@@ -97,6 +98,44 @@ func (fe *fnEmitter) fromElements(op *ir.Operation) error {
 		}
 		fe.emit(module.Instr{Op: module.OpStore, Type: st, Src: src})
 	}
+	return nil
+}
+
+// concat allocates the result of a contiguous tensor.concat and copies
+// each piece's bytes into place (linalg.ContiguousConcat).
+func (fe *fnEmitter) concat(op *ir.Operation) error {
+	d, ok := linalg.ContiguousConcat(op)
+	if !ok {
+		return ir.OpErrorf(op, "reaches the host program with pieces that are not contiguous ranges of its result (internal error: the input conversion lowers such concatenations)")
+	}
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	word, ok := ElementTypeWord(rt.Elem)
+	eb, err := ir.ElementByteSize(rt.Elem)
+	if !ok || err != nil {
+		return ir.OpErrorf(op, "concatenates %s elements, which the host program cannot copy", rt.Elem)
+	}
+	inner := int64(eb)
+	for _, x := range rt.Dims[d+1:] {
+		inner *= x
+	}
+	dims := staticOr(rt, nil)
+	var regs []int32
+	for _, x := range dims {
+		regs = append(regs, fe.dimReg(x))
+	}
+	r := fe.newReg(module.KindRef)
+	// Uninitialized: the pieces cover every byte.
+	fe.emit(module.Instr{Op: module.OpAlloc, Sub: 1, Dst: []int32{r}, Src: regs, Imm: int64(word)})
+	off := int64(0)
+	for _, v := range op.Operands {
+		src, err := fe.ref(v)
+		if err != nil {
+			return err
+		}
+		fe.emit(module.Instr{Op: module.OpCopy, Src: []int32{r, src, fe.constI64(off * inner)}})
+		off += v.Type.(*ir.RankedTensorType).Dims[d]
+	}
+	fe.defineTensor(op.Results[0], r, dims)
 	return nil
 }
 

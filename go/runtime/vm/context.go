@@ -113,6 +113,14 @@ type Device interface {
 	Recyclable(ref any) bool
 }
 
+// Copier is implemented by devices that copy one buffer view's bytes into
+// part of another (module.OpCopy: a concatenation written piece by piece).
+type Copier interface {
+	// CopyInto copies all of src's bytes into dst from byte offset off
+	// on, in order with the operations made before.
+	CopyInto(dst, src any, off int64) error
+}
+
 // Adopter is implemented by devices that cannot use every buffer a caller
 // passes (a GPU uses its own memory): Adopt returns ref itself, or a copy
 // in the device's memory, for each reference argument of a call.

@@ -177,6 +177,14 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 				return fail(err)
 			}
 			regs[in.Dst[0]] = RefValue(r)
+		case module.OpCopy:
+			c, ok := dev.(Copier)
+			if !ok {
+				return fail(status.New(status.Unimplemented, "the device cannot copy into part of a buffer (module op copy)"))
+			}
+			if err := c.CopyInto(regs[in.Src[0]].Ref, regs[in.Src[1]].Ref, regs[in.Src[2]].I); err != nil {
+				return fail(err)
+			}
 		case module.OpLoad:
 			v, err := dev.Load(regs[in.Src[0]].Ref, in.Type, st.intsOf(regs, in.Src[1:]))
 			if err != nil {

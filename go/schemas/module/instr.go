@@ -74,6 +74,11 @@ const (
 	// the compiler proved about those other references (DiscardScan,
 	// DiscardRelease, DiscardKeep).
 	OpDiscard
+	// Copy: the bytes of buffer view Src[1], all of them, into buffer view
+	// Src[0] from byte offset Src[2] (i64) on. Src[0] is a buffer the
+	// function allocated and no other value reads yet (a concatenation's
+	// result, written piece by piece).
+	OpCopy
 	opCount
 )
 
@@ -175,7 +180,7 @@ type Instr struct {
 	Str    string
 }
 
-var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch", "trace", "discard"}
+var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch", "trace", "discard", "copy"}
 
 func (o Opcode) String() string {
 	if int(o) < len(opNames) {

@@ -253,6 +253,15 @@ func (v *fnVerifier) instr() error {
 		}
 		return v.regs(in.Src[ng+npc:], KindRef)
 	}
+	if in.Op == OpCopy {
+		if err := v.counts(0, 3); err != nil {
+			return err
+		}
+		if err := v.regs(in.Src[:2], KindRef); err != nil {
+			return err
+		}
+		return v.reg(in.Src[2], KindI64)
+	}
 	if in.Op == OpDiscard && in.Sub > DiscardKeep {
 		return v.errf("discard kind %d", in.Sub)
 	}

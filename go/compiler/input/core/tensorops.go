@@ -66,8 +66,13 @@ func (r *Rewriter) pad(b *ir.Builder, op *ir.Operation) error {
 }
 
 // Concat converts tensor.concat: each non-empty operand is placed into
-// the result at its offset along the concatenated dimension.
+// the result at its offset along the concatenated dimension. A concat
+// whose pieces are contiguous ranges of its result stays (the host
+// program copies them into place: linalg.ContiguousConcat).
 func (r *Rewriter) Concat(b *ir.Builder, op *ir.Operation) error {
+	if _, ok := linalg.ContiguousConcat(op); ok {
+		return nil
+	}
 	da, ok := op.Attr("dim").(*ir.IntegerAttr)
 	if !ok || len(op.Operands) == 0 {
 		return ir.OpErrorf(op, "needs a dimension and inputs")

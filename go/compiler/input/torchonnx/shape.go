@@ -84,15 +84,23 @@ func onnxTranspose(o *onnxOp) ([]*ir.Value, error) {
 	return []*ir.Value{copyGeneric(o.b, x, m, o.rts[0])}, nil
 }
 
-// concatAlong places the inputs one after another along axis d.
+// concatAlong places the inputs one after another along axis d: a
+// tensor.concat when the pieces are contiguous ranges of the result (the
+// host copies them into place), else a generic per piece.
 func concatAlong(b *ir.Builder, ins []*ir.Value, d int, rt *ir.RankedTensorType) *ir.Value {
+	var pieces []*ir.Value
+	for _, v := range ins {
+		if tt(v).Dims[d] != 0 {
+			pieces = append(pieces, v)
+		}
+	}
+	if c := linalg.ContiguousConcatOf(b, pieces, d, rt); c != nil {
+		return c
+	}
 	acc := empty(b, rt)
 	off := int64(0)
-	for _, v := range ins {
+	for _, v := range pieces {
 		t := tt(v)
-		if t.Dims[d] == 0 {
-			continue
-		}
 		offs := make([]core.Mixed, len(rt.Dims))
 		sizes := make([]core.Mixed, len(rt.Dims))
 		for i := range offs {

@@ -124,6 +124,29 @@ func (r *recorder) Clone(ref any) (any, error) {
 	return newView(b.Shape, b.Type, nb), nil
 }
 
+// CopyInto copies all of src's bytes into dst from byte offset off on (a
+// queue copy, after the work recorded before it).
+func (r *recorder) CopyInto(dst, src any, off int64) error {
+	d, err := bv(dst)
+	if err != nil {
+		return err
+	}
+	s, err := bv(src)
+	if err != nil {
+		return err
+	}
+	n := s.ByteLength()
+	if off < 0 || off+n > d.ByteLength() {
+		return status.Errorf(status.OutOfRange, "copying %d bytes at offset %d into a buffer of %d bytes", n, off, d.ByteLength())
+	}
+	if n == 0 {
+		return nil
+	}
+	return r.record(func(cb *hal.CommandBuffer) error {
+		return cb.Copy(hal.BufferRef{Buffer: s.Buffer, Length: n}, hal.BufferRef{Buffer: d.Buffer, Offset: off, Length: n})
+	})
+}
+
 // Load reads one element once the work writing it is done.
 func (r *recorder) Load(ref any, t uint8, idx []int64) (vm.Value, error) {
 	b, err := bv(ref)
