@@ -6,6 +6,7 @@ import (
 
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
+	"github.com/gree-ml/gree/go/compiler/target/mathexp"
 	"github.com/gree-ml/gree/go/compiler/target/ptx"
 	schema "github.com/gree-ml/gree/go/schemas/cuda"
 	"github.com/gree-ml/gree/go/schemas/module"
@@ -41,7 +42,7 @@ func cudaTargets(opts CUDAOptions) ([]*gpu.Target, error) {
 // configureCUDA resolves the CUDA targets. Kernels are generated once with
 // the strategy of the first (all CUDA targets share the GPU strategy's
 // parameters: 32-wide subgroups, every scalar type), legalized and their
-// math expanded (gpu.ExpandMath), then written as one PTX module per
+// math expanded (mathexp.Expand), then written as one PTX module per
 // target.
 func configureCUDA(opts Options) (*Backend, error) {
 	ts, err := cudaTargets(opts.CUDA)
@@ -57,7 +58,7 @@ func configureCUDA(opts Options) (*Backend, error) {
 			if err := gpu.Legalize(k, t); err != nil {
 				return err
 			}
-			return gpu.ExpandMath(k)
+			return mathexp.Expand(k)
 		},
 		EmitWith: func(ks []*kir.Kernel, opts Options) ([]byte, []module.Attr, error) {
 			return emitPTX(ks, ts, opts.Dump)

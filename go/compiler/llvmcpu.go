@@ -8,6 +8,7 @@ import (
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/llvmcpu"
+	"github.com/gree-ml/gree/go/compiler/target/mathexp"
 	schema "github.com/gree-ml/gree/go/schemas/llvmcpu"
 	"github.com/gree-ml/gree/go/schemas/module"
 )
@@ -58,11 +59,29 @@ func init() {
 		Target:   Target{Name: "llvm-cpu", Device: "local", Available: llvmcpu.Available},
 		Format:   schema.Format,
 		Strategy: LLVMCPUStrategy,
+		Legalize: expandCPUMath,
 		Emit: func(ks []*kir.Kernel) ([]byte, error) {
 			data, _, err := emitLLVMCPU(ks, Options{})
 			return data, err
 		},
 		EmitWith: emitLLVMCPU,
+	})
+}
+
+// cpuInlineMath are the functions llvm-cpu computes inline in f32 (f16
+// and bf16 through f32: mathexp.Expand, within 2 ULP) rather than by a
+// libm call per element in f64: the ones models spend their time in
+// (sigmoid, SiLU and softmax's exp, tanh, log-softmax's log),
+// whose inline form vectorizes. f64 and the other functions call libm.
+var cpuInlineMath = map[kir.Kind]bool{
+	kir.Exp: true, kir.Exp2: true, kir.Expm1: true, kir.Tanh: true,
+	kir.Log: true, kir.Log2: true, kir.Log1p: true,
+}
+
+// expandCPUMath expands cpuInlineMath's functions on f32, f16 and bf16.
+func expandCPUMath(k *kir.Kernel) error {
+	return mathexp.ExpandWhere(k, func(kind kir.Kind, s kir.Scalar) bool {
+		return !cpuInlineMath[kind] || !(s == kir.F32 || s == kir.F16 || s == kir.BF16)
 	})
 }
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gree-ml/gree/go/compiler/kir"
-	"github.com/gree-ml/gree/go/compiler/target/gpu"
+	"github.com/gree-ml/gree/go/compiler/target/mathexp"
 	"github.com/gree-ml/gree/go/compiler/target/targettest"
 	"github.com/gree-ml/gree/go/schemas/llvmcpu"
 )
@@ -186,13 +186,13 @@ func TestRunPartialElement(t *testing.T) {
 
 // TestRunElementwise runs targettest's Elementwise kernels (a vectorized
 // loop with a scalar remainder over a dynamic extent) with FloatChain as
-// the body, its fmod expanded by gpu.ExpandMath (one-thread workgroups).
+// the body, its fmod expanded by mathexp.Expand (one-thread workgroups).
 func TestRunElementwise(t *testing.T) {
 	simAvailable(t)
 	for _, s := range floatTypes {
 		for _, w := range []int{1, 4} {
 			k := targettest.Elementwise("chain", s, s, w, 64, targettest.FloatChain)
-			if err := gpu.ExpandMath(k); err != nil {
+			if err := mathexp.Expand(k); err != nil {
 				t.Fatal(err)
 			}
 			emit(t, k)

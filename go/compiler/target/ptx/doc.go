@@ -1,6 +1,6 @@
 // Package ptx is the PTX emitter of the cuda target: it translates the
 // legalized thread-level kernels of one executable (go/compiler/kir,
-// after gpu.Legalize and gpu.ExpandMath for a CUDA target) into one PTX
+// after gpu.Legalize and mathexp.Expand for a CUDA target) into one PTX
 // module, written entirely in Go, and describes it as a cuda-nvptx-fb
 // variant (go/schemas/cuda): one .visible .entry per kernel, in order,
 // named by the kernel's name made a unique PTX identifier.
@@ -85,7 +85,7 @@
 //     threads. LaneID and SubgroupSize are computed from the linear id.
 //
 // The tile ops (Contract, DWConv; gpu.Legalize expands them) and the
-// transcendental functions (gpu.ExpandMath expands them: Exp, Log, Sin,
+// transcendental functions (mathexp.Expand expands them: Exp, Log, Sin,
 // Erf, PowF, Atan2, Cbrt, RemF, …) are UNIMPLEMENTED.
 //
 // # Known differences

@@ -60,7 +60,7 @@ type emitter struct {
 // .visible .entry per kernel in order, and returns the cuda-nvptx-fb
 // variant describing it. Every kernel is verified first. The tile ops
 // (Contract, DWConv) are UNIMPLEMENTED (gpu.Legalize expands them), and
-// so are the transcendental functions, which gpu.ExpandMath turns into
+// so are the transcendental functions, which mathexp.Expand turns into
 // plain arithmetic before Emit.
 func Emit(ks []*kir.Kernel, opts Options) (cuda.Variant, error) {
 	cc, _, err := cuda.ParseArch(opts.Arch)
@@ -158,7 +158,7 @@ func (e *emitter) prepare() {
 			case op.Kind == kir.Contract || op.Kind == kir.DWConv:
 				e.failf(status.Unimplemented, "the PTX target does not implement the tile op %s (gpu.Legalize expands it into loops first)", op.Kind)
 			case transcendental(op.Kind):
-				e.failf(status.Unimplemented, "the PTX target does not implement %s: expand it with gpu.ExpandMath first", op.Kind)
+				e.failf(status.Unimplemented, "the PTX target does not implement %s: expand it with mathexp.Expand first", op.Kind)
 			case op.Kind == kir.SubgroupReduce || op.Kind == kir.SubgroupShuffle:
 				subgroups = true
 			}
@@ -179,7 +179,7 @@ func (e *emitter) prepare() {
 	e.zeroShared()
 }
 
-// transcendental reports the ops gpu.ExpandMath expands.
+// transcendental reports the ops mathexp.Expand expands.
 func transcendental(k kir.Kind) bool {
 	switch k {
 	case kir.Exp, kir.Exp2, kir.Expm1, kir.Log, kir.Log2, kir.Log10, kir.Log1p,

@@ -213,7 +213,7 @@ func (e *emitter) floatUnary(k kir.Kind, s kir.Scalar, a string) string {
 	case kir.Round:
 		r = e.roundAway(s, x)
 	default:
-		e.failf(status.Unimplemented, "op %d: %s is not implemented by the PTX target (expand it with gpu.ExpandMath first)", e.opNo, k)
+		e.failf(status.Unimplemented, "op %d: %s is not implemented by the PTX target (expand it with mathexp.Expand first)", e.opNo, k)
 	}
 	return e.narrow(s, r)
 }

@@ -37,7 +37,7 @@ var floatBinary = []kir.Kind{kir.Add, kir.Sub, kir.Mul, kir.DivF, kir.MinF, kir.
 	kir.MinNumF, kir.MaxNumF, kir.CopySign}
 
 // floatUnary lists the float unary ops the emitter implements (the
-// transcendental ones are gpu.ExpandMath's).
+// transcendental ones are mathexp.Expand's).
 var floatUnary = []kir.Kind{kir.NegF, kir.AbsF, kir.Sqrt, kir.Rsqrt, kir.Floor, kir.Ceil,
 	kir.Round, kir.RoundEven, kir.Trunc}
 

@@ -11,12 +11,13 @@ import (
 	"github.com/gree-ml/gree/go/compiler/codegen"
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/compiler/target/gpu"
+	"github.com/gree-ml/gree/go/compiler/target/mathexp"
 	"github.com/gree-ml/gree/go/compiler/target/targettest"
 )
 
 // The program sweep: every kernel codegen makes for the MLIR programs of
 // tests/e2e and samples with the cuda target's GPU strategy (gpu.Strategy,
-// gpu.Legalize and gpu.ExpandMath for sm_80, as the cuda backend compiles
+// gpu.Legalize and mathexp.Expand for sm_80, as the cuda backend compiles
 // them) is emitted, one module per program, and assembled by ptxas for
 // every architecture; each kernel then runs on ptxsim and kir.Run over
 // the same random inputs, every binding agreeing bit for bit (NaN
@@ -30,7 +31,7 @@ func programDispatches(path string, t *gpu.Target) ([]*codegen.Dispatch, error) 
 		if err := gpu.Legalize(k, t); err != nil {
 			return err
 		}
-		return gpu.ExpandMath(k)
+		return mathexp.Expand(k)
 	})
 }
 

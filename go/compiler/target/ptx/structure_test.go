@@ -218,7 +218,7 @@ func TestUnimplemented(t *testing.T) {
 		}
 		b.Store(0, b.Idx(0), y)
 		_, err := ptx.Emit([]*kir.Kernel{k}, options(t, "sm_80"))
-		if status.CodeOf(err) != status.Unimplemented || !strings.Contains(err.Error(), "gpu.ExpandMath") {
+		if status.CodeOf(err) != status.Unimplemented || !strings.Contains(err.Error(), "mathexp.Expand") {
 			t.Fatalf("%s: error %v", kind, err)
 		}
 	}

@@ -1,6 +1,6 @@
-package gpu
+package mathexp
 
-// Tests of ExpandMath: kernels applying one math op to a buffer run on
+// Tests of Expand: kernels applying one math op to a buffer run on
 // the reference interpreter before (Go's math package, rounded to the
 // type) and after the expansion; results must agree within the ULP
 // bounds of mathTol, special values exactly (NaN, ±Inf, the sign of
@@ -138,8 +138,8 @@ func runMath(t *testing.T, kind kir.Kind, s kir.Scalar, lanes int, xs, ys []floa
 	run := func(expand bool) []float64 {
 		k = mathKernel(kind, s, lanes, n)
 		if expand {
-			if err := ExpandMath(k); err != nil {
-				t.Fatalf("%s %s: ExpandMath: %v", kind, s, err)
+			if err := Expand(k); err != nil {
+				t.Fatalf("%s %s: Expand: %v", kind, s, err)
 			}
 			if err := kir.Verify(k); err != nil {
 				t.Fatalf("%s %s: expanded kernel does not verify: %v", kind, s, err)
@@ -147,7 +147,7 @@ func runMath(t *testing.T, kind kir.Kind, s kir.Scalar, lanes int, xs, ys []floa
 			kinds := map[kir.Kind]int{}
 			kindsIn(k.Body, kinds)
 			for kd := range kinds {
-				if IsMathKind(kd) {
+				if IsKind(kd) {
 					t.Errorf("%s %s: expanded kernel still has %s", kind, s, kd)
 				}
 			}

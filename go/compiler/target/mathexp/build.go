@@ -1,4 +1,4 @@
-package gpu
+package mathexp
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 )
 
-// The float builder of ExpandMath: fb appends plain kir arithmetic
+// The float builder of Expand: fb appends plain kir arithmetic
 // (add, mul, compare, select, bitcast, integer shifts…) in one compute
 // type, f32 or f64, scalar or a vector of them. Everything is lane-wise,
 // so one expansion serves every lane of a vector. The helpers that

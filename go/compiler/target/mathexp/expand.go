@@ -1,11 +1,11 @@
-package gpu
+package mathexp
 
 import (
 	"github.com/gree-ml/gree/go/compiler/kir"
 	"github.com/gree-ml/gree/go/status"
 )
 
-// ExpandMath: every transcendental or library float op (exp, log, the
+// Expand: every transcendental or library float op (exp, log, the
 // trigonometric and hyperbolic functions and their inverses, erf, pow,
 // atan2, cbrt, rsqrt, fmod, round) becomes plain kir arithmetic, so that
 // an emitter without a math library only translates basic operations.
@@ -36,7 +36,7 @@ import (
 // are accurate for |x| up to 1e4 (f32) and 1.6e6 (f64); beyond, their
 // results are finite, sin and cos in [−1, 1], but not accurate.
 
-// mathKinds are the ops ExpandMath replaces.
+// mathKinds are the ops Expand replaces.
 var mathKinds = map[kir.Kind]bool{
 	kir.Exp: true, kir.Exp2: true, kir.Expm1: true, kir.Log: true, kir.Log2: true, kir.Log10: true,
 	kir.Log1p: true, kir.Sin: true, kir.Cos: true, kir.Tan: true, kir.Sinh: true, kir.Cosh: true,
@@ -45,26 +45,34 @@ var mathKinds = map[kir.Kind]bool{
 	kir.Rsqrt: true, kir.RemF: true, kir.Round: true,
 }
 
-// IsMathKind reports whether ExpandMath replaces ops of kind k.
-func IsMathKind(k kir.Kind) bool { return mathKinds[k] }
+// IsKind reports whether Expand replaces ops of kind k.
+func IsKind(k kir.Kind) bool { return mathKinds[k] }
 
-// ExpandMath rewrites every op of a kind IsMathKind reports into kir
+// Expand rewrites every op of a kind IsKind reports into kir
 // arithmetic (see the file comment). Ops of those kinds on non-float
 // types are INTERNAL errors.
-func ExpandMath(k *kir.Kernel) error {
-	return expandBlock(k, k.Body)
+func Expand(k *kir.Kernel) error {
+	return expandBlock(k, k.Body, nil)
 }
 
-func expandBlock(k *kir.Kernel, blk *kir.Block) error {
+// ExpandWhere is Expand for the ops of those kinds for which keep(op's
+// kind, its result's scalar type) is false: a target with a math library
+// expands only the functions whose inline form is faster (vectorizable),
+// and calls its library for the rest.
+func ExpandWhere(k *kir.Kernel, keep func(kir.Kind, kir.Scalar) bool) error {
+	return expandBlock(k, k.Body, keep)
+}
+
+func expandBlock(k *kir.Kernel, blk *kir.Block, keep func(kir.Kind, kir.Scalar) bool) error {
 	ops := blk.Ops
 	blk.Ops = make([]*kir.Op, 0, len(ops))
 	for _, op := range ops {
 		for _, r := range op.Regions {
-			if err := expandBlock(k, r); err != nil {
+			if err := expandBlock(k, r, keep); err != nil {
 				return err
 			}
 		}
-		if !mathKinds[op.Kind] {
+		if !mathKinds[op.Kind] || keep != nil && len(op.Results) == 1 && keep(op.Kind, k.Types[op.Results[0]].Elem) {
 			blk.Ops = append(blk.Ops, op)
 			continue
 		}
@@ -80,20 +88,20 @@ func expandBlock(k *kir.Kernel, blk *kir.Block) error {
 // expandOp returns the ops that compute op's result.
 func expandOp(k *kir.Kernel, op *kir.Op) ([]*kir.Op, error) {
 	if len(op.Results) != 1 {
-		return nil, status.Errorf(status.Internal, "gpu: ExpandMath: %s with %d results", op.Kind, len(op.Results))
+		return nil, status.Errorf(status.Internal, "mathexp: %s with %d results", op.Kind, len(op.Results))
 	}
 	r := op.Results[0]
 	rt := k.Types[r]
 	s := rt.Elem
 	if !s.IsFloat() {
-		return nil, status.Errorf(status.Internal, "gpu: ExpandMath: %s on %s", op.Kind, rt)
+		return nil, status.Errorf(status.Internal, "mathexp: %s on %s", op.Kind, rt)
 	}
 	want := 1
 	if kir.IsFloatBinary(op.Kind) {
 		want = 2
 	}
 	if len(op.Args) != want {
-		return nil, status.Errorf(status.Internal, "gpu: ExpandMath: %s with %d operands, want %d", op.Kind, len(op.Args), want)
+		return nil, status.Errorf(status.Internal, "mathexp: %s with %d operands, want %d", op.Kind, len(op.Args), want)
 	}
 	b := &kir.Builder{K: k, Block: &kir.Block{}}
 	ct := kir.Type{Elem: s, Lanes: rt.Lanes}
@@ -133,7 +141,7 @@ func (f fb) expand(k kir.Kind, args []kir.Value) (kir.Value, error) {
 	}
 	fn, ok := unaryBuilders[k]
 	if !ok {
-		return 0, status.Errorf(status.Unimplemented, "gpu: ExpandMath: %s on %s is not implemented", k, f.t)
+		return 0, status.Errorf(status.Unimplemented, "mathexp: %s on %s is not implemented", k, f.t)
 	}
 	return fn(f, x), nil
 }

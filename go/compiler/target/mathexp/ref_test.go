@@ -1,4 +1,4 @@
-package gpu
+package mathexp
 
 // A high-precision reference for the f64 tests. Go's math package, which
 // defines kir.Run's results, is itself a few ULPs off in places, and on

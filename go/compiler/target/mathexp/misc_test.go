@@ -1,6 +1,6 @@
-package gpu
+package mathexp
 
-// ExpandMath's structural tests: vectors expand lane-wise (bit for bit
+// Expand's structural tests: vectors expand lane-wise (bit for bit
 // the scalar expansion), kernels without math ops are left alone, the
 // pass is idempotent, big trigonometric arguments stay in range, small
 // integral powers are exact (where representable), and a math op on a non-float type is an
@@ -61,7 +61,7 @@ func plainKernel() *kir.Kernel {
 func TestExpandMathLeavesPlainKernels(t *testing.T) {
 	k := plainKernel()
 	before, types := k.String(), len(k.Types)
-	if err := ExpandMath(k); err != nil {
+	if err := Expand(k); err != nil {
 		t.Fatal(err)
 	}
 	if k.String() != before || len(k.Types) != types {
@@ -71,15 +71,15 @@ func TestExpandMathLeavesPlainKernels(t *testing.T) {
 
 func TestExpandMathIdempotent(t *testing.T) {
 	k := mathKernel(kir.Erfc, kir.F32, 4, 2)
-	if err := ExpandMath(k); err != nil {
+	if err := Expand(k); err != nil {
 		t.Fatal(err)
 	}
 	once, types := k.String(), len(k.Types)
-	if err := ExpandMath(k); err != nil {
+	if err := Expand(k); err != nil {
 		t.Fatal(err)
 	}
 	if k.String() != once || len(k.Types) != types {
-		t.Error("a second ExpandMath changed the kernel")
+		t.Error("a second Expand changed the kernel")
 	}
 }
 
@@ -138,7 +138,7 @@ func TestExpandMathRejectsIntegerOps(t *testing.T) {
 	k, b := kir.NewKernel("bad")
 	x := b.Int(kir.S(kir.I32), 3)
 	b.Emit(kir.Exp, kir.S(kir.I32), x)
-	if err := ExpandMath(k); status.CodeOf(err) != status.Internal {
-		t.Errorf("ExpandMath of an i32 exp: %v, want INTERNAL", err)
+	if err := Expand(k); status.CodeOf(err) != status.Internal {
+		t.Errorf("Expand of an i32 exp: %v, want INTERNAL", err)
 	}
 }
