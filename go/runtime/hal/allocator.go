@@ -90,7 +90,9 @@ func (h *HeapAllocator) Allocate(params BufferParams, size int64) (*Buffer, erro
 	}
 	_, params = h.QueryCompatibility(params, size)
 	device := params.Type&MemoryTypeDeviceLocal == MemoryTypeDeviceLocal
-	s, err := newHostStorage(size, fmt.Sprintf("a HAL buffer (memory_type=%s, allowed_usage=%s)", params.Type, params.Usage), func(n int64) {
+	s, err := newHostStorage(size, func() string {
+		return fmt.Sprintf("a HAL buffer (memory_type=%s, allowed_usage=%s)", params.Type, params.Usage)
+	}, func(n int64) {
 		h.recordFree(device, n)
 	})
 	if err != nil {

@@ -160,7 +160,7 @@ func NewHostBufferView(shape []int64, t ElementType) (*BufferView, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := newHostStorage(n, "a "+shapeString(shape, t)+" tensor", nil)
+	s, err := newHostStorage(n, func() string { return "a " + shapeString(shape, t) + " tensor" }, nil)
 	if err != nil {
 		return nil, err
 	}

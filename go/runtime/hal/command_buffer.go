@@ -327,8 +327,10 @@ func (cb *CommandBuffer) Dispatch(exe Executable, entry int, workgroups [3]int64
 		}
 	}
 	for i, r := range bindings {
-		if err := cb.checkRef(r, 0, fmt.Sprintf("dispatch binding %d", i)); err != nil {
-			return err
+		if cb.checkRef(r, 0, "") != nil {
+			// Checked again to name the binding (only on failure: a
+			// dispatch does not pay for formatting the phrase).
+			return cb.checkRef(r, 0, fmt.Sprintf("dispatch binding %d", i))
 		}
 	}
 	c := Command{Kind: CommandDispatch, Executable: exe, Entry: entry, Workgroups: workgroups,

@@ -118,20 +118,25 @@ func FormatBytes(n int64) string {
 // MapThreshold bytes and more) over the memory the machine has available;
 // INVALID_ARGUMENT when n is negative. It allocates nothing.
 func CheckHostAllocation(n int64, what string) error {
+	return checkHost(n, func() string { return what })
+}
+
+// checkHost is CheckHostAllocation with the phrase made only for an error.
+func checkHost(n int64, phrase func() string) error {
 	switch {
 	case n < 0:
-		return status.Errorf(status.InvalidArgument, "cannot allocate %d bytes for %s: the size is negative", n, what)
+		return status.Errorf(status.InvalidArgument, "cannot allocate %d bytes for %s: the size is negative", n, phrase())
 	case n > maxBufferBytes:
-		return status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: gree allocates at most %s per buffer", FormatBytes(n), what, FormatBytes(maxBufferBytes))
+		return status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: gree allocates at most %s per buffer", FormatBytes(n), phrase(), FormatBytes(maxBufferBytes))
 	}
 	if lim := MemoryLimit(); lim > 0 {
 		if live := hostLive.Load(); n > lim-live {
-			return status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: %s=%d allows %s more (%s in use)", FormatBytes(n), what, MemoryLimitEnv, lim, FormatBytes(max(lim-live, 0)), FormatBytes(live))
+			return status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: %s=%d allows %s more (%s in use)", FormatBytes(n), phrase(), MemoryLimitEnv, lim, FormatBytes(max(lim-live, 0)), FormatBytes(live))
 		}
 	}
 	if n >= MapThreshold {
 		if avail, ok := availableMemory(); ok && n > avail {
-			return status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: the machine has %s available (MemAvailable plus free swap)", FormatBytes(n), what, FormatBytes(avail))
+			return status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: the machine has %s available (MemAvailable plus free swap)", FormatBytes(n), phrase(), FormatBytes(avail))
 		}
 	}
 	return nil
@@ -143,7 +148,13 @@ func CheckHostAllocation(n int64, what string) error {
 // used. Failure (see CheckHostAllocation, and a mapping the kernel
 // refuses) is an error; the process never runs out of memory here.
 func AllocHost(n int64, what string) ([]byte, func(), error) {
-	if err := CheckHostAllocation(n, what); err != nil {
+	return allocHost(n, func() string { return what })
+}
+
+// allocHost is AllocHost with the phrase made only for an error (a
+// buffer allocated per dispatch does not pay for formatting it).
+func allocHost(n int64, phrase func() string) ([]byte, func(), error) {
+	if err := checkHost(n, phrase); err != nil {
 		return nil, nil, err
 	}
 	if n < MapThreshold {
@@ -152,7 +163,7 @@ func AllocHost(n int64, what string) ([]byte, func(), error) {
 	}
 	b, unmap, err := mapAnonymous(n)
 	if err != nil {
-		return nil, nil, status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: the system refused the mapping: %v", FormatBytes(n), what, err)
+		return nil, nil, status.Errorf(status.ResourceExhausted, "cannot allocate %s for %s: the system refused the mapping: %v", FormatBytes(n), phrase(), err)
 	}
 	hostLive.Add(n)
 	return b, func() { hostLive.Add(-n); unmap() }, nil
@@ -160,8 +171,8 @@ func AllocHost(n int64, what string) ([]byte, func(), error) {
 
 // newHostStorage returns storage of n zeroed bytes (see AllocHost) whose
 // Free reports to freed, when not nil.
-func newHostStorage(n int64, what string, freed func(int64)) (*hostStorage, error) {
-	b, free, err := AllocHost(n, what)
+func newHostStorage(n int64, phrase func() string, freed func(int64)) (*hostStorage, error) {
+	b, free, err := allocHost(n, phrase)
 	if err != nil {
 		return nil, err
 	}

@@ -115,7 +115,7 @@ func (e *entry) readyFor(own hal.Semaphore) bool {
 const DebugEnv = "GREE_DEBUG_BUFFER_CACHE"
 
 const (
-	cacheMinBytes   = 1 << 14
+	cacheMinBytes   = 1 << 8
 	cacheMaxPerSize = 16
 	cacheMaxBytes   = 1 << 30
 )
