@@ -260,18 +260,33 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		return b.String()
 	}
 	if err := in.phase("codegen", withKernels, func() error {
-		for i, r := range regions {
+		// Regions whose kernels (for every target) are the same program,
+		// differing only in the buffers they bind, share one entry point:
+		// each program is compiled once.
+		entries := map[string]int{}
+		for _, r := range regions {
 			d, err := lowerRegion(be, r, dispatchName(r))
 			if err != nil {
 				return err
 			}
-			ref := vm.DispatchRef{Dispatch: d, Executable: 0, Entry: i}
-			for t, vb := range bes[1:] {
+			ref := vm.DispatchRef{Dispatch: d, Executable: 0}
+			key := kir.Fingerprint(d.Kernel)
+			for _, vb := range bes[1:] {
 				k, err := lowerVariant(be, &ref, vb, r, dispatchName(r))
 				if err != nil {
 					return err
 				}
 				ref.Variants = append(ref.Variants, k)
+				key += "\x00" + kir.Fingerprint(k)
+			}
+			if e, ok := entries[key]; ok {
+				ref.Entry = e
+				refs[r] = ref
+				continue
+			}
+			ref.Entry = len(kernels)
+			entries[key] = ref.Entry
+			for t, k := range ref.Variants {
 				variantKernels[t] = append(variantKernels[t], k)
 			}
 			refs[r] = ref
