@@ -260,3 +260,28 @@ func.func @matmul_merged_loops() {
   check.expect_almost_eq_const(%y, dense<[[[-2.25, 0.5625]], [[0.25, -0.1875]], [[2.75, -0.9375]]]> : tensor<3x1x2xf32>) : tensor<3x1x2xf32>
   return
 }
+
+// An element-wise producer whose result is also returned joins its
+// consumer as a second result (flow's keepsProducer): both values right.
+func.func @producer_kept_as_second_result() {
+  %f = util.unfoldable_constant dense<[[0.5, 1.0], [0.0, 2.0]]> : tensor<2x2xf32>
+  %c0 = util.unfoldable_constant dense<[[2.0, -1.0], [3.0, 0.25]]> : tensor<2x2xf32>
+  %g = util.unfoldable_constant dense<[[1.0, 1.0], [0.5, -1.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%f, %c0, %g : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %x: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %m, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2xf32>
+  %e2 = tensor.empty() : tensor<2x2xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<2x2xf32>) outs(%e2 : tensor<2x2xf32>) {
+  ^bb0(%b: f32, %out: f32):
+    %t = math.tanh %b : f32
+    linalg.yield %t : f32
+  } -> tensor<2x2xf32>
+  %d = arith.addf %c, %c : tensor<2x2xf32>
+  check.expect_almost_eq_const(%h, dense<[[0.9640276, 0.0], [0.4621172, -0.4621172]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  check.expect_almost_eq_const(%d, dense<[[4.0, 0.0], [1.0, -1.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  return
+}

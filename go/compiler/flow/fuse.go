@@ -62,8 +62,13 @@ func fuseLoop(fn *ir.Operation, padsOnly bool) {
 					continue
 				}
 				// A producer with other uses is fused only when it reads no
-				// tensor (a fill): recomputing it is free.
+				// tensor (a fill): recomputing it is free; or, element for
+				// element, as a second result of the consumer (keepsProducer).
 				if uses[in] != 1 && !readsNoTensor(pg) {
+					if !padsOnly && keepsProducer(fn, pg, cg, i, uses) {
+						changed = true
+						break
+					}
 					continue
 				}
 				if padsOnly && (!windowed(cg.Maps()[i]) || !cheapBody(pg.Body())) {
@@ -97,7 +102,11 @@ func fuseLoop(fn *ir.Operation, padsOnly bool) {
 
 // fuse builds consumer c with its input i computed by producer p inline.
 // It returns nil when the maps do not allow it.
-func fuse(p, c linalg.Generic, i int) *ir.Operation {
+func fuse(p, c linalg.Generic, i int) *ir.Operation { return fuseWith(p, c, i, false) }
+
+// fuseWith is fuse; with keep, the producer's value is also the fused
+// generic's last result (over p's own init, in c's loops).
+func fuseWith(p, c linalg.Generic, i int, keep bool) *ir.Operation {
 	cm := c.Maps()
 	pm := p.Maps()
 	n := c.NumLoops()
@@ -152,7 +161,12 @@ func fuse(p, c linalg.Generic, i int) *ir.Operation {
 	b.SetInsertionPointBefore(c.Op)
 	its := c.Iterators()
 	np := p.NumInputs()
-	return linalg.BuildGeneric(b, ins, c.Outputs(), maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
+	outs := c.Outputs()
+	if keep {
+		outs = append(append([]*ir.Value(nil), outs...), p.Outputs()...)
+		maps = append(maps, cm[i])
+	}
+	return linalg.BuildGeneric(b, ins, outs, maps, its, func(bb *ir.Builder, args []*ir.Value) []*ir.Value {
 		m := ir.Mapping{}
 		for k := 0; k < np; k++ {
 			m[pBody.Args[k]] = args[i+k]
@@ -187,6 +201,9 @@ func fuse(p, c linalg.Generic, i int) *ir.Operation {
 				ys := make([]*ir.Value, len(op.Operands))
 				for k, v := range op.Operands {
 					ys[k] = cm.Lookup(v)
+				}
+				if keep {
+					ys = append(ys, m.Lookup(pYield.Operands[0]))
 				}
 				return ys
 			}
