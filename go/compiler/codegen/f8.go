@@ -94,6 +94,10 @@ func (f f8Format) encode(b *kir.Builder, v kir.Value, w int) kir.Value {
 		// the mantissa's top bit round up); NaN and overflow give 0xff.
 		e := x.op(kir.And, x.op(kir.ShrU, bits, x.i(23)), x.i(0xff))
 		up := x.op(kir.And, x.op(kir.ShrU, bits, x.i(22)), x.i(1))
+		// f32 subnormals (exponent 0) are m*2^-149: code 0 (2^-127, the
+		// decoded 0x00) up to 1.5*2^-127 (m >= 0x600000) exclusive, else 1.
+		sub := x.op(kir.ShrU, x.op(kir.And, bits, x.i(0x7fffff)), x.i(21))
+		up = x.sel(x.cmp(kir.PredEQ, e, x.i(0)), x.op(kir.ShrU, x.op(kir.Add, sub, x.i(1)), x.i(2)), up)
 		e = x.op(kir.MinS, x.op(kir.Add, e, up), x.i(0xff))
 		e = x.sel(b.Emit(kir.IsNaN, kir.V(kir.I1, w), v), x.i(0xff), e)
 		return b.Emit(kir.TruncI, kir.V(kir.I8, w), e)

@@ -96,11 +96,12 @@ func onnxQuantize(o *onnxOp) ([]*ir.Value, error) {
 	x, scale, zp, rt := o.in(0), o.in(1), o.in(2), o.rts[0]
 	n := len(rt.Dims)
 	toFloat := ir.IsFloat(rt.Elem)
-	limit := map[string]float64{"f8E4M3FN": 448, "f8E4M3FNUZ": 240, "f8E5M2": 57344, "f8E5M2FNUZ": 57344}[rt.Elem.String()]
+	// f4E2M1FN has no infinity or NaN: it always saturates (at 6).
+	limit := map[string]float64{"f8E4M3FN": 448, "f8E4M3FNUZ": 240, "f8E5M2": 57344, "f8E5M2FNUZ": 57344, "f4E2M1FN": 6}[rt.Elem.String()]
 	if toFloat && limit == 0 {
 		return nil, o.errorf("to %s is not supported by gree yet", rt.Elem)
 	}
-	saturate := o.attrInt("saturate", 1) != 0
+	saturate := o.attrInt("saturate", 1) != 0 || limit == 6
 	sm, err := quantAxisMap(o, scale, n)
 	if err != nil {
 		return nil, err

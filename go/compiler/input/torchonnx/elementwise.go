@@ -436,8 +436,16 @@ func onnxCast(o *onnxOp) ([]*ir.Value, error) {
 	// out-of-range values and infinities (NaN stays NaN).
 	limit := map[string]float64{"f8E4M3FN": 448, "f8E4M3FNUZ": 240, "f8E5M2": 57344, "f8E5M2FNUZ": 57344}[rt.Elem.String()]
 	saturate := limit > 0 && o.attrInt("saturate", 1) != 0 && ir.IsFloat(tt(x).Elem)
+	toE8M0 := isE8M0(rt.Elem) && !isE8M0(tt(x).Elem)
+	roundMode := o.attrStr("round_mode", "up")
+	if toE8M0 && !e8m0RoundModes[roundMode] {
+		return nil, o.errorf("has round_mode '%s'; it must be 'up', 'down' or 'nearest'", roundMode)
+	}
 	v := mapGeneric(o.b, []*ir.Value{x}, rt, func(bb *ir.Builder, args []*ir.Value) *ir.Value {
 		a := args[0]
+		if toE8M0 {
+			return castToE8M0(bb, a, o.isUnsigned(x), roundMode, o.attrInt("saturate", 1) != 0)
+		}
 		if saturate {
 			f := sc{bb, ir.F32}
 			a = castScalar(bb, a, ir.F32, false, false)
@@ -493,18 +501,8 @@ func onnxClip(o *onnxOp) ([]*ir.Value, error) {
 // returns an all-true mask when asked).
 func onnxIdentity(o *onnxOp) ([]*ir.Value, error) {
 	if o.kind == "Dropout" {
-		// Inference only: training_mode must be absent or constant false
-		// (or the ratio constant 0).
-		training := o.attrInt("is_test", 1) == 0 && o.c.opset < 7
-		if o.in(2) != nil {
-			v, ok := o.constInts(2)
-			training = !ok || len(v) != 1 || v[0] != 0
-		}
-		if r, ok := o.constFloats(1); training && ok && len(r) == 1 && r[0] == 0 {
-			training = false
-		}
-		if training {
-			return nil, o.errorf("in training mode (random dropping) is not supported by gree")
+		if err := dropoutIsIdentity(o); err != nil {
+			return nil, err
 		}
 	}
 	out := []*ir.Value{o.in(0)}

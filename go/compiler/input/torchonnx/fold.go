@@ -188,7 +188,7 @@ func (o *onnxOp) fold() ([]*ir.Value, bool) {
 		}
 	case "Cast", "Neg", "Abs", "Not", "Sqrt", "Floor", "Ceil", "Reciprocal":
 		x := in(0)
-		if x == nil {
+		if x == nil || isE8M0(rt.Elem) { // e8m0 casts round by round_mode (castToE8M0)
 			return nil, false
 		}
 		res.dims = x.dims

@@ -232,7 +232,7 @@ func torchElemType(s string) (ir.Type, bool, error) {
 			}
 		}
 	}
-	for _, k := range []ir.FloatKind{ir.KindF8E4M3FN, ir.KindF8E5M2, ir.KindF8E4M3FNUZ, ir.KindF8E5M2FNUZ} {
+	for _, k := range []ir.FloatKind{ir.KindF8E4M3FN, ir.KindF8E5M2, ir.KindF8E4M3FNUZ, ir.KindF8E5M2FNUZ, ir.KindF4E2M1FN, ir.KindF8E8M0FNU} {
 		if k.String() == s {
 			return ir.Float(k), false, nil
 		}

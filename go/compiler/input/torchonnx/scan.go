@@ -10,8 +10,8 @@ import (
 // states…, scan-output accumulators…): each iteration reads row i (or
 // the last row first, for reverse scan directions) of every scan input
 // along axis 0, runs the body, and writes its scan outputs at row i (or
-// from the end). Scan axes other than 0 and opset 8's batched form are
-// errors.
+// from the end). Scan axes other than 0 are errors. Opset 8's batched
+// form is onnxScan8.
 
 func init() {
 	onnxReg(onnxScan, "Scan")
@@ -19,8 +19,15 @@ func init() {
 
 func onnxScan(o *onnxOp) ([]*ir.Value, error) {
 	if o.c.opset < 9 {
-		return nil, o.errorf("(the batched opset-8 form) is not supported by gree")
+		return onnxScan8(o)
 	}
+	return scanLoop(o, nil)
+}
+
+// scanLoop builds the scf.while of a Scan whose operands are o.ins
+// (states, then scan inputs) and results o.rts; inDirs gives the scan
+// input directions (nil: the scan_input_directions attribute).
+func scanLoop(o *onnxOp, inDirs []int64) ([]*ir.Value, error) {
 	if len(o.op.Regions) != 1 || len(o.op.Regions[0].Blocks) != 1 {
 		return nil, o.errorf("needs one single-block body")
 	}
@@ -38,7 +45,10 @@ func onnxScan(o *onnxOp) ([]*ir.Value, error) {
 		}
 		return v
 	}
-	inAxes, inDirs := ints("scan_input_axes", nin), ints("scan_input_directions", nin)
+	inAxes := ints("scan_input_axes", nin)
+	if inDirs == nil {
+		inDirs = ints("scan_input_directions", nin)
+	}
 	outAxes, outDirs := ints("scan_output_axes", nout), ints("scan_output_directions", nout)
 	for _, a := range append(append([]int64{}, inAxes...), outAxes...) {
 		if a != 0 {
