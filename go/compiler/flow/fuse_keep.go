@@ -34,6 +34,13 @@ func keepsProducer(fn *ir.Operation, p, c linalg.Generic, i int, uses map[*ir.Va
 		return false
 	}
 	pv := p.Op.Results[0]
+	// c must read p's value at input i only (a second read, or p's value
+	// as c's init, would read the fused generic's own result).
+	for k, v := range c.Op.Operands {
+		if v == pv && k != i {
+			return false
+		}
+	}
 	blk := c.Op.Block()
 	at := blk.IndexOf(c.Op)
 	ok := true

@@ -19,3 +19,22 @@ func.func @lstm_cell(%f: tensor<4x8xf32>, %c0: tensor<4x8xf32>, %g: tensor<4x8xf
   } -> tensor<4x8xf32>
   return %h, %c : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// A consumer that reads the producer twice (x·x) does not take it as a
+// second result (the other read would be of its own result): the
+// producer stays a generic of its own.
+func.func @square_of_kept(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) {
+  ^bb0(%u: f32, %w: f32, %out: f32):
+    %m = arith.mulf %u, %w : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %y, %x : tensor<4xf32>, tensor<4xf32>
+}
