@@ -292,7 +292,7 @@ def main(argv=None):
             print(f"  {c:<26} {counts[c]:5d}  ({100.0 * counts[c] / max(total, 1):.1f}%)")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"counts": counts, "results": results}, f, indent=1, sort_keys=True)
+            json.dump({"counts": counts, "results": results, "backend": args.backend, "device": args.device}, f, indent=1, sort_keys=True)
     return 0 if counts["pass"] == total else 1
 
 
