@@ -1,6 +1,7 @@
 package halmodule
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -212,7 +213,8 @@ func (d *Device) HostView(v *hal.BufferView) (*hal.BufferView, error) {
 }
 
 // DeviceView returns v itself when the device can use its buffer, else a
-// copy of it in a new buffer of the device's memory (written now). Tools
+// copy of it in a new buffer of the device's memory (written now; the
+// recorder's Adopt does the same for arguments, after its recorded work). Tools
 // place their parsed inputs with it once, as IREE's tools allocate inputs
 // on the device, instead of each call copying host memory to a GPU.
 func (d *Device) DeviceView(v *hal.BufferView) (*hal.BufferView, error) {
@@ -222,7 +224,7 @@ func (d *Device) DeviceView(v *hal.BufferView) (*hal.BufferView, error) {
 	n := v.ByteLength()
 	data, err := hal.ReadBuffer(nil, v.Buffer, 0, n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading a %s to copy it into %s memory: %w", v.Buffer, d.dev.Info().Name, err)
 	}
 	b, err := d.dev.Allocator().Allocate(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault}, n)
 	if err != nil {

@@ -271,24 +271,11 @@ func (r *recorder) Adopt(ref any) (any, error) {
 	if !ok || v.Buffer == nil || hal.Usable(r.d.dev, v.Buffer) {
 		return ref, nil
 	}
-	n := v.ByteLength()
-	data, err := hal.ReadBuffer(nil, v.Buffer, 0, n)
-	if err != nil {
-		return nil, fmt.Errorf("reading a %s to copy it into %s memory: %w", v.Buffer, r.d.dev.Info().Name, err)
-	}
-	b, err := r.d.dev.Allocator().Allocate(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal, Usage: hal.BufferUsageDefault}, n)
-	if err != nil {
-		return nil, err
-	}
+	// The copy is written once the work recorded before it is done.
 	if err := r.Sync(); err != nil {
-		b.Release()
 		return nil, err
 	}
-	if err := hal.WriteBuffer(r.d.dev, b, 0, data); err != nil {
-		b.Release()
-		return nil, err
-	}
-	return newView(v.Shape, v.Type, b), nil
+	return r.d.DeviceView(v)
 }
 
 // Trace hands the buffer views to the trace sink.
