@@ -20,7 +20,7 @@ CLASS_REASON = {
     "conversion does not take them yet). Excluded from the percentage.",
     "unsupported op": "The op, or this form of it, is not converted to core ops; the compiler reports "
     "an error naming the op and opset. Most are results whose shapes depend on run-time values "
-    "(Range/Pad/Split/Slice/Concat/ReduceSum with run-time operands in expanded function bodies), "
+    "(Pad/Slice/Split/Concat sized by run-time values in expanded function bodies), "
     "random ops (Bernoulli, RandomUniformLike, training-mode Dropout: nondeterministic, no fixed "
     "expected output to match), and ops not written yet.",
     "compile error": "The model imports but does not compile; the error names the op.",

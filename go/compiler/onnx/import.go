@@ -483,13 +483,22 @@ func (gi *graphImporter) importNode(n *onnxpb.NodeProto) error {
 		seen[key] = true
 		o.attrs = append(o.attrs, namedAttr{key, s})
 	}
-	sortAttrs(o.attrs)
 	// Regions in attribute-name order, as IREE's importer orders them.
 	for i := 1; i < len(graphs); i++ {
 		for j := i; j > 0 && graphs[j].GetName() < graphs[j-1].GetName(); j-- {
 			graphs[j], graphs[j-1] = graphs[j-1], graphs[j]
 		}
 	}
+	if len(graphs) > 0 && !fixedRegions[n.GetOpType()] {
+		// Optional graph attributes (FlexAttention's score_mod, mask_mod,
+		// prob_mod): the regions alone do not say which is which.
+		names := make([]string, len(graphs))
+		for i, a := range graphs {
+			names[i] = escapeString(a.GetName())
+		}
+		o.attrs = append(o.attrs, namedAttr{"gree.graph_attrs", "[" + strings.Join(names, ", ") + "]"})
+	}
+	sortAttrs(o.attrs)
 	for _, a := range graphs {
 		var inTypes []*vtype
 		if a.GetName() == "body" {
@@ -509,6 +518,10 @@ func (gi *graphImporter) importNode(n *onnxpb.NodeProto) error {
 	gi.region.ops = append(gi.region.ops, o)
 	return nil
 }
+
+// fixedRegions are the ops whose graph attributes are all required, so
+// that their regions in name order say which is which.
+var fixedRegions = map[string]bool{"If": true, "Loop": true, "Scan": true, "SequenceMap": true}
 
 // subgraph imports a GRAPH attribute as a region whose block arguments are
 // the subgraph's inputs; outer values stay visible inside.

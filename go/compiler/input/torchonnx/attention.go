@@ -43,6 +43,36 @@ func repeatHeads(b *ir.Builder, v *ir.Value, g int64) *ir.Value {
 	}).Result(0)
 }
 
+// qkScores is s[b,h,i,j] = sum_d q[b,h,i,d] k[b,h,j,d] for q [B,H,Sq,D]
+// and k [B,H,T,D], accumulated in elem.
+func qkScores(b *ir.Builder, q, k *ir.Value, elem ir.Type) *ir.Value {
+	Q, K := tt(q), tt(k)
+	st := ir.Tensor([]int64{Q.Dims[0], Q.Dims[1], Q.Dims[2], K.Dims[2]}, elem)
+	qm := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(2), dimExpr(4)}}
+	km := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(3), dimExpr(4)}}
+	return linalg.BuildGeneric(b, []*ir.Value{q, k}, []*ir.Value{filled(b, st, 0)}, []*ir.AffineMap{qm, km, attnOut()}, attnIters(), core.MulAdd).Result(0)
+}
+
+// probsTimesV is y[b,h,i,e] = sum_j p[b,h,i,j] v[b,h,j,e], in p's element
+// type.
+func probsTimesV(b *ir.Builder, p, v *ir.Value) *ir.Value {
+	P, V := tt(p), tt(v)
+	yt := ir.Tensor([]int64{P.Dims[0], P.Dims[1], P.Dims[2], V.Dims[3]}, P.Elem)
+	pm := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(2), dimExpr(4)}}
+	vm := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(4), dimExpr(3)}}
+	return linalg.BuildGeneric(b, []*ir.Value{p, v}, []*ir.Value{filled(b, yt, 0)}, []*ir.AffineMap{pm, vm, attnOut()}, attnIters(), core.MulAdd).Result(0)
+}
+
+// The result map and iterators of the two attention contractions (four
+// parallel dimensions, the contracted one last).
+func attnOut() *ir.AffineMap {
+	return &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(2), dimExpr(3)}}
+}
+
+func attnIters() []linalg.Iterator {
+	return []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
+}
+
 func onnxAttention(o *onnxOp) ([]*ir.Value, error) {
 	if err := o.static(); err != nil {
 		return nil, err
@@ -86,11 +116,7 @@ func onnxAttention(o *onnxOp) ([]*ir.Value, error) {
 	mode := o.attrInt("qk_matmul_output_mode", 0)
 	// scores[b,h,i,j] = sum_d q[b,h,i,d] k[b,h,j,d], scaled and softcapped.
 	st := ir.Tensor([]int64{B, H, Sq, T}, elem)
-	qm := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(2), dimExpr(4)}}
-	km := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(3), dimExpr(4)}}
-	om := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(2), dimExpr(3)}}
-	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
-	raw := linalg.BuildGeneric(o.b, []*ir.Value{q4, kx}, []*ir.Value{filled(o.b, st, 0)}, []*ir.AffineMap{qm, km, om}, its, core.MulAdd).Result(0)
+	raw := qkScores(o.b, q4, kx, elem)
 	scores := mapGeneric(o.b, []*ir.Value{raw}, st, func(bb *ir.Builder, a []*ir.Value) *ir.Value {
 		s := sc{bb, elem}
 		x := s.mul(a[0], s.c(scale))
@@ -156,10 +182,7 @@ func onnxAttention(o *onnxOp) ([]*ir.Value, error) {
 	})
 	probs := softmaxLike(o.b, biased, map[int]bool{3: true}, false)
 	// y[b,h,i,e] = sum_j p[b,h,i,j] v[b,h,j,e]
-	yt := ir.Tensor([]int64{B, H, Sq, Dv}, elem)
-	pm := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(2), dimExpr(4)}}
-	vm := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(4), dimExpr(3)}}
-	y := linalg.BuildGeneric(o.b, []*ir.Value{probs, vx}, []*ir.Value{filled(o.b, yt, 0)}, []*ir.AffineMap{pm, vm, om}, its, core.MulAdd).Result(0)
+	y := probsTimesV(o.b, probs, vx)
 	if three {
 		m := &ir.AffineMap{NumDims: 4, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2), dimExpr(1), dimExpr(3)}}
 		y = copyGeneric(o.b, y, m, ir.Tensor([]int64{B, Sq, H, Dv}, elem))

@@ -39,11 +39,12 @@ type onnxConv struct {
 	opset    int64
 	unsigned map[*ir.Value]bool
 	loops    map[*ir.Block]loopInfo // Loop and Scan bodies (now in scf.while)
+	inlined  map[*ir.Operation]bool // subgraph ops a handler converted already
 }
 
 // ConvertFunc converts a torch-onnx function to core tensor ops.
 func ConvertFunc(fn *ir.Operation, lower core.Lowering) error {
-	c := &onnxConv{r: core.NewRewriter(fn, lower), opset: 17, unsigned: map[*ir.Value]bool{}, loops: map[*ir.Block]loopInfo{}}
+	c := &onnxConv{r: core.NewRewriter(fn, lower), opset: 17, unsigned: map[*ir.Value]bool{}, loops: map[*ir.Block]loopInfo{}, inlined: map[*ir.Operation]bool{}}
 	if a, ok := fn.Attr("torch.onnx_meta.opset_version").(*ir.IntegerAttr); ok {
 		c.opset = a.Value
 	}
@@ -57,7 +58,11 @@ func ConvertFunc(fn *ir.Operation, lower core.Lowering) error {
 		}
 		return op == fn || !core.IsStructured(op)
 	})
+	refineFromUses(ops)
 	for _, op := range ops {
+		if c.inlined[op] {
+			continue
+		}
 		var err error
 		if op.Dialect() == "torch" || op.Dialect() == "torch_c" {
 			err = c.convert(op)

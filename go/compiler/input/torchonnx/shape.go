@@ -418,10 +418,15 @@ func onnxPad(o *onnxOp) ([]*ir.Value, error) {
 	}
 	padsIn, axesIn := o.in(1), o.in(3)
 	var axes []int64
+	runAxes := false // axes known only at run time
 	if axesIn != nil {
 		var ok bool
 		if axes, ok = o.constInts(3); !ok {
-			return nil, o.errorf("with non-constant axes is not supported by gree yet")
+			at := tt(axesIn)
+			if len(at.Dims) != 1 || at.Dims[0] < 0 {
+				return nil, o.errorf("with non-constant axes of unknown length is not supported by gree yet")
+			}
+			runAxes = true
 		}
 		for k := range axes {
 			d, err := o.normAxis(axes[k], n)
@@ -434,6 +439,19 @@ func onnxPad(o *onnxOp) ([]*ir.Value, error) {
 	lowOf := func(bb *ir.Builder, j int) *ir.Value {
 		if attrPads != nil {
 			return bb.Constant(ir.IntAttr(attrPads[j], ir.Index))
+		}
+		if runAxes {
+			// The sum over the axes that name dimension j (at most one
+			// does) of their pads.
+			c := func(v int64) *ir.Value { return bb.Constant(ir.IntAttr(v, ir.Index)) }
+			low := c(0)
+			for k := int64(0); k < tt(axesIn).Dims[0]; k++ {
+				a := extractIndex(bb, axesIn, k)
+				a = bb.Create("arith.select", []*ir.Value{core.CmpI(bb, core.PredSLT, a, c(0)), core.BinOp(bb, "arith.addi", a, c(int64(n))), a}, []ir.Type{ir.Index}).Result(0)
+				p := bb.Create("arith.select", []*ir.Value{core.CmpI(bb, core.PredEQ, a, c(int64(j))), extractIndex(bb, padsIn, k), c(0)}, []ir.Type{ir.Index}).Result(0)
+				low = core.BinOp(bb, "arith.addi", low, p)
+			}
+			return low
 		}
 		if axes == nil {
 			return extractIndex(bb, padsIn, int64(j))
