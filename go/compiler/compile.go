@@ -169,6 +169,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	in := newInstrument(opts.Instrument)
 	defer in.report()
 	var blobs []*ir.Resource
+	var batch *onnx.BatchImport // a .onnx input's import, dynamic batch plan included
 	if strings.HasSuffix(strings.ToLower(name), ".onnx") || onnx.LooksLikeONNX(src) {
 		// An ONNX model: import it in process (as iree-import-onnx would,
 		// with statically known shape computations folded), then compile
@@ -176,7 +177,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 		// are in the model (not printed in hex and parsed back).
 		size := len(src)
 		err := in.phase("import-onnx", nil, func() (err error) {
-			src, blobs, err = importONNX(src, name)
+			src, blobs, batch, err = importONNX(src, name)
 			return err
 		})
 		if err != nil {
@@ -205,7 +206,15 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	}
 	if err := in.phase("input", irText, func() error {
 		if err := input.Run(m); err != nil {
+			if batch != nil && batch.Refused != nil {
+				return fmt.Errorf("%w\n(the model has a dynamic batch; gree compiles it by running one item at a time, which it cannot do here: %v)", err, batch.Refused)
+			}
 			return err
+		}
+		if batch != nil && batch.Plan != nil {
+			if err := wrapBatch(m, batch.Plan); err != nil {
+				return err
+			}
 		}
 		if err := input.Demote(m, opts.Demote); err != nil {
 			return err
@@ -342,19 +351,19 @@ const releaseAfterImport = 32 << 20
 // importONNX converts an ONNX model to torch-onnx MLIR text and the
 // resource blobs it references (the model's tensor bytes); external data
 // is read from the model file's directory.
-func importONNX(src []byte, name string) ([]byte, []*ir.Resource, error) {
+func importONNX(src []byte, name string) ([]byte, []*ir.Resource, *onnx.BatchImport, error) {
 	m, err := onnx.ParseModelAliased(src, name)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := onnx.LoadExternalData(m, filepath.Dir(name)); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	text, blobs, err := onnx.ImportDetached(m, onnx.Options{FoldShapes: true, NodeLocs: true, LocFile: name})
+	res, err := onnx.ImportBatched(m, onnx.Options{FoldShapes: true, NodeLocs: true, LocFile: name})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return text, blobs, nil
+	return res.Text, res.Blobs, res, nil
 }
 
 // dispatchName names a region's kernel as IREE does: the enclosing

@@ -58,3 +58,8 @@ func lower(r *core.Rewriter, b *ir.Builder, op *ir.Operation) (bool, error) {
 	}
 	return false, nil
 }
+
+// ConvertBuiltin converts one function written in the builtin dialects
+// (func, arith, tensor, scf, linalg) that the compiler adds after Run: the
+// entry point of a dynamic-batch ONNX model.
+func ConvertBuiltin(fn *ir.Operation) error { return core.ConvertFunc(fn, lower) }

@@ -89,6 +89,13 @@ func ImportDetached(m *onnxpb.ModelProto, opts Options) (out []byte, blobs []*ir
 // importModel imports m; detach keeps the blobs out of the text and
 // returns them instead.
 func importModel(m *onnxpb.ModelProto, opts Options, detach bool) (out []byte, params []Param, blobs []*ir.Resource, err error) {
+	out, params, blobs, _, err = importModelKeep(m, opts, detach)
+	return out, params, blobs, err
+}
+
+// importModelKeep is importModel that also returns the main graph's
+// importer (its types and propagated values).
+func importModelKeep(m *onnxpb.ModelProto, opts Options, detach bool) (out []byte, params []Param, blobs []*ir.Resource, main *graphImporter, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			// Debugging aid: GREE_ONNX_PANIC=1 re-raises the panic with
@@ -96,15 +103,15 @@ func importModel(m *onnxpb.ModelProto, opts Options, detach bool) (out []byte, p
 			if os.Getenv("GREE_ONNX_PANIC") != "" {
 				panic(p)
 			}
-			out, params, blobs, err = nil, nil, nil, status.Errorf(status.Internal, "internal error importing the ONNX model (please report it with the model): %v", p)
+			out, params, blobs, main, err = nil, nil, nil, nil, status.Errorf(status.Internal, "internal error importing the ONNX model (please report it with the model): %v", p)
 		}
 	}()
 	if m.GetGraph() == nil {
-		return nil, nil, nil, status.Errorf(status.InvalidArgument, "ONNX model has no main graph")
+		return nil, nil, nil, nil, status.Errorf(status.InvalidArgument, "ONNX model has no main graph")
 	}
 	if opts.OpsetVersion != 0 {
 		if err := upgradeOpset(m, opts.OpsetVersion); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 	}
 	imp := &importer{model: m, opts: opts, opsets: map[string]int64{}}
@@ -113,7 +120,7 @@ func importModel(m *onnxpb.ModelProto, opts Options, detach bool) (out []byte, p
 	}
 	fn, err := imp.function(m.GetGraph())
 	if err != nil {
-		return nil, nil, nil, status.Annotate(asInvalid(err), "importing ONNX graph '%s'", m.GetGraph().GetName())
+		return nil, nil, nil, nil, status.Annotate(asInvalid(err), "importing ONNX graph '%s'", m.GetGraph().GetName())
 	}
 	var b strings.Builder
 	fn.globals = imp.globals
@@ -122,7 +129,7 @@ func importModel(m *onnxpb.ModelProto, opts Options, detach bool) (out []byte, p
 	if detach {
 		blobs = imp.res.builtin()
 	}
-	return []byte(b.String()), imp.params, blobs, nil
+	return []byte(b.String()), imp.params, blobs, imp.main, nil
 }
 
 func asInvalid(err error) error {
@@ -146,6 +153,8 @@ type importer struct {
 	opsets map[string]int64
 	res    resources
 	locs   *locWriter // with Options.NodeLocs
+	// main is the main graph's importer, once imported.
+	main *graphImporter
 	// globals and params are the externalized initializers.
 	globals []global
 	params  []Param
@@ -222,6 +231,7 @@ func (imp *importer) function(g *onnxpb.GraphProto) (*function, error) {
 		return nil, err
 	}
 	gi.main = true
+	imp.main = gi
 	fn := &function{name: g.GetName(), body: gi.region}
 	var inputs []*onnxpb.ValueInfoProto
 	for _, in := range g.GetInput() {
