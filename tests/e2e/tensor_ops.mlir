@@ -66,6 +66,30 @@ func.func @concat_contiguous_copies() {
   return
 }
 
+// A contiguous block inserted at run-time offsets is written in place of
+// a copy of the destination (the host copies the destination, then the
+// block's bytes): each step of a loop stores its row; the destination
+// before the insert keeps its values.
+func.func @insert_slice_contiguous_in_loop() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %z = util.unfoldable_constant dense<0.0> : tensor<3x1x2xf32>
+  %row = util.unfoldable_constant dense<[[[1.0, 2.0]]]> : tensor<1x1x2xf32>
+  %r:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %z, %v = %row) -> (tensor<3x1x2xf32>, tensor<1x1x2xf32>) {
+    %a = tensor.insert_slice %v into %acc[%i, 0, 0] [1, 1, 2] [1, 1, 1] : tensor<1x1x2xf32> into tensor<3x1x2xf32>
+    %v2 = arith.addf %v, %v : tensor<1x1x2xf32>
+    scf.yield %a, %v2 : tensor<3x1x2xf32>, tensor<1x1x2xf32>
+  }
+  check.expect_almost_eq_const(%r#0, dense<[[[1.0, 2.0]], [[2.0, 4.0]], [[4.0, 8.0]]]> : tensor<3x1x2xf32>) : tensor<3x1x2xf32>
+  check.expect_almost_eq_const(%z, dense<0.0> : tensor<3x1x2xf32>) : tensor<3x1x2xf32>
+  %m = util.unfoldable_constant dense<[[1, 2, 3, 4], [5, 6, 7, 8]]> : tensor<2x4xi16>
+  %p = util.unfoldable_constant dense<[[-1, -2]]> : tensor<1x2xi16>
+  %q = tensor.insert_slice %p into %m[%c1, 1] [1, 2] [1, 1] : tensor<1x2xi16> into tensor<2x4xi16>
+  check.expect_eq_const(%q, dense<[[1, 2, 3, 4], [5, -1, -2, 8]]> : tensor<2x4xi16>) : tensor<2x4xi16>
+  return
+}
+
 func.func @reshapes() {
   %a = util.unfoldable_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
   %c = tensor.collapse_shape %a [[0, 1]] : tensor<2x3xi32> into tensor<6xi32>

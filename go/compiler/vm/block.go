@@ -119,6 +119,8 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.fromElements(op)
 	case linalg.ConcatName:
 		return fe.concat(op)
+	case linalg.InsertSliceName:
+		return fe.insertSlice(op)
 	case "util.global.load":
 		return fe.globalLoad(op)
 	case "util.global.store":

@@ -282,3 +282,61 @@ func globalSym(op *ir.Operation) string {
 	}
 	return ""
 }
+
+// insertSlice copies the destination and writes a contiguous block into
+// it at the byte offset of its (possibly dynamic) offsets
+// (linalg.ContiguousInsert).
+func (fe *fnEmitter) insertSlice(op *ir.Operation) error {
+	strides, ok := linalg.ContiguousInsert(op)
+	if !ok {
+		return ir.OpErrorf(op, "reaches the host program with a block that is not one contiguous range of its destination (internal error: the input conversion lowers such inserts)")
+	}
+	rt := op.Results[0].Type.(*ir.RankedTensorType)
+	eb, err := ir.ElementByteSize(rt.Elem)
+	if err != nil {
+		return ir.OpErrorf(op, "inserts %s elements, which the host program cannot copy", rt.Elem)
+	}
+	src, err := fe.ref(op.Operands[0])
+	if err != nil {
+		return err
+	}
+	dest, err := fe.ref(op.Operands[1])
+	if err != nil {
+		return err
+	}
+	offs, _ := op.Attr("static_offsets").(*ir.DenseArrayAttr)
+	dyn := op.Operands[2:]
+	static := int64(0)
+	off := int32(-1)
+	for k, o := range offs.Ints {
+		if o != linalg.DynamicIndex {
+			static += o * strides[k]
+			continue
+		}
+		if len(dyn) == 0 {
+			return ir.OpErrorf(op, "has fewer dynamic offsets than its static_offsets name")
+		}
+		v, err := fe.scalar(dyn[0])
+		if err != nil {
+			return err
+		}
+		dyn = dyn[1:]
+		term := fe.arithI64(module.ArithMul, v, fe.constI64(strides[k]*int64(eb)))
+		if off < 0 {
+			off = term
+		} else {
+			off = fe.arithI64(module.ArithAdd, off, term)
+		}
+	}
+	if off < 0 {
+		off = fe.constI64(static * int64(eb))
+	} else if static != 0 {
+		off = fe.arithI64(module.ArithAdd, off, fe.constI64(static*int64(eb)))
+	}
+	r := fe.newReg(module.KindRef)
+	fe.emit(module.Instr{Op: module.OpClone, Dst: []int32{r}, Src: []int32{dest}})
+	fe.emit(module.Instr{Op: module.OpCopy, Src: []int32{r, src, off}})
+	t, _ := fe.tensorOf(op.Operands[1])
+	fe.defineTensor(op.Results[0], r, t.dims)
+	return nil
+}

@@ -226,6 +226,9 @@ func PlaceInto(b *ir.Builder, dest, src *ir.Value, destIns []*ir.Value, offs, st
 }
 
 func (r *Rewriter) insertSlice(b *ir.Builder, op *ir.Operation) error {
+	if _, ok := linalg.ContiguousInsert(op); ok {
+		return nil // the host program writes the block in place of a copy
+	}
 	seg := segments(op)
 	if len(seg) != 5 {
 		return ir.OpErrorf(op, "has malformed operands")
@@ -241,4 +244,28 @@ func (r *Rewriter) insertSlice(b *ir.Builder, op *ir.Operation) error {
 		func(bb *ir.Builder, args []*ir.Value, _ []*ir.Value) *ir.Value { return args[0] })
 	r.Replace(op, g.Results)
 	return nil
+}
+
+// InsertSlice builds tensor.insert_slice of src (whole) into dest at offs
+// with unit strides.
+func InsertSlice(b *ir.Builder, src, dest *ir.Value, offs []Mixed) *ir.Value {
+	st := src.Type.(*ir.RankedTensorType)
+	var static []int64
+	ops := []*ir.Value{src, dest}
+	for _, m := range offs {
+		if m.Dyn != nil {
+			static = append(static, linalg.DynamicIndex)
+			ops = append(ops, m.Dyn)
+		} else {
+			static = append(static, m.Static)
+		}
+	}
+	ones := make([]int64, len(offs))
+	for i := range ones {
+		ones[i] = 1
+	}
+	seg := &ir.DenseArrayAttr{Elem: ir.I32, Ints: []int64{1, 1, int64(len(ops) - 2), 0, 0}}
+	return b.Create(linalg.InsertSliceName, ops, []ir.Type{dest.Type},
+		ir.Named("static_offsets", ir.I64Array(static...)), ir.Named("static_sizes", ir.I64Array(st.Dims...)),
+		ir.Named("static_strides", ir.I64Array(ones...)), ir.Named("operandSegmentSizes", seg)).Result(0)
 }

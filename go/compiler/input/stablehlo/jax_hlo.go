@@ -88,27 +88,6 @@ func formatInt64s(vs []int64) string {
 	return sb.String()
 }
 
-// forLoop builds scf.for i = 0 to n carrying inits; body returns the
-// next values of the carried ones.
-func forLoop(b *ir.Builder, n int64, inits []*ir.Value, body func(bb *ir.Builder, i *ir.Value, carried []*ir.Value) []*ir.Value) []*ir.Value {
-	c := func(v int64) *ir.Value { return b.Constant(ir.IntAttr(v, ir.Index)) }
-	var ts []ir.Type
-	for _, v := range inits {
-		ts = append(ts, v.Type)
-	}
-	loop := b.CreateWithRegions("scf.for", append([]*ir.Value{c(0), c(n), c(1)}, inits...), ts, 1)
-	blk := ir.NewBlock()
-	iv := blk.AddArgument(ir.Index, b.Loc)
-	var carried []*ir.Value
-	for _, t := range ts {
-		carried = append(carried, blk.AddArgument(t, b.Loc))
-	}
-	loop.Regions[0].AddBlock(blk)
-	bb := ir.AtEnd(blk, b.Loc)
-	bb.Create("scf.yield", body(bb, iv, carried), nil)
-	return loop.Results
-}
-
 func (h hlo) zerosLike(v *ir.Value) *ir.Value {
 	return h.zeros(v.Type.(*ir.RankedTensorType).Dims...)
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gree-ml/gree/go/compiler/input/core"
 	"github.com/gree-ml/gree/go/compiler/ir"
 )
 
@@ -127,7 +128,7 @@ func batchedLAPACK(b *ir.Builder, op *ir.Operation, nb int, run func(*ir.Builder
 		inits = append(inits, h.op("constant", nil, ft, ir.Named("value", zero)))
 	}
 	n, _ := flat(op.Operands[0].Type.(*ir.RankedTensorType))
-	outs := forLoop(b, n, inits, func(bb *ir.Builder, i *ir.Value, carried []*ir.Value) []*ir.Value {
+	outs := core.ForLoop(b, n, inits, func(bb *ir.Builder, i *ir.Value, carried []*ir.Value) []*ir.Value {
 		h := hlo{bb, h.elem}
 		it := h.indexTensor(i)
 		zi := h.i32(0)
@@ -206,7 +207,7 @@ func potrf(b *ir.Builder, op *ir.Operation, a *ir.Value) []*ir.Value {
 	}
 	zi := h.i32(0)
 	iota := h.iota(0, n)
-	res := forLoop(b, n, []*ir.Value{h.zeros(n, n), zi}, func(bb *ir.Builder, j *ir.Value, c []*ir.Value) []*ir.Value {
+	res := core.ForLoop(b, n, []*ir.Value{h.zeros(n, n), zi}, func(bb *ir.Builder, j *ir.Value, c []*ir.Value) []*ir.Value {
 		h := hlo{bb, at.Elem}
 		l, info := c[0], c[1]
 		jt := h.indexTensor(j)
@@ -260,7 +261,7 @@ func trsm(b *ir.Builder, op *ir.Operation, a, bm *ir.Value) *ir.Value {
 	n, k := at.Dims[0], c.Type.(*ir.RankedTensorType).Dims[1]
 	zi := h.i32(0)
 	iota := h.iota(0, n)
-	y := forLoop(b, n, []*ir.Value{h.zeros(n, k)}, func(bb *ir.Builder, t *ir.Value, cur []*ir.Value) []*ir.Value {
+	y := core.ForLoop(b, n, []*ir.Value{h.zeros(n, k)}, func(bb *ir.Builder, t *ir.Value, cur []*ir.Value) []*ir.Value {
 		h := hlo{bb, at.Elem}
 		x := cur[0]
 		it := h.indexTensor(t)
@@ -303,7 +304,7 @@ func getrf(b *ir.Builder, op *ir.Operation, a *ir.Value) []*ir.Value {
 	rowsV, colsV := h.iota(0, m), h.iota(0, n)
 	pivT := ir.Tensor([]int64{k}, ir.I32)
 	piv0 := h.op("constant", nil, pivT, ir.Named("value", ir.DenseSplat(pivT, int64(0))))
-	res := forLoop(b, k, []*ir.Value{a, piv0, zi}, func(bb *ir.Builder, j *ir.Value, c []*ir.Value) []*ir.Value {
+	res := core.ForLoop(b, k, []*ir.Value{a, piv0, zi}, func(bb *ir.Builder, j *ir.Value, c []*ir.Value) []*ir.Value {
 		h := hlo{bb, at.Elem}
 		lu, piv, info := c[0], c[1], c[2]
 		jt := h.indexTensor(j)

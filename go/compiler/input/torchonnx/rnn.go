@@ -144,9 +144,12 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 	if layout != 0 {
 		xs = copyGeneric(o.b, x, &ir.AffineMap{NumDims: 3, Results: []ir.AffineExpr{dimExpr(1), dimExpr(0), dimExpr(2)}}, ir.Tensor([]int64{S, B, I}, elem))
 	}
-	zero := func(t *ir.RankedTensorType) *ir.Value { return filled(o.b, t, 0) }
+	zero := func(b *ir.Builder, t *ir.RankedTensorType) *ir.Value { return filled(b, t, 0) }
 	bhT := ir.Tensor([]int64{B, Hs}, elem)
-	var ys [][]*ir.Value // per direction, per step: H_t [B, Hs]
+	// Y [S, D, B, H], filled step by step (the steps run as a host loop:
+	// one set of kernels whatever the sequence length).
+	yT := ir.Tensor([]int64{S, D, B, Hs}, elem)
+	y := zero(o.b, yT)
 	var hLast, cLast []*ir.Value
 	for d := int64(0); d < D; d++ {
 		// XW[s, b, g] = Σ_i X[s, b, i] W[d, g, i] + Wb[d, g] + Rb[d, g]
@@ -168,7 +171,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 				return []*ir.Value{s.add(a[0], a[1])}
 			}).Result(0)
 		} else {
-			init = zero(xwT)
+			init = zero(o.b, xwT)
 		}
 		xw := linalg.BuildGeneric(o.b, []*ir.Value{xs, w}, []*ir.Value{init}, []*ir.AffineMap{
 			{NumDims: 4, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), dimExpr(3)}},
@@ -178,7 +181,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 		// Initial states.
 		state := func(v *ir.Value) *ir.Value {
 			if v == nil {
-				return zero(bhT)
+				return zero(o.b, bhT)
 			}
 			m := &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{cstExpr(d), dimExpr(0), dimExpr(1)}}
 			if layout != 0 { // [B, D, H]
@@ -186,24 +189,56 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 			}
 			return copyGeneric(o.b, v, m, bhT)
 		}
-		h, c := state(h0), state(c0)
 		reverse := direction == "reverse" || d == 1
 		a := actList[int(d)*nAct : int(d+1)*nAct]
-		steps := make([]*ir.Value, S)
-		for k := int64(0); k < S; k++ {
+		inits := []*ir.Value{state(h0), y}
+		if o.kind == "LSTM" {
+			inits = append(inits, state(c0))
+		}
+		res := core.ForLoop(o.b, S, inits, func(b *ir.Builder, k *ir.Value, cur []*ir.Value) []*ir.Value {
+			h, y := cur[0], cur[1]
+			var c *ir.Value
+			if o.kind == "LSTM" {
+				c = cur[2]
+			}
 			t := k
 			if reverse {
-				t = S - 1 - k
+				t = core.BinOp(b, "arith.subi", cIdx(b, S-1), k)
 			}
-			// hr[b, g] = Σ_j H[b, j] R[d, g, j]  (g over every gate)
-			hr := linalg.BuildGeneric(o.b, []*ir.Value{h, r}, []*ir.Value{zero(ir.Tensor([]int64{B, G}, elem))}, []*ir.AffineMap{
+			// hr[b, g] = xw[t, b, g] + Σ_j H[b, j] R[d, g, j]  (g over every
+			// gate; GRU's h gate without the input term, which its reset
+			// gate does not scale). The input term starts the sum: the
+			// run-time step's row is read once, in the product's kernel.
+			hrInit := linalg.BuildGeneric(b, nil, []*ir.Value{empty(b, ir.Tensor([]int64{B, G}, elem))}, []*ir.AffineMap{linalg.Identity(2)}, core.Parallel(2), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+				v := extractAt(bb, xw, []*ir.Value{t, core.LoopIndex(bb, 0), core.LoopIndex(bb, 1)})
+				if o.kind == "GRU" {
+					s := sc{bb, elem}
+					v = s.sel(core.CmpI(bb, core.PredSLT, core.LoopIndex(bb, 1), cIdx(bb, 2*Hs)), v, s.c(0))
+				}
+				return []*ir.Value{v}
+			}).Result(0)
+			hr := linalg.BuildGeneric(b, []*ir.Value{h, r}, []*ir.Value{hrInit}, []*ir.AffineMap{
 				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
 				{NumDims: 3, Results: []ir.AffineExpr{cstExpr(d), dimExpr(1), dimExpr(2)}},
 				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}},
 				[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, core.MulAdd).Result(0)
-			// gate pre-activation g of element (b, j): xw[t, b, g*Hs+j] + hr[b, g*Hs+j]
-			xwm := func(g int64) *ir.AffineMap {
-				return &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{cstExpr(t), dimExpr(0), addExpr(dimExpr(1), cstExpr(g*Hs))}}
+			// GRU's h gate reads its input term apart (its reset gate
+			// scales only the recurrent term): xh[b, j] = xw[t, b, 2Hs+j],
+			// gathered once so that the cell's kernel reads it by its map.
+			var xh *ir.Value
+			if o.kind == "GRU" {
+				xh = linalg.BuildGeneric(b, nil, []*ir.Value{empty(b, bhT)}, []*ir.AffineMap{linalg.Identity(2)}, core.Parallel(2), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
+					j := core.BinOp(bb, "arith.addi", core.LoopIndex(bb, 1), cIdx(bb, 2*Hs))
+					return []*ir.Value{extractAt(bb, xw, []*ir.Value{t, core.LoopIndex(bb, 0), j})}
+				}).Result(0)
+			}
+			// xa(s, g, v): v (gate g's term from hr) with the input term,
+			// which hr holds except for GRU's h gate (x: xh's element).
+			xa := func(s sc, g int64, v, x *ir.Value) *ir.Value {
+				if o.kind != "GRU" || g != 2 {
+					return v
+				}
+				return s.add(x, v)
 			}
 			hrm := func(g int64) *ir.AffineMap {
 				return &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{dimExpr(0), addExpr(dimExpr(1), cstExpr(g*Hs))}}
@@ -225,22 +260,22 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 					return nil
 				}
 				n := bb.Create("arith.index_cast", []*ir.Value{extractAt(bb, seqLens, []*ir.Value{core.LoopIndex(bb, 0)})}, []ir.Type{ir.Index}).Result(0)
-				return core.CmpI(bb, core.PredSLT, cIdx(bb, t), n)
+				return core.CmpI(bb, core.PredSLT, t, n)
 			}
 			var hNew, cNew *ir.Value
 			switch o.kind {
 			case "RNN":
-				hNew = mapGenericMaps(o.b, []*ir.Value{xw, hr, h}, []*ir.AffineMap{xwm(0), hrm(0), id}, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					y := f(s, 0, clipf(s, s.add(v[0], v[1])))
+				hNew = mapGenericMaps(b, []*ir.Value{hr, h}, []*ir.AffineMap{hrm(0), id}, bhT, func(s sc, v []*ir.Value) *ir.Value {
+					y := f(s, 0, clipf(s, xa(s, 0, v[0], nil)))
 					if l := live(s.b); l != nil {
-						y = s.sel(l, y, v[2])
+						y = s.sel(l, y, v[1])
 					}
 					return y
 				})
 			case "GRU":
 				// z (gate 0), r (gate 1), h (gate 2)
-				rg := mapGenericMaps(o.b, []*ir.Value{xw, hr}, []*ir.AffineMap{xwm(1), hrm(1)}, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					return f(s, 0, clipf(s, s.add(v[0], v[1])))
+				rg := mapGenericMaps(b, []*ir.Value{hr}, []*ir.AffineMap{hrm(1)}, bhT, func(s sc, v []*ir.Value) *ir.Value {
+					return f(s, 0, clipf(s, xa(s, 1, v[0], nil)))
 				})
 				var hh *ir.Value // the h gate's recurrent term
 				if lbr {
@@ -252,7 +287,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 						ins = append(ins, rbh)
 						maps = append(maps, &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{cstExpr(d), addExpr(dimExpr(1), cstExpr(G+2*Hs))}})
 					}
-					hh = mapGenericMaps(o.b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
+					hh = mapGenericMaps(b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
 						t := v[0]
 						if rbh != nil {
 							t = s.add(t, v[2])
@@ -260,19 +295,19 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 						return s.mul(v[1], t)
 					})
 				} else {
-					rh := mapGenericMaps(o.b, []*ir.Value{rg, h}, []*ir.AffineMap{id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value { return s.mul(v[0], v[1]) })
-					hh = linalg.BuildGeneric(o.b, []*ir.Value{rh, r}, []*ir.Value{zero(bhT)}, []*ir.AffineMap{
+					rh := mapGenericMaps(b, []*ir.Value{rg, h}, []*ir.AffineMap{id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value { return s.mul(v[0], v[1]) })
+					hh = linalg.BuildGeneric(b, []*ir.Value{rh, r}, []*ir.Value{zero(b, bhT)}, []*ir.AffineMap{
 						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
 						{NumDims: 3, Results: []ir.AffineExpr{cstExpr(d), addExpr(dimExpr(1), cstExpr(2*Hs)), dimExpr(2)}},
 						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}},
 						[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, core.MulAdd).Result(0)
 				}
-				hNew = mapGenericMaps(o.b, []*ir.Value{xw, hr, xw, hh, h}, []*ir.AffineMap{xwm(0), hrm(0), xwm(2), id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					z := f(s, 0, clipf(s, s.add(v[0], v[1])))
-					ht := f(s, 1, clipf(s, s.add(v[2], v[3])))
-					y := s.add(s.mul(s.sub(s.c(1), z), ht), s.mul(z, v[4]))
+				hNew = mapGenericMaps(b, []*ir.Value{hr, hh, h, xh}, []*ir.AffineMap{hrm(0), id, id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value {
+					z := f(s, 0, clipf(s, xa(s, 0, v[0], nil)))
+					ht := f(s, 1, clipf(s, xa(s, 2, v[1], v[3])))
+					y := s.add(s.mul(s.sub(s.c(1), z), ht), s.mul(z, v[2]))
 					if l := live(s.b); l != nil {
-						y = s.sel(l, y, v[4])
+						y = s.sel(l, y, v[2])
 					}
 					return y
 				})
@@ -287,16 +322,16 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 					}
 					return append(ins, peep), append(maps, pm(g))
 				}
-				ins := []*ir.Value{xw, hr, xw, hr, xw, hr, c}
-				maps := []*ir.AffineMap{xwm(0), hrm(0), xwm(2), hrm(2), xwm(3), hrm(3), id}
+				ins := []*ir.Value{hr, hr, hr, c}
+				maps := []*ir.AffineMap{hrm(0), hrm(2), hrm(3), id}
 				ins, maps = peepIn(ins, maps, 0)
 				ins, maps = peepIn(ins, maps, 2)
-				cNew = mapGenericMaps(o.b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					ci := s.add(v[0], v[1])
-					cf := s.add(v[2], v[3])
+				cNew = mapGenericMaps(b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
+					ci := xa(s, 0, v[0], nil)
+					cf := xa(s, 2, v[1], nil)
 					if peep != nil {
-						ci = s.add(ci, s.mul(v[7], v[6]))
-						cf = s.add(cf, s.mul(v[8], v[6]))
+						ci = s.add(ci, s.mul(v[4], v[3]))
+						cf = s.add(cf, s.mul(v[5], v[3]))
 					}
 					ig := f(s, 0, clipf(s, ci))
 					var fg *ir.Value
@@ -305,53 +340,50 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 					} else {
 						fg = f(s, 0, clipf(s, cf))
 					}
-					cc := f(s, 1, clipf(s, s.add(v[4], v[5])))
-					y := s.add(s.mul(fg, v[6]), s.mul(ig, cc))
-					if l := live(s.b); l != nil {
-						y = s.sel(l, y, v[6])
-					}
-					return y
-				})
-				ins = []*ir.Value{xw, hr, cNew, h}
-				maps = []*ir.AffineMap{xwm(1), hrm(1), id, id}
-				ins, maps = peepIn(ins, maps, 1)
-				hNew = mapGenericMaps(o.b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					co := s.add(v[0], v[1])
-					if peep != nil {
-						co = s.add(co, s.mul(v[4], v[2]))
-					}
-					og := f(s, 0, clipf(s, co))
-					y := s.mul(og, f(s, 2, v[2]))
+					cc := f(s, 1, clipf(s, xa(s, 3, v[2], nil)))
+					y := s.add(s.mul(fg, v[3]), s.mul(ig, cc))
 					if l := live(s.b); l != nil {
 						y = s.sel(l, y, v[3])
 					}
 					return y
 				})
-				c = cNew
+				ins = []*ir.Value{hr, cNew, h}
+				maps = []*ir.AffineMap{hrm(1), id, id}
+				ins, maps = peepIn(ins, maps, 1)
+				hNew = mapGenericMaps(b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
+					co := xa(s, 1, v[0], nil)
+					if peep != nil {
+						co = s.add(co, s.mul(v[3], v[1]))
+					}
+					og := f(s, 0, clipf(s, co))
+					y := s.mul(og, f(s, 2, v[1]))
+					if l := live(s.b); l != nil {
+						y = s.sel(l, y, v[2])
+					}
+					return y
+				})
 			}
 			// The output of a finished sequence is zero.
 			out := hNew
 			if seqLens != nil {
-				out = linalg.BuildGeneric(o.b, []*ir.Value{hNew}, []*ir.Value{empty(o.b, bhT)}, []*ir.AffineMap{id, id}, core.Parallel(2), func(bb *ir.Builder, v []*ir.Value) []*ir.Value {
+				out = linalg.BuildGeneric(b, []*ir.Value{hNew}, []*ir.Value{empty(b, bhT)}, []*ir.AffineMap{id, id}, core.Parallel(2), func(bb *ir.Builder, v []*ir.Value) []*ir.Value {
 					return []*ir.Value{sc{bb, elem}.sel(live(bb), v[0], scalarConst(bb, 0, elem))}
 				}).Result(0)
 			}
-			h = hNew
-			steps[t] = out
+			y = core.InsertSlice(b, reshape(b, out, ir.Tensor([]int64{1, 1, B, Hs}, elem)), y, []core.Mixed{{Dyn: t}, {Static: d}, {}, {}})
+			next := []*ir.Value{hNew, y}
+			if o.kind == "LSTM" {
+				next = append(next, cNew)
+			}
+			return next
+		})
+		hLast = append(hLast, res[0])
+		y = res[1]
+		if o.kind == "LSTM" {
+			cLast = append(cLast, res[2])
 		}
-		ys = append(ys, steps)
-		hLast = append(hLast, h)
-		cLast = append(cLast, c)
 	}
 	// Y [S, D, B, H] (layout 0) or [B, S, D, H]; Y_h, Y_c [D, B, H] or [B, D, H].
-	yT := ir.Tensor([]int64{S, D, B, Hs}, elem)
-	var parts []*ir.Value
-	for t := int64(0); t < S; t++ {
-		for d := int64(0); d < D; d++ {
-			parts = append(parts, reshape(o.b, ys[d][t], ir.Tensor([]int64{1, B, Hs}, elem)))
-		}
-	}
-	y := reshape(o.b, concatAlong(o.b, parts, 0, ir.Tensor([]int64{S * D, B, Hs}, elem)), yT)
 	stack := func(vs []*ir.Value) *ir.Value {
 		var ps []*ir.Value
 		for _, v := range vs {
