@@ -139,6 +139,7 @@ func phaseIndex(name string) int {
 // to the text of the IR after that phase). Errors are diagnostics naming
 // file:line:col and the op.
 func Compile(src []byte, opts Options) (out []byte, err error) {
+	defer lowerGCTarget()()
 	defer func() {
 		// A panic is a compiler bug; it must not take the process down.
 		if p := recover(); p != nil {

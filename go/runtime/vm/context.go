@@ -114,7 +114,8 @@ type Device interface {
 }
 
 // Copier is implemented by devices that copy one buffer view's bytes into
-// part of another (module.OpCopy: a concatenation written piece by piece).
+// part of another (module.OpCopy: a concatenation written piece by piece,
+// a contiguous block inserted into a copy of a tensor).
 type Copier interface {
 	// CopyInto copies all of src's bytes into dst from byte offset off
 	// on, in order with the operations made before.

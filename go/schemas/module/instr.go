@@ -76,8 +76,9 @@ const (
 	OpDiscard
 	// Copy: the bytes of buffer view Src[1], all of them, into buffer view
 	// Src[0] from byte offset Src[2] (i64) on. Src[0] is a buffer the
-	// function allocated and no other value reads yet (a concatenation's
-	// result, written piece by piece).
+	// function allocated or cloned and no other value reads yet (a
+	// concatenation's result, written piece by piece; a tensor.insert_slice
+	// into a clone of its destination, at a run-time offset).
 	OpCopy
 	opCount
 )
