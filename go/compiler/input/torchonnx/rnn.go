@@ -189,6 +189,10 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 			}
 			return copyGeneric(o.b, v, m, bhT)
 		}
+		// Rt[j, g] = R[d, g, j], once per call: each step's product then
+		// reads the weight along its rows (the matrix-vector kernel that
+		// streams rows of B; the same sums in the same order).
+		rt := copyGeneric(o.b, r, &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{cstExpr(d), dimExpr(1), dimExpr(0)}}, ir.Tensor([]int64{Hs, G}, elem))
 		reverse := direction == "reverse" || d == 1
 		a := actList[int(d)*nAct : int(d+1)*nAct]
 		inits := []*ir.Value{state(h0), y}
@@ -217,9 +221,9 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 				}
 				return []*ir.Value{v}
 			}).Result(0)
-			hr := linalg.BuildGeneric(b, []*ir.Value{h, r}, []*ir.Value{hrInit}, []*ir.AffineMap{
+			hr := linalg.BuildGeneric(b, []*ir.Value{h, rt}, []*ir.Value{hrInit}, []*ir.AffineMap{
 				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
-				{NumDims: 3, Results: []ir.AffineExpr{cstExpr(d), dimExpr(1), dimExpr(2)}},
+				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), dimExpr(1)}},
 				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}},
 				[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, core.MulAdd).Result(0)
 			// GRU's h gate reads its input term apart (its reset gate
@@ -231,6 +235,9 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 					j := core.BinOp(bb, "arith.addi", core.LoopIndex(bb, 1), cIdx(bb, 2*Hs))
 					return []*ir.Value{extractAt(bb, xw, []*ir.Value{t, core.LoopIndex(bb, 0), j})}
 				}).Result(0)
+				// Kept apart: fused into the cell, the gather at a run-time
+				// index would make the whole cell kernel scalar.
+				xh = b.Create("util.optimization_barrier", []*ir.Value{xh}, []ir.Type{bhT}).Result(0)
 			}
 			// xa(s, g, v): v (gate g's term from hr) with the input term,
 			// which hr holds except for GRU's h gate (x: xh's element).
@@ -296,9 +303,9 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 					})
 				} else {
 					rh := mapGenericMaps(b, []*ir.Value{rg, h}, []*ir.AffineMap{id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value { return s.mul(v[0], v[1]) })
-					hh = linalg.BuildGeneric(b, []*ir.Value{rh, r}, []*ir.Value{zero(b, bhT)}, []*ir.AffineMap{
+					hh = linalg.BuildGeneric(b, []*ir.Value{rh, rt}, []*ir.Value{zero(b, bhT)}, []*ir.AffineMap{
 						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
-						{NumDims: 3, Results: []ir.AffineExpr{cstExpr(d), addExpr(dimExpr(1), cstExpr(2*Hs)), dimExpr(2)}},
+						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), addExpr(dimExpr(1), cstExpr(2*Hs))}},
 						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}},
 						[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, core.MulAdd).Result(0)
 				}
