@@ -2,7 +2,6 @@ package onnx
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/onnx/onnxpb"
@@ -394,14 +393,4 @@ func shapeSlot(op string, i int) bool {
 		return i == 0
 	}
 	return false
-}
-
-func (b *batchNode) String() string {
-	var parts []string
-	for _, v := range b.ins {
-		if v != nil {
-			parts = append(parts, fmt.Sprintf("%s%v@%d", v.name, v.dims[0], v.axis))
-		}
-	}
-	return strings.Join(parts, ", ")
 }

@@ -366,7 +366,6 @@ func matmulBatch(b *batchNode) error {
 	if o.axis >= 0 && inner == 0 {
 		return fmt.Errorf("gives '%s' a batch dimension no input has", o.name)
 	}
-	_ = rb
 	o.inner = inner
 	return nil
 }
