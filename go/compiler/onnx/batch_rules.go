@@ -68,6 +68,17 @@ func (b *batchNode) folded() bool {
 	return true
 }
 
+// batchFreeParams checks that every input after the first (weights,
+// bounds, axes, pads) neither carries the batch nor varies with it.
+func (b *batchNode) batchFreeParams() error {
+	for _, v := range b.ins[1:] {
+		if v != nil && (v.axis >= 0 || v.varies) {
+			return fmt.Errorf("has a parameter '%s' that depends on the batch", v.name)
+		}
+	}
+	return nil
+}
+
 // carrying are the inputs with a batch axis.
 func (b *batchNode) carrying() []*bval {
 	var out []*bval
@@ -121,10 +132,8 @@ func itemsAlongAxis0(b *batchNode) error {
 	if x == nil || x.axis != 0 {
 		return fmt.Errorf("needs the batch on axis 0 of its first input")
 	}
-	for _, v := range b.ins[1:] {
-		if v != nil && (v.axis >= 0 || v.varies) {
-			return fmt.Errorf("has a parameter '%s' that depends on the batch", v.name)
-		}
+	if err := b.batchFreeParams(); err != nil {
+		return err
 	}
 	op := b.n.GetOpType()
 	if op == "BatchNormalization" && (b.attrInt("training_mode", 0) != 0 || len(b.outs) > 1) {
@@ -190,10 +199,8 @@ func uncutBatch(b *batchNode) error {
 		return nil
 	}
 	x := b.ins[0]
-	for _, v := range b.ins[1:] {
-		if v != nil && (v.axis >= 0 || v.varies) {
-			return fmt.Errorf("has a parameter '%s' that depends on the batch", v.name)
-		}
+	if err := b.batchFreeParams(); err != nil {
+		return err
 	}
 	for _, o := range b.outs {
 		if o == nil {
@@ -264,10 +271,8 @@ func axisBatch(b *batchNode) error {
 	if x == nil || x.axis < 0 {
 		return fmt.Errorf("needs its first input to carry the batch")
 	}
-	for _, v := range b.ins[1:] {
-		if v != nil && (v.axis >= 0 || v.varies) {
-			return fmt.Errorf("has a parameter '%s' that depends on the batch", v.name)
-		}
+	if err := b.batchFreeParams(); err != nil {
+		return err
 	}
 	rank := len(x.dims[0])
 	op := b.n.GetOpType()

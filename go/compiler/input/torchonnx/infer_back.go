@@ -90,11 +90,11 @@ func impliedDims(dims, res []int64, others [][]int64) ([]int64, bool) {
 // torchTensor is the builtin ranked tensor type of a torch tensor value
 // (nil for other types).
 func torchTensor(v *ir.Value) *ir.RankedTensorType {
-	t, _, err := builtinType(v.Type)
-	if err != nil {
+	if _, ok := v.Type.(*ir.OpaqueType); !ok {
 		return nil
 	}
-	if _, ok := v.Type.(*ir.OpaqueType); !ok {
+	t, _, err := builtinType(v.Type)
+	if err != nil {
 		return nil
 	}
 	rt, _ := t.(*ir.RankedTensorType)
