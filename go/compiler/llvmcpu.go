@@ -69,18 +69,19 @@ func init() {
 }
 
 // cpuInlineMath are the functions llvm-cpu computes inline in f32 (f16
-// and bf16 through f32: mathexp.Expand, within 2 ULP) rather than by a
+// and bf16 through f32: mathexp.ExpandWhereFast, within 2 ULP; erf
+// within mathexp.ErfFastULP by one rational function) rather than by a
 // libm call per element in f64: the ones models spend their time in
-// (sigmoid, SiLU and softmax's exp, tanh, log-softmax's log),
+// (sigmoid, SiLU and softmax's exp, tanh, log-softmax's log, GELU's erf),
 // whose inline form vectorizes. f64 and the other functions call libm.
 var cpuInlineMath = map[kir.Kind]bool{
 	kir.Exp: true, kir.Exp2: true, kir.Expm1: true, kir.Tanh: true,
-	kir.Log: true, kir.Log2: true, kir.Log1p: true,
+	kir.Log: true, kir.Log2: true, kir.Log1p: true, kir.Erf: true,
 }
 
 // expandCPUMath expands cpuInlineMath's functions on f32, f16 and bf16.
 func expandCPUMath(k *kir.Kernel) error {
-	return mathexp.ExpandWhere(k, func(kind kir.Kind, s kir.Scalar) bool {
+	return mathexp.ExpandWhereFast(k, func(kind kir.Kind, s kir.Scalar) bool {
 		return !cpuInlineMath[kind] || !(s == kir.F32 || s == kir.F16 || s == kir.BF16)
 	})
 }
