@@ -183,6 +183,9 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 	if !contiguous {
 		return false
 	}
+	if l.smallWindow(combs) {
+		return false
+	}
 	w := l.g.st.VectorWidth
 	if l.g.st.ReductionWidth > 0 {
 		w = l.g.st.ReductionWidth
@@ -196,6 +199,44 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 	l.combs, l.redWidth = combs, w
 	return true
 }
+
+// smallWindow reports whether the reduction is better vectorized along its
+// last parallel loop, each lane one output element reducing its window in
+// order: the reduction loops are a small static window (at most
+// smallWindowSize elements, the innermost under 8: a max pool's 3×3),
+// every combiner gives the same result in any order (max, min, and, or),
+// and the last parallel loop is linear in every map and at least 8 long.
+// Vectorized along its 3-element rows instead, squeezenet's first 3×3/2
+// max pool ran two lanes and a scalar per window row.
+func (l *genericLowering) smallWindow(combs []combiner) bool {
+	for _, c := range combs {
+		switch c.kind {
+		case kir.MaxF, kir.MinF, kir.MaxS, kir.MinS, kir.MaxU, kir.MinU, kir.And, kir.Or:
+		default:
+			return false
+		}
+	}
+	elems := int64(1)
+	for _, k := range l.reds {
+		s := l.sizes[k].static
+		if s < 0 {
+			return false
+		}
+		elems *= s
+	}
+	if last := l.sizes[l.reds[len(l.reds)-1]].static; elems > smallWindowSize || last >= 8 {
+		return false
+	}
+	if len(l.pars) == 0 {
+		return false
+	}
+	p := l.pars[len(l.pars)-1]
+	return l.sizes[p].static >= 8 && l.linearIn(p)
+}
+
+// smallWindowSize is the largest window smallWindow vectorizes across
+// outputs.
+const smallWindowSize = 64
 
 // shortReductionWidth is the lane count for a reduction of s < the
 // strategy's width elements (which would otherwise all go to the scalar
