@@ -205,7 +205,8 @@ func (l *genericLowering) useReductionVectors(gather bool) bool {
 // order: the reduction loops are a small static window (at most
 // smallWindowSize elements, the innermost under 8: a max pool's 3×3),
 // every combiner gives the same result in any order (max, min, and, or),
-// and the last parallel loop is linear in every map and at least 8 long.
+// and the last parallel loop is linear in every map, at least 8 long, and
+// steps along the inputs' innermost dimension (the pool's output columns).
 // Vectorized along its 3-element rows instead, squeezenet's first 3×3/2
 // max pool ran two lanes and a scalar per window row.
 func (l *genericLowering) smallWindow(combs []combiner) bool {
@@ -231,8 +232,28 @@ func (l *genericLowering) smallWindow(combs []combiner) bool {
 		return false
 	}
 	p := l.pars[len(l.pars)-1]
-	return l.sizes[p].static >= 8 && l.linearIn(p)
+	if l.sizes[p].static < 8 || !l.linearIn(p) {
+		return false
+	}
+	// The lanes' elements lie close together: the loop steps through
+	// the innermost dimension of the inputs that read it, by at most
+	// maxWindowStride (a global pool's channels, a plane apart, stay a
+	// reduction).
+	for i := 0; i < l.nIn; i++ {
+		m := l.maps[i]
+		for r, e := range m.Results {
+			c, _ := linearCoef(e, p)
+			if c != 0 && (r != len(m.Results)-1 || c < 0 || c > maxWindowStride) {
+				return false
+			}
+		}
+	}
+	return true
 }
+
+// maxWindowStride is the largest step, in elements, between the inputs
+// of neighbouring lanes of a window reduction vectorized across outputs.
+const maxWindowStride = 4
 
 // smallWindowSize is the largest window smallWindow vectorizes across
 // outputs.
