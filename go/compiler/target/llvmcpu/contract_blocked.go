@@ -382,19 +382,38 @@ func (mo *module) rowKernel(rows, generic string, zero bool, epi epiKind) {
 }
 
 // remainderBlocks emits, at label p+".entry", M's last %mrem rows
-// (fewer than a register block's) in blocks of two rows, then a single
-// row when %mrem is odd; block(name, rows, iLo, iHi, next) emits one such
-// loop. Two rows keep four accumulator chains apart (single rows, two
-// chains each, wait on the fused multiply-add's latency: a 32-row tile's
-// last 2 rows took a quarter of its time on AVX2), in one block more of
-// code rather than one per remainder (+10% LLVM time).
+// (fewer than a register block's) as at most one block each of four, two
+// and one rows (%mrem's binary digits); block(name, rows, iLo, iHi, next)
+// emits one such loop. Blocks of several rows keep their accumulators'
+// chains apart (single rows, two chains each, wait on the fused
+// multiply-add's latency: a 32-row tile's last 2 rows took a quarter of
+// its time on AVX2), in a few blocks of code rather than one per
+// remainder (+10% LLVM time).
 func (t *kernelText) remainderBlocks(p string, block func(p string, rows int, iLo, iHi, next string)) {
 	t.w("%s.entry:", p)
-	t.w("  %%%s.odd = and i64 %%mrem, 1", p)
-	t.w("  %%%s.m2 = sub i64 %%M, %%%s.odd", p, p)
-	t.w("  br label %%%s2.entry", p)
-	block(p+"2", 2, "%mf", "%"+p+".m2", p+"1.entry")
-	block(p+"1", 1, "%"+p+".m2", "%M", "")
+	lo := "%mf"
+	var sizes []int
+	for r := 4; r >= 1; r /= 2 {
+		if r < t.mr {
+			sizes = append(sizes, r)
+		}
+	}
+	for _, r := range sizes {
+		t.w("  %%%s.b%d = and i64 %%mrem, %d", p, r, r)
+		t.w("  %%%s.m%d = add i64 %s, %%%s.b%d", p, r, lo, p, r)
+		lo = fmt.Sprintf("%%%s.m%d", p, r)
+	}
+	t.w("  br label %%%s%d.entry", p, sizes[0])
+	lo = "%mf"
+	for k, r := range sizes {
+		next := ""
+		if k+1 < len(sizes) {
+			next = fmt.Sprintf("%s%d.entry", p, sizes[k+1])
+		}
+		hi := fmt.Sprintf("%%%s.m%d", p, r)
+		block(fmt.Sprintf("%s%d", p, r), r, lo, hi, next)
+		lo = hi
+	}
 }
 
 // microBlock emits the loop over C's rows iLo…iHi (a multiple of rows
