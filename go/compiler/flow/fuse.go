@@ -25,8 +25,16 @@ func FuseElementwise(fn *ir.Operation) error {
 	hoistReshapes(fn)
 	// Pads (producers that only select by index) go into the windows
 	// that read them first, before other element-wise ops join the pad.
-	fuseLoop(fn, true)
-	fuseLoop(fn, false)
+	fuseLoop(fn, true, false)
+	// Single-use producers first, then (inputs merged) producers with
+	// other uses as second results: a chain whose every use ends in one
+	// consumer (GELU: x + b, then (x + b)/√2 into erf, then times x + b)
+	// then becomes one generic, where fusing x + b first as a second
+	// result would leave two.
+	fuseLoop(fn, false, false)
+	DedupInputs(fn)
+	fuseLoop(fn, false, false)
+	fuseLoop(fn, false, true)
 	// Fusion can leave one generic reading a reshape that several read
 	// before (SiLU: x·sigmoid(x), a Sigmoid and a Mul of the same
 	// reshaped convolution): with its repeated inputs merged, hoist
@@ -34,14 +42,15 @@ func FuseElementwise(fn *ir.Operation) error {
 	// that exposes.
 	DedupInputs(fn)
 	if hoistReshapes(fn) {
-		fuseLoop(fn, false)
+		fuseLoop(fn, false, true)
 	}
 	return nil
 }
 
 // fuseLoop fuses until nothing changes; with padsOnly, only producers with
-// a cheap body into consumers that read them through windows.
-func fuseLoop(fn *ir.Operation, padsOnly bool) {
+// a cheap body into consumers that read them through windows; with keep,
+// also producers with other uses as a second result (keepsProducer).
+func fuseLoop(fn *ir.Operation, padsOnly, keep bool) {
 	for {
 		changed := false
 		uses := users(fn)
@@ -65,7 +74,7 @@ func fuseLoop(fn *ir.Operation, padsOnly bool) {
 				// tensor (a fill): recomputing it is free; or, element for
 				// element, as a second result of the consumer (keepsProducer).
 				if uses[in] != 1 && !readsNoTensor(pg) {
-					if !padsOnly && keepsProducer(fn, pg, cg, i, uses) {
+					if keep && !padsOnly && keepsProducer(fn, pg, cg, i, uses) {
 						changed = true
 						break
 					}

@@ -20,9 +20,11 @@ func.func @lstm_cell(%f: tensor<4x8xf32>, %c0: tensor<4x8xf32>, %g: tensor<4x8xf
   return %h, %c : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
-// A consumer that reads the producer twice (x·x) does not take it as a
-// second result (the other read would be of its own result): the
-// producer stays a generic of its own.
+// A consumer that reads the producer twice (x·x) reads it once after its
+// repeated inputs are merged, and then takes it as a second result: one
+// dispatch computes −a and its square (without the merge, the other read
+// would be of the fused generic's own result, and the producer would stay
+// a generic of its own).
 func.func @square_of_kept(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %e = tensor.empty() : tensor<4xf32>
   %x = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
