@@ -39,9 +39,15 @@ func (f fb) ln2Parts() (hi, lo float64) {
 	return h, f64(rest)
 }
 
-// expPoly returns e^r for |r| ≤ ln2/2 (Taylor series).
+// expPoly returns e^r for |r| ≤ ln2/2 (Taylor series; in f32 to degree
+// 7 by fused multiply-adds, whose one rounding per step keeps the sum
+// within the bound with a term fewer).
 func (f fb) expPoly(r kir.Value) kir.Value {
-	return f.poly(r, series(f.terms(9, 15), func(i int) float64 { return 1 / fact(i) })...)
+	cs := series(f.terms(8, 15), func(i int) float64 { return 1 / fact(i) })
+	if f.w == 32 {
+		return f.polyFMA(r, cs...)
+	}
+	return f.poly(r, series(15, func(i int) float64 { return 1 / fact(i) })...)
 }
 
 // expm1Poly returns e^r − 1 for |r| ≤ ln2/2: r + r²·(1/2 + r/6 + …),
