@@ -33,8 +33,11 @@ const (
 const kc = 256
 
 // mr is the number of rows of a register block.
-func (mo *module) mr() int {
-	if mo.vl >= 16 {
+func (mo *module) mr() int { return blockRows(mo.vl) }
+
+// blockRows is the number of rows of a register block of vl-lane vectors.
+func blockRows(vl int) int {
+	if vl >= 16 {
 		return 8
 	}
 	return 6
@@ -44,7 +47,6 @@ func (mo *module) mr() int {
 type kernelText struct {
 	strings.Builder
 	vl   int
-	mr   int     // rows of a full register block
 	zero bool    // C = A·B: accumulators start at +0, C is not read
 	epi  epiKind // the fused epilogue (epilogueContract)
 }
@@ -205,7 +207,7 @@ slow:
 func (mo *module) rowKernel(rows, generic string, zero bool, epi epiKind) {
 	vl, mr := mo.vl, mo.mr()
 	nr := nv * vl
-	t := &kernelText{vl: vl, mr: mr, zero: zero, epi: epi}
+	t := &kernelText{vl: vl, zero: zero, epi: epi}
 	w := t.w
 	params := contractParams
 	if epi != epiNone {
@@ -394,7 +396,7 @@ func (t *kernelText) remainderBlocks(p string, block func(p string, rows int, iL
 	lo := "%mf"
 	var sizes []int
 	for r := 4; r >= 1; r /= 2 {
-		if r < t.mr {
+		if r < blockRows(t.vl) {
 			sizes = append(sizes, r)
 		}
 	}
@@ -553,7 +555,7 @@ func (t *kernelText) microBlockH(p string, rows, vecs, cols int, masked, half bo
 		w("  %%%s.bv%d = load %s, ptr %%%s.bq%d, align %d", p, c, vt(c), p, c, al)
 	}
 	w("  %%%s.ak = mul i64 %%%s.p, %%acs", p, p)
-	if inPlace && rows == t.mr && t.prefetches() {
+	if inPlace && rows == blockRows(t.vl) && t.prefetches() {
 		t.prefetchNextRows(p, rows)
 		if !wide && vecs == nv {
 			t.prefetchNextColumns(p)

@@ -153,6 +153,15 @@ func (f fb) poly(x kir.Value, cs ...float64) kir.Value {
 	return r
 }
 
+// polyFMA is poly by fused multiply-adds (one rounding per step).
+func (f fb) polyFMA(x kir.Value, cs ...float64) kir.Value {
+	r := f.c(cs[len(cs)-1])
+	for i := len(cs) - 2; i >= 0; i-- {
+		r = f.fma(r, x, f.c(cs[i]))
+	}
+	return r
+}
+
 // clamp limits x to [lo, hi] (NaN stays NaN).
 func (f fb) clamp(x kir.Value, lo, hi float64) kir.Value {
 	x = f.sel(f.gt(x, f.c(hi)), f.c(hi), x)

@@ -36,12 +36,3 @@ func (f fb) erfFast(x kir.Value) kir.Value {
 	r := f.div(f.mul(a, p), q)
 	return f.sel(f.ge(f.abs(x), f.c(erfFastLimit)), f.copySign(f.c(1), x), r)
 }
-
-// polyFMA is poly by fused multiply-adds (one rounding per step).
-func (f fb) polyFMA(x kir.Value, cs ...float64) kir.Value {
-	r := f.c(cs[len(cs)-1])
-	for i := len(cs) - 2; i >= 0; i-- {
-		r = f.fma(r, x, f.c(cs[i]))
-	}
-	return r
-}

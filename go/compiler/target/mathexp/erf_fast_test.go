@@ -25,28 +25,13 @@ func TestExpandErfFast(t *testing.T) {
 				for len(xs)%lanes != 0 {
 					xs = append(xs, 0)
 				}
-				run := func(expand bool) []float64 {
-					k := mathKernel(kir.Erf, s, lanes, len(xs)/lanes)
-					if expand {
-						if err := ExpandWhereFast(k, nil); err != nil {
-							t.Fatal(err)
-						}
-						if err := kir.Verify(k); err != nil {
-							t.Fatal(err)
-						}
-						kinds := map[kir.Kind]int{}
-						kindsIn(k.Body, kinds)
-						if kinds[kir.Erf] > 0 || kinds[kir.Exp] > 0 {
-							t.Fatalf("fast erf kernel has %v", kinds)
-						}
-					}
-					bufs := [][]byte{encode(s, xs), encode(s, make([]float64, len(xs))), make([]byte, len(xs)*s.ByteSize())}
-					if err := kir.Run(k, [3]int64{1, 1, 1}, nil, bufs); err != nil {
-						t.Fatal(err)
-					}
-					return decode(s, bufs[2])
+				fast := func(k *kir.Kernel) error { return ExpandWhereFast(k, nil) }
+				want, got, k := runMathWith(t, kir.Erf, s, lanes, xs, make([]float64, len(xs)), fast)
+				kinds := map[kir.Kind]int{}
+				kindsIn(k.Body, kinds)
+				if kinds[kir.Erf] > 0 || kinds[kir.Exp] > 0 {
+					t.Fatalf("fast erf kernel has %v", kinds)
 				}
-				want, got := run(false), run(true)
 				tol := 1.0
 				if s == kir.F32 {
 					tol = ErfFastULP

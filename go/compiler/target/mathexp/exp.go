@@ -47,7 +47,7 @@ func (f fb) expPoly(r kir.Value) kir.Value {
 	if f.w == 32 {
 		return f.polyFMA(r, cs...)
 	}
-	return f.poly(r, series(15, func(i int) float64 { return 1 / fact(i) })...)
+	return f.poly(r, cs...)
 }
 
 // expm1Poly returns e^r − 1 for |r| ≤ ln2/2: r + r²·(1/2 + r/6 + …),

@@ -134,11 +134,17 @@ func ulpDiff(s kir.Scalar, x, y float64) float64 {
 // returns both outputs.
 func runMath(t *testing.T, kind kir.Kind, s kir.Scalar, lanes int, xs, ys []float64) (want, got []float64, k *kir.Kernel) {
 	t.Helper()
+	return runMathWith(t, kind, s, lanes, xs, ys, Expand)
+}
+
+// runMathWith is runMath with the expansion expand.
+func runMathWith(t *testing.T, kind kir.Kind, s kir.Scalar, lanes int, xs, ys []float64, expand func(*kir.Kernel) error) (want, got []float64, k *kir.Kernel) {
+	t.Helper()
 	n := len(xs) / lanes
-	run := func(expand bool) []float64 {
+	run := func(expanded bool) []float64 {
 		k = mathKernel(kind, s, lanes, n)
-		if expand {
-			if err := Expand(k); err != nil {
+		if expanded {
+			if err := expand(k); err != nil {
 				t.Fatalf("%s %s: Expand: %v", kind, s, err)
 			}
 			if err := kir.Verify(k); err != nil {
