@@ -47,7 +47,7 @@ func ContiguousInsert(op *ir.Operation) ([]int64, bool) {
 		}
 		count *= sizes.Ints[k]
 	}
-	if count == 0 || count != numElements(st) {
+	if elems, ok := ir.NumElements(st.Dims); count == 0 || !ok || count != elems {
 		return nil, false
 	}
 	// d: the first dimension whose size is not 1; after it, whole
@@ -70,12 +70,4 @@ func ContiguousInsert(op *ir.Operation) ([]int64, bool) {
 		}
 	}
 	return el, true
-}
-
-func numElements(t *ir.RankedTensorType) int64 {
-	n := int64(1)
-	for _, d := range t.Dims {
-		n *= d
-	}
-	return n
 }
