@@ -83,6 +83,7 @@ func (l *genericLowering) analyze() error {
 	body := op.Body()
 	l.used = make([]bool, len(operands))
 	gather := false
+	var extracts []*ir.Operation
 	var err error
 	op.Op.Walk(func(o *ir.Operation) bool {
 		for _, v := range o.Operands {
@@ -92,6 +93,7 @@ func (l *genericLowering) analyze() error {
 		}
 		if o.Name == "tensor.extract" {
 			gather = true
+			extracts = append(extracts, o)
 		}
 		return true
 	})
@@ -173,7 +175,7 @@ func (l *genericLowering) analyze() error {
 	}
 	if len(l.pars) > 0 {
 		l.vecDim = l.pars[len(l.pars)-1]
-		if g.st.VectorWidth > 1 && !gather && l.linearIn(l.vecDim) {
+		if g.st.VectorWidth > 1 && l.linearIn(l.vecDim) && l.extractsLinear(extracts, l.vecDim) {
 			l.width = g.st.VectorWidth
 		} else if g.st.VectorWidth > 1 && !gather {
 			if w, ok := l.wrappedIn(l.vecDim); ok {

@@ -192,7 +192,7 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 			}
 			vals[op.Results[0]] = c
 		case "tensor.extract":
-			v, err := l.extract(b, op, get)
+			v, err := l.extract(b, op, get, w)
 			if err != nil {
 				return nil, err
 			}
@@ -210,13 +210,28 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 	return nil, l.errorf("body has no linalg.yield")
 }
 
-// extract loads one element of a tensor captured by the body (w is 1).
-func (l *genericLowering) extract(b *kir.Builder, op *ir.Operation, get func(*ir.Value) (kir.Value, error)) (kir.Value, error) {
+// extract loads one element of a tensor captured by the body, or w
+// lanes of one when its indices are linear in the vectorized loop (see
+// extractsLinear).
+func (l *genericLowering) extract(b *kir.Builder, op *ir.Operation, get func(*ir.Value) (kir.Value, error), w int) (kir.Value, error) {
 	g := l.g
 	t := op.Operands[0]
 	bi, err := g.bind(t, kir.Read)
 	if err != nil {
 		return 0, ir.OpErrorf(op, "%v", err)
+	}
+	if w > 1 {
+		idx := make([]kir.Value, len(op.Operands)-1)
+		for r, iv := range op.Operands[1:] {
+			if idx[r], err = get(iv); err != nil {
+				return 0, err
+			}
+		}
+		v := l.extractVector(b, op, bi, idx, w)
+		if f, ok := f8Of(ir.ElementTypeOf(t.Type)); ok {
+			v = f.decode(b, v, w)
+		}
+		return v, nil
 	}
 	var off kir.Value = -1
 	for r, iv := range op.Operands[1:] {

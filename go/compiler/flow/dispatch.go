@@ -77,6 +77,7 @@ func RunWith(m *ir.Module, o Options) error {
 	for _, op := range m.Body().Ops {
 		if op.Name == "func.func" || op.Name == "util.func" {
 			foldConstantReshapes(op)
+			foldConstantCopies(m, op)
 			collapseContracts(op)
 			groupedConvsAsGEMM(op)
 			packConstantGEMVs(m, op)

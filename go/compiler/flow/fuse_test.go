@@ -1,7 +1,9 @@
 package flow
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"testing"
 
@@ -108,4 +110,46 @@ func runFlow(t *testing.T, file string) *ir.Module {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestConstantCopiesFold checks that a transpose and a constant-index
+// slice of constants become constants holding the moved elements, and
+// that a broadcast of a constant (which would grow the module) stays a
+// kernel.
+func TestConstantCopiesFold(t *testing.T) {
+	m := runFlow(t, "testdata/constant_copy.mlir")
+	want := map[string][]float32{"tensor<3x2xf32>": {1, 4, 2, 5, 3, 6}, "tensor<2x3xf32>": {7, 8, 9, 10, 11, 12}}
+	m.Op.Walk(func(op *ir.Operation) bool {
+		if g, ok := linalg.AsGeneric(op); ok && len(g.Body().Ops) == 1 && g.NumInputs() == 1 {
+			if c := g.Inputs()[0].Owner(); c != nil && c.Name == "arith.constant" {
+				t.Errorf("a copy of a constant is left:\n%s", op)
+			}
+		}
+		if op.Name == "arith.constant" && op.Results[0].Type.String() == "tensor<4x3xf32>" {
+			t.Errorf("the broadcast of a constant was folded: %s", op)
+		}
+		if op.Name != "arith.constant" {
+			return true
+		}
+		a, ok := op.Attr("value").(*ir.DenseResourceAttr)
+		if !ok {
+			return true
+		}
+		w, ok := want[a.Type.String()]
+		if !ok {
+			return true
+		}
+		var got []float32
+		for i := 0; i+4 <= len(a.Resource.Blob); i += 4 {
+			got = append(got, math.Float32frombits(binary.LittleEndian.Uint32(a.Resource.Blob[i:])))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("constant %s holds %v, want %v", a.Type, got, w)
+		}
+		delete(want, a.Type.String())
+		return true
+	})
+	for typ := range want {
+		t.Errorf("no folded constant of type %s", typ)
+	}
 }

@@ -197,7 +197,11 @@ func FillScalar(v *ir.Value) *ir.Value {
 
 // constantF32 returns the little-endian f32 data of the arith.constant
 // that defines v, or nil.
-func constantF32(v *ir.Value) []byte {
+func constantF32(v *ir.Value) []byte { return constantData(v, 4) }
+
+// constantData returns the little-endian data of the arith.constant that
+// defines v, whose elements are size bytes each, or nil.
+func constantData(v *ir.Value, size int64) []byte {
 	op := v.Owner()
 	if op == nil || op.Name != "arith.constant" {
 		return nil
@@ -205,7 +209,7 @@ func constantF32(v *ir.Value) []byte {
 	switch a := op.Attr("value").(type) {
 	case *ir.DenseResourceAttr:
 		n, _ := ir.NumElements(a.Type.(*ir.RankedTensorType).Dims)
-		if a.Resource.Blob != nil && int64(len(a.Resource.Blob)) == 4*n {
+		if a.Resource.Blob != nil && int64(len(a.Resource.Blob)) == size*n {
 			return a.Resource.Blob
 		}
 	case *ir.DenseElementsAttr:
@@ -213,9 +217,12 @@ func constantF32(v *ir.Value) []byte {
 		if err != nil {
 			return nil
 		}
+		n, _ := ir.NumElements(a.Type.(*ir.RankedTensorType).Dims)
 		if a.Splat {
-			n, _ := ir.NumElements(a.Type.(*ir.RankedTensorType).Dims)
 			raw = bytes.Repeat(raw, int(n))
+		}
+		if int64(len(raw)) != size*n {
+			return nil
 		}
 		return raw
 	}

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/gree-ml/gree/go/schemas/module"
@@ -53,6 +54,9 @@ func insertDiscards(f *module.Function) {
 			case module.OpReturn, module.OpFail:
 			default:
 				after[pc] = lv.appendDead(nil, touched, live)
+				if in.Op == module.OpClone && slices.Contains(after[pc], in.Src[0]) && in.Src[0] != in.Dst[0] {
+					in.Sub = module.CloneMayMove
+				}
 				if liveAfter != nil && len(after[pc]) > 0 {
 					liveAfter[pc] = append(bitset(nil), live...)
 				}

@@ -259,6 +259,16 @@ func TestDiscardPlacement(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// The body's clone is the last use of the carried value: it may move
+	// it; the clones of the argument, live after them, may not.
+	for pc, in := range f.Code {
+		if in.Op != module.OpClone {
+			continue
+		}
+		if may := in.Sub == module.CloneMayMove; may != (in.Src[0] == 3) {
+			t.Errorf("instruction %d (%s): may move %v", pc, module.InstrString(&in), may)
+		}
+	}
 }
 
 // TestDiscardKinds checks the kinds straight-line code's discards get: a

@@ -113,6 +113,16 @@ type Device interface {
 	Recyclable(ref any) bool
 }
 
+// Mover is implemented by devices that can tell when a buffer view's
+// storage is the program's alone: Exclusive reports whether the device
+// allocated ref's storage for the running call and none of live (every
+// other reference the program can still read) uses it, so that a clone
+// of a value that dies at the clone (module.CloneMayMove) takes the
+// storage over instead of copying it.
+type Mover interface {
+	Exclusive(ref any, live []any) bool
+}
+
 // Copier is implemented by devices that copy one buffer view's bytes into
 // part of another (module.OpCopy: a concatenation written piece by piece,
 // a contiguous block inserted into a copy of a tensor).

@@ -102,6 +102,29 @@ func (inst *instance) discard(st *stack, regs []Value, rs []int32, kind uint8) {
 	st.refs, st.keep = refs[:0], keep[:0]
 }
 
+// move hands the buffer of register src, dead after a clone into dst,
+// over to dst when the device says no other reference the program can
+// read uses its storage (see Mover); src is then null, so its discard
+// releases nothing.
+func (inst *instance) move(st *stack, regs []Value, src, dst int32) bool {
+	m, ok := st.dev.(Mover)
+	v := regs[src]
+	if !ok || v.Kind != KindRef || !st.dev.Recyclable(v.Ref) {
+		return false
+	}
+	regs[src] = Value{Kind: KindNull}
+	keep := inst.appendLiveRefs(st.keep[:0], st)
+	exclusive := m.Exclusive(v.Ref, keep)
+	clear(keep)
+	st.keep = keep[:0]
+	if !exclusive {
+		regs[src] = v
+		return false
+	}
+	regs[dst] = v
+	return true
+}
+
 // appendLiveRefs appends every reference the program can still read: the
 // ref registers of the active frames, the outermost call's arguments and
 // the globals of the context's modules.

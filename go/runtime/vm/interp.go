@@ -172,6 +172,9 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 			}
 			regs[in.Dst[0]] = RefValue(r)
 		case module.OpClone:
+			if in.Sub == module.CloneMayMove && inst.move(st, regs, in.Src[0], in.Dst[0]) {
+				break
+			}
 			r, err := dev.Clone(regs[in.Src[0]].Ref)
 			if err != nil {
 				return fail(err)

@@ -49,7 +49,10 @@ const (
 	OpDim
 	// Reshape: Dst[0] = Src[0]'s data viewed with dimensions Src[1:].
 	OpReshape
-	// Clone: Dst[0] = a copy of buffer view Src[0].
+	// Clone: Dst[0] = a copy of buffer view Src[0]. Sub CloneMayMove:
+	// Src[0] is dead after the clone, so the interpreter may hand its
+	// buffer over instead of copying it when nothing else the program can
+	// read refers to that storage (Src[0] is then null).
 	OpClone
 	// Load: Dst[0] = element Src[1:] (i64 indices) of buffer view Src[0],
 	// of scalar type Type.
@@ -82,6 +85,10 @@ const (
 	OpCopy
 	opCount
 )
+
+// CloneMayMove is the Sub of an OpClone whose source register is dead
+// after it.
+const CloneMayMove uint8 = 1
 
 // Discard kinds (Instr.Sub of OpDiscard).
 const (

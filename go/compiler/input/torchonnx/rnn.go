@@ -8,9 +8,11 @@ import (
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
-// ONNX RNN, GRU and LSTM, unrolled over the static sequence length: the
-// input projections of every step are one matmul (X·Wᵀ + biases), each
-// step adds H·Rᵀ (another matmul) and applies the gates element-wise.
+// ONNX RNN, GRU and LSTM, their steps a host loop over the static
+// sequence length: the input projections of every step are one matmul
+// (X·Wᵀ + biases) before the loop; each step is one matrix-vector
+// product H·Rᵀ and one element-wise cell kernel that adds the step's
+// input terms (read at the run-time step) and applies the gates.
 // Directions forward, reverse and bidirectional, both layouts, initial
 // states, sequence_lens (finished sequences keep their state and output
 // zeros), clip, peepholes, input_forget, linear_before_reset and the
@@ -189,9 +191,11 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 			}
 			return copyGeneric(o.b, v, m, bhT)
 		}
-		// Rt[j, g] = R[d, g, j], once per call: each step's product then
-		// reads the weight along its rows (the matrix-vector kernel that
-		// streams rows of B; the same sums in the same order).
+		// Rt[j, g] = R[d, g, j], outside the steps (folded into a
+		// constant when R is one): each step's product then reads the
+		// weight along its rows (the matrix-vector kernel that streams
+		// rows of B, or packed panels of a constant; the same sums in the
+		// same order).
 		rt := copyGeneric(o.b, r, &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{cstExpr(d), dimExpr(1), dimExpr(0)}}, ir.Tensor([]int64{Hs, G}, elem))
 		reverse := direction == "reverse" || d == 1
 		a := actList[int(d)*nAct : int(d+1)*nAct]
@@ -209,43 +213,24 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 			if reverse {
 				t = core.BinOp(b, "arith.subi", cIdx(b, S-1), k)
 			}
-			// hr[b, g] = xw[t, b, g] + Σ_j H[b, j] R[d, g, j]  (g over every
-			// gate; GRU's h gate without the input term, which its reset
-			// gate does not scale). The input term starts the sum: the
-			// run-time step's row is read once, in the product's kernel.
-			hrInit := linalg.BuildGeneric(b, nil, []*ir.Value{empty(b, ir.Tensor([]int64{B, G}, elem))}, []*ir.AffineMap{linalg.Identity(2)}, core.Parallel(2), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
-				v := extractAt(bb, xw, []*ir.Value{t, core.LoopIndex(bb, 0), core.LoopIndex(bb, 1)})
-				if o.kind == "GRU" {
-					s := sc{bb, elem}
-					v = s.sel(core.CmpI(bb, core.PredSLT, core.LoopIndex(bb, 1), cIdx(bb, 2*Hs)), v, s.c(0))
-				}
-				return []*ir.Value{v}
-			}).Result(0)
-			hr := linalg.BuildGeneric(b, []*ir.Value{h, rt}, []*ir.Value{hrInit}, []*ir.AffineMap{
+			// hr[b, g] = Σ_j H[b, j] R[d, g, j] over every gate, from
+			// zero (a product the matrix-vector kernel runs alone; with a
+			// constant R, on panels packed at compile time).
+			hr := linalg.BuildGeneric(b, []*ir.Value{h, rt}, []*ir.Value{zero(b, ir.Tensor([]int64{B, G}, elem))}, []*ir.AffineMap{
 				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
 				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), dimExpr(1)}},
 				{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}},
 				[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, core.MulAdd).Result(0)
-			// GRU's h gate reads its input term apart (its reset gate
-			// scales only the recurrent term): xh[b, j] = xw[t, b, 2Hs+j],
-			// gathered once so that the cell's kernel reads it by its map.
-			var xh *ir.Value
-			if o.kind == "GRU" {
-				xh = linalg.BuildGeneric(b, nil, []*ir.Value{empty(b, bhT)}, []*ir.AffineMap{linalg.Identity(2)}, core.Parallel(2), func(bb *ir.Builder, _ []*ir.Value) []*ir.Value {
-					j := core.BinOp(bb, "arith.addi", core.LoopIndex(bb, 1), cIdx(bb, 2*Hs))
-					return []*ir.Value{extractAt(bb, xw, []*ir.Value{t, core.LoopIndex(bb, 0), j})}
-				}).Result(0)
-				// Kept apart: fused into the cell, the gather at a run-time
-				// index would make the whole cell kernel scalar.
-				xh = b.Create("util.optimization_barrier", []*ir.Value{xh}, []ir.Type{bhT}).Result(0)
-			}
-			// xa(s, g, v): v (gate g's term from hr) with the input term,
-			// which hr holds except for GRU's h gate (x: xh's element).
-			xa := func(s sc, g int64, v, x *ir.Value) *ir.Value {
-				if o.kind != "GRU" || g != 2 {
-					return v
+			// xa(s, g, v): gate g's recurrent term v plus its input term
+			// xw[t, b, g·Hs + j], which the cell's kernel reads at the
+			// run-time step (one vector load per gate: its indices move
+			// with j).
+			xa := func(s sc, g int64, v *ir.Value) *ir.Value {
+				j := core.LoopIndex(s.b, 1)
+				if g > 0 {
+					j = core.BinOp(s.b, "arith.addi", j, cIdx(s.b, g*Hs))
 				}
-				return s.add(x, v)
+				return s.add(extractAt(s.b, xw, []*ir.Value{t, core.LoopIndex(s.b, 0), j}), v)
 			}
 			hrm := func(g int64) *ir.AffineMap {
 				return &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{dimExpr(0), addExpr(dimExpr(1), cstExpr(g*Hs))}}
@@ -273,7 +258,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 			switch o.kind {
 			case "RNN":
 				hNew = mapGenericMaps(b, []*ir.Value{hr, h}, []*ir.AffineMap{hrm(0), id}, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					y := f(s, 0, clipf(s, xa(s, 0, v[0], nil)))
+					y := f(s, 0, clipf(s, xa(s, 0, v[0])))
 					if l := live(s.b); l != nil {
 						y = s.sel(l, y, v[1])
 					}
@@ -282,7 +267,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 			case "GRU":
 				// z (gate 0), r (gate 1), h (gate 2)
 				rg := mapGenericMaps(b, []*ir.Value{hr}, []*ir.AffineMap{hrm(1)}, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					return f(s, 0, clipf(s, xa(s, 1, v[0], nil)))
+					return f(s, 0, clipf(s, xa(s, 1, v[0])))
 				})
 				var hh *ir.Value // the h gate's recurrent term
 				if lbr {
@@ -309,9 +294,9 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}},
 						[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, core.MulAdd).Result(0)
 				}
-				hNew = mapGenericMaps(b, []*ir.Value{hr, hh, h, xh}, []*ir.AffineMap{hrm(0), id, id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					z := f(s, 0, clipf(s, xa(s, 0, v[0], nil)))
-					ht := f(s, 1, clipf(s, xa(s, 2, v[1], v[3])))
+				hNew = mapGenericMaps(b, []*ir.Value{hr, hh, h}, []*ir.AffineMap{hrm(0), id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value {
+					z := f(s, 0, clipf(s, xa(s, 0, v[0])))
+					ht := f(s, 1, clipf(s, xa(s, 2, v[1])))
 					y := s.add(s.mul(s.sub(s.c(1), z), ht), s.mul(z, v[2]))
 					if l := live(s.b); l != nil {
 						y = s.sel(l, y, v[2])
@@ -334,8 +319,8 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 				ins, maps = peepIn(ins, maps, 0)
 				ins, maps = peepIn(ins, maps, 2)
 				cNew = mapGenericMaps(b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					ci := xa(s, 0, v[0], nil)
-					cf := xa(s, 2, v[1], nil)
+					ci := xa(s, 0, v[0])
+					cf := xa(s, 2, v[1])
 					if peep != nil {
 						ci = s.add(ci, s.mul(v[4], v[3]))
 						cf = s.add(cf, s.mul(v[5], v[3]))
@@ -347,7 +332,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 					} else {
 						fg = f(s, 0, clipf(s, cf))
 					}
-					cc := f(s, 1, clipf(s, xa(s, 3, v[2], nil)))
+					cc := f(s, 1, clipf(s, xa(s, 3, v[2])))
 					y := s.add(s.mul(fg, v[3]), s.mul(ig, cc))
 					if l := live(s.b); l != nil {
 						y = s.sel(l, y, v[3])
@@ -358,7 +343,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 				maps = []*ir.AffineMap{hrm(1), id, id}
 				ins, maps = peepIn(ins, maps, 1)
 				hNew = mapGenericMaps(b, ins, maps, bhT, func(s sc, v []*ir.Value) *ir.Value {
-					co := xa(s, 1, v[0], nil)
+					co := xa(s, 1, v[0])
 					if peep != nil {
 						co = s.add(co, s.mul(v[3], v[1]))
 					}

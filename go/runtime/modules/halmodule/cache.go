@@ -257,6 +257,15 @@ func (c *cache) recyclable(ref any) bool {
 	return c.entryOf(ref) != nil
 }
 
+// exclusive reports whether ref's allocation is one the cache handed out
+// and has not had back, used by no view in live.
+func (c *cache) exclusive(ref any, live []any) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entryOf(ref)
+	return e != nil && !usedBy(e, live)
+}
+
 // release recycles the allocations of refs, except those any view in keep
 // uses (a reshape shares its source's buffer), released on the default
 // queue.

@@ -330,6 +330,10 @@ func (r *recorder) Release(refs, keep []any) { r.d.cache.releaseBy(r, refs, keep
 // Recyclable reports whether Release could recycle ref's allocation.
 func (r *recorder) Recyclable(ref any) bool { return r.d.cache.recyclable(ref) }
 
+// Exclusive reports whether ref's allocation is one the cache handed out
+// and none of live uses (see vm.Mover).
+func (r *recorder) Exclusive(ref any, live []any) bool { return r.d.cache.exclusive(ref, live) }
+
 func bv(ref any) (*hal.BufferView, error) {
 	b, ok := ref.(*hal.BufferView)
 	if !ok || b == nil {

@@ -47,6 +47,7 @@ var (
 	_ vm.Device      = (*recorder)(nil)
 	_ vm.AsyncDevice = (*recorder)(nil)
 	_ vm.Holder      = (*recorder)(nil)
+	_ vm.Mover       = (*recorder)(nil)
 	_ vm.Adopter     = (*recorder)(nil)
 )
 

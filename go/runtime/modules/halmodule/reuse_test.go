@@ -329,3 +329,67 @@ func skipUnderPoison(t *testing.T) {
 		t.Skipf("%s=1 poisons recycled buffers, which this test reads", DebugEnv)
 	}
 }
+
+// TestCloneMovesOnlyExclusiveStorage checks a clone whose source dies at
+// it (module.CloneMayMove): the clone takes the source's storage over
+// when nothing else refers to it, and copies when a view of it is still
+// live (the view keeps the old contents) or the source is the caller's.
+func TestCloneMovesOnlyExclusiveStorage(t *testing.T) {
+	skipUnderPoison(t)
+	clone := func(f *fn, src int32) int32 {
+		r := f.reg(ref)
+		f.emit(module.Instr{Op: module.OpClone, Sub: module.CloneMayMove, Dst: []int32{r}, Src: []int32{src}})
+		f.discard(src)
+		return r
+	}
+	// moved: the clone is the source's buffer, a store into it is seen.
+	mv := newFn("moved", nil, []module.Kind{ref})
+	a := mv.alloc(false)
+	mv.store(a, 42, false)
+	c := clone(mv, a)
+	mv.store(c, 7, false)
+	mv.ret(c)
+	// taken: after a move the source's buffer is not released, so a new
+	// uninitialized allocation does not get it (a copy would have
+	// released it, and the allocation would hold its 42).
+	tk := newFn("taken", nil, []module.Kind{i32, ref})
+	a = tk.alloc(false)
+	tk.store(a, 42, false)
+	c = clone(tk, a)
+	b := tk.alloc(true)
+	v := tk.load(b, false)
+	tk.discard(b)
+	tk.ret(v, c)
+	// viewed: a reshape of the source is live after the clone.
+	vw := newFn("viewed", nil, []module.Kind{ref, ref})
+	a = vw.alloc(false)
+	vw.store(a, 42, false)
+	view := vw.reg(ref)
+	vw.emit(module.Instr{Op: module.OpReshape, Dst: []int32{view}, Src: []int32{a, vw.i64(side * side)}})
+	c = clone(vw, a)
+	vw.store(c, 7, false)
+	vw.ret(view, c)
+	// argument: the caller's buffer is never taken.
+	ag := newFn("argument", []module.Kind{ref}, []module.Kind{ref})
+	c = ag.reg(ref)
+	ag.emit(module.Instr{Op: module.OpClone, Sub: module.CloneMayMove, Dst: []int32{c}, Src: []int32{0}})
+	ag.store(c, 7, false)
+	ag.ret(c)
+	ctx := run(t, &module.Module{}, mv, vw, ag, tk)
+	if res := invoke(t, ctx, "taken"); res[0].I != 0 || element(res[1]) != 42 {
+		t.Fatalf("taken: a new allocation holds %d and the clone %d; want 0 (the source's buffer moved) and 42", res[0].I, element(res[1]))
+	}
+	if res := invoke(t, ctx, "moved"); element(res[0]) != 7 {
+		t.Fatalf("moved: element %d, want 7", element(res[0]))
+	}
+	res := invoke(t, ctx, "viewed")
+	if element(res[0]) != 42 || element(res[1]) != 7 || storage(res[0]) == storage(res[1]) {
+		t.Fatalf("viewed: the view holds %d and the clone %d (shared %v); want 42 and 7 in two buffers",
+			element(res[0]), element(res[1]), storage(res[0]) == storage(res[1]))
+	}
+	arg := invoke(t, ctx, "moved")[0]
+	out := invoke(t, ctx, "argument", arg)[0]
+	if element(arg) != 7 || element(out) != 7 || storage(arg) == storage(out) {
+		t.Fatalf("argument: the caller's buffer was taken over")
+	}
+}
