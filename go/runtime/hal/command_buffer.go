@@ -2,6 +2,7 @@ package hal
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -81,10 +82,13 @@ type CommandBuffer struct {
 	categories      CommandCategory
 	bindingCapacity int
 
-	mu        sync.Mutex
-	state     cbState
-	cmds      []Command
-	retained  []*Buffer
+	mu       sync.Mutex
+	state    cbState
+	cmds     []Command
+	retained []*Buffer
+	// ints and refArena hold the dispatches' push constants and bindings.
+	ints      []int64
+	refArena  []BufferRef
 	submitted bool
 	refs      atomic.Int32
 }
@@ -111,6 +115,19 @@ func NewCommandBuffer(mode CommandBufferMode, categories CommandCategory, bindin
 	cb := &CommandBuffer{mode: mode, categories: categories, bindingCapacity: bindingCapacity}
 	cb.refs.Store(1)
 	return cb, nil
+}
+
+// Reserve makes room for n more commands (and the buffers they retain,
+// up to four each) so that recording them does not grow the lists.
+func (cb *CommandBuffer) Reserve(n int) {
+	cb.mu.Lock()
+	defer cb.mu.Unlock()
+	cb.cmds = slices.Grow(cb.cmds, n)
+	cb.ints = slices.Grow(cb.ints, 4*n)
+	cb.refArena = slices.Grow(cb.refArena, 4*n)
+	if cb.mode&CommandBufferUnretained == 0 {
+		cb.retained = slices.Grow(cb.retained, 4*n)
+	}
 }
 
 // Mode returns the command buffer's mode.
@@ -333,8 +350,17 @@ func (cb *CommandBuffer) Dispatch(exe Executable, entry int, workgroups [3]int64
 			return cb.checkRef(r, 0, fmt.Sprintf("dispatch binding %d", i))
 		}
 	}
-	c := Command{Kind: CommandDispatch, Executable: exe, Entry: entry, Workgroups: workgroups,
-		Constants: append([]int64(nil), constants...), Bindings: append([]BufferRef(nil), bindings...)}
+	c := Command{Kind: CommandDispatch, Executable: exe, Entry: entry, Workgroups: workgroups}
+	// The command's copies of constants and bindings are pieces of the
+	// command buffer's own lists (a piece never grows: its capacity is
+	// its length), so that recording a dispatch allocates nothing once
+	// Reserve made room.
+	n := len(cb.ints)
+	cb.ints = append(cb.ints, constants...)
+	c.Constants = cb.ints[n:len(cb.ints):len(cb.ints)]
+	n = len(cb.refArena)
+	cb.refArena = append(cb.refArena, bindings...)
+	c.Bindings = cb.refArena[n:len(cb.refArena):len(cb.refArena)]
 	return cb.record(c, bindings...)
 }
 
@@ -392,6 +418,6 @@ func (cb *CommandBuffer) Release() error {
 	for _, b := range cb.retained {
 		b.Release()
 	}
-	cb.retained, cb.cmds = nil, nil
+	cb.retained, cb.cmds, cb.ints, cb.refArena = nil, nil, nil, nil
 	return nil
 }

@@ -63,6 +63,9 @@ func (r *recorder) record(rec func(cb *hal.CommandBuffer) error) error {
 		if err == nil {
 			err = cb.Begin()
 		}
+		if err == nil && !r.base {
+			cb.Reserve(flushEvery)
+		}
 		if err != nil {
 			r.mu.Unlock()
 			return err
