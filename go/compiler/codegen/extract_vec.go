@@ -136,9 +136,8 @@ func (l *genericLowering) extractVector(b *kir.Builder, op *ir.Operation, bi int
 	t := op.Operands[0]
 	strides := g.strides[t]
 	memo := map[*ir.Value]coefOf{}
-	var off, stride kir.Value = -1, -1
-	contiguous, any := true, false
-	last := len(idx) - 1
+	var off kir.Value = -1
+	coefs := make([]int64, len(idx))
 	for r, x := range idx {
 		if b.K.Type(x).IsVector() {
 			x = b.EmitImm(kir.Extract, kir.S(b.K.Type(x).Elem), 0, x)
@@ -149,30 +148,10 @@ func (l *genericLowering) extractVector(b *kir.Builder, op *ir.Operation, bi int
 		} else {
 			off = b.Bin(kir.Add, off, term)
 		}
-		c, _ := l.indexCoef(op.Operands[1+r], l.vecDim, memo)
-		if c == 0 {
-			continue
-		}
-		any = true
-		if r != last || c != 1 {
-			contiguous = false
-		}
-		s := b.Bin(kir.Mul, g.idx(c), strides[r])
-		if stride < 0 {
-			stride = s
-		} else {
-			stride = b.Bin(kir.Add, stride, s)
-		}
+		coefs[r], _ = l.indexCoef(op.Operands[1+r], l.vecDim, memo)
 	}
 	if off < 0 {
 		off = g.idx(0)
 	}
-	kind := 2
-	switch {
-	case !any:
-		kind = 0
-	case contiguous:
-		kind = 1
-	}
-	return l.loadRaw(b, access{binding: bi, off: off, kind: kind, stride: stride}, w)
+	return l.loadRaw(b, l.laneAccess(b, access{binding: bi, off: off}, coefs, strides), w)
 }

@@ -445,12 +445,23 @@ func (l *genericLowering) address(b *kir.Builder, t *ir.Value, binding int, m *i
 	if w == 1 || l.vecDim < 0 {
 		return a
 	}
-	last := len(m.Results) - 1
+	coefs := make([]int64, len(m.Results))
+	for r, e := range m.Results {
+		coefs[r], _ = l.vecCoef(e)
+	}
+	return l.laneAccess(b, a, coefs, strides)
+}
+
+// laneAccess completes a, whose offset is lane 0's, with how the lanes
+// along the vectorized loop step: coefs[r] is how far index r moves per
+// lane (0 in every index: a broadcast; 1 in the last only: contiguous;
+// else strided by Σ coefs[r]·strides[r]).
+func (l *genericLowering) laneAccess(b *kir.Builder, a access, coefs []int64, strides []kir.Value) access {
+	last := len(coefs) - 1
 	var stride kir.Value = -1
 	contiguous := true
 	any := false
-	for r, e := range m.Results {
-		c, _ := l.vecCoef(e)
+	for r, c := range coefs {
 		if c == 0 {
 			continue
 		}
@@ -458,7 +469,7 @@ func (l *genericLowering) address(b *kir.Builder, t *ir.Value, binding int, m *i
 		if r != last || c != 1 {
 			contiguous = false
 		}
-		term := b.Bin(kir.Mul, g.idx(c), strides[r])
+		term := b.Bin(kir.Mul, l.g.idx(c), strides[r])
 		if stride < 0 {
 			stride = term
 		} else {

@@ -14,15 +14,7 @@ import (
 // hold at most as many elements as their source are folded (never a
 // broadcast, which would grow the module).
 func foldConstantCopies(m *ir.Module, fn *ir.Operation) {
-	var cands []*ir.Operation
-	fn.Walk(func(op *ir.Operation) bool {
-		if op.Name == linalg.GenericName {
-			cands = append(cands, op)
-			return false
-		}
-		return true
-	})
-	for _, op := range cands {
+	for _, op := range generics(fn) {
 		foldConstantCopy(m, fn, op)
 	}
 }

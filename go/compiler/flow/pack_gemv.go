@@ -32,17 +32,23 @@ const (
 
 // packConstantGEMVs applies the packing to every eligible generic of fn.
 func packConstantGEMVs(m *ir.Module, fn *ir.Operation) {
-	var cands []*ir.Operation
+	for _, op := range generics(fn) {
+		packConstantGEMV(m, fn, op)
+	}
+}
+
+// generics lists fn's linalg.generic ops (not those nested in one), so
+// that a rewrite may replace them as it goes.
+func generics(fn *ir.Operation) []*ir.Operation {
+	var gens []*ir.Operation
 	fn.Walk(func(op *ir.Operation) bool {
 		if op.Name == linalg.GenericName {
-			cands = append(cands, op)
+			gens = append(gens, op)
 			return false
 		}
 		return true
 	})
-	for _, op := range cands {
-		packConstantGEMV(m, fn, op)
-	}
+	return gens
 }
 
 // packWidth returns the panel width for N columns: the divisor of N in
