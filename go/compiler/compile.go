@@ -243,6 +243,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	var fo flow.Options
 	if be != nil {
 		fo.Chain = chainOptions(bes)
+		fo.Recurrence = recurrenceOptions(bes)
 	}
 	if err := in.phase("flow", irText, func() error { return flow.RunWith(m, fo) }); err != nil {
 		return nil, err

@@ -79,6 +79,24 @@ func chainOptions(bes []*Backend) func(p, r, c *ir.Operation) bool {
 	}
 }
 
+// recurrenceOptions returns flow's recurrence predicate: a host loop
+// becomes one dispatch only where every target lowers it as one kernel.
+func recurrenceOptions(bes []*Backend) func(loop *ir.Operation) bool {
+	for _, be := range bes {
+		if !be.Strategy.Recurrence {
+			return nil
+		}
+	}
+	return func(loop *ir.Operation) bool {
+		for _, be := range bes {
+			if !codegen.RecurrenceLowerable(loop, be.Strategy) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 // lowerRegion lowers one dispatch region for a backend: codegen with its
 // strategy, then its legalization.
 func lowerRegion(be *Backend, r *ir.Operation, name string) (*codegen.Dispatch, error) {

@@ -38,6 +38,9 @@ type Strategy struct {
 	// DWConv maps f32 depthwise 2-D convolutions over NCHW tensors (with
 	// a fused zero pad or none) to the DWConv tile op.
 	DWConv bool
+	// Recurrence: a host loop of small steps runs as one kernel in one
+	// workgroup (flow.FormRecurrences; Contract tile ops inside loops).
+	Recurrence bool
 	// ConvChainChannels, when positive, is the channels per workgroup of
 	// a convolution chain's kernel (a 1×1 convolution into a depthwise
 	// one, see convChain; flow merges their dispatches where

@@ -26,6 +26,9 @@ type gen struct {
 	dw *dwTile
 	// hoisted caches top-level constants and broadcasts by source and width.
 	hoisted map[hoistKey]kir.Value
+	// locals are scalars defined inside the kernel's loops (a recurrence's
+	// step index and what it computes from it), never hoisted to the top.
+	locals map[*ir.Value]kir.Value
 }
 
 type hoistKey struct {

@@ -135,6 +135,10 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 			continue
 		}
 		in := operands[i]
+		if kv, ok := g.locals[in]; ok {
+			vals[arg] = broadcast(b, kv, w)
+			continue
+		}
 		if _, ok := in.Type.(*ir.RankedTensorType); !ok {
 			s, err := g.scalarCapture(in)
 			if err != nil {
@@ -149,6 +153,9 @@ func (l *genericLowering) body(b *kir.Builder, ivs []kir.Value, w int, outs []ki
 	get := func(v *ir.Value) (kir.Value, error) {
 		if kv, ok := vals[v]; ok {
 			return kv, nil
+		}
+		if kv, ok := g.locals[v]; ok {
+			return broadcast(b, kv, w), nil
 		}
 		// Defined outside the generic: a captured scalar.
 		s, err := g.scalarCapture(v)

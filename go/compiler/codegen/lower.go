@@ -12,6 +12,9 @@ func Lower(region *ir.Operation, name string, st Strategy) (*Dispatch, error) {
 	if op := extOp(body); op != nil {
 		return lowerExt(region, op, name, st)
 	}
+	if region.Attr(flow.RecurrenceAttr) != nil {
+		return lowerRecurrenceRegion(region, name, st)
+	}
 	ret := body.Terminator()
 	gens, others := flow.RegionGenerics(region)
 	if len(gens) == 4 && len(others) == 1 {

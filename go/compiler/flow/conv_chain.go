@@ -13,6 +13,9 @@ type Options struct {
 	// (MergeChains): codegen says which chains its target lowers as one
 	// kernel (codegen.ChainLowerable).
 	Chain func(producer, reshape, consumer *ir.Operation) bool
+	// Recurrence, when set, decides whether a host loop becomes one
+	// dispatch that runs its steps (FormRecurrences).
+	Recurrence func(loop *ir.Operation) bool
 }
 
 // MergeChains merges each dispatch region whose one result is used only by

@@ -85,6 +85,7 @@ func RunWith(m *ir.Module, o Options) error {
 				return err
 			}
 			DedupInputs(op)
+			FormRecurrences(op, o.Recurrence)
 			FormDispatches(op)
 			MergeChains(op, o.Chain)
 			FormExtDispatches(op)

@@ -20,6 +20,12 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 	// tensor is captured from the host.
 	ret := region.Regions[0].Blocks[0].Terminator()
 	for k, res := range region.Results {
+		if rt := res.Type.(*ir.RankedTensorType); ir.HasStaticShape(rt) {
+			// Static: no init needed (a recurrence's results are its
+			// loop's and workspaces).
+			fe.tensors[res] = &tensor{reg: -1, dims: staticOr(rt, nil), typ: rt}
+			continue
+		}
 		gv := ret.Operands[k]
 		var inits []*ir.Value
 		if g, ok := linalg.AsGeneric(gv.Owner()); ok {
