@@ -57,20 +57,22 @@ func foldConstantCopy(m *ir.Module, fn, op *ir.Operation) {
 	if nOut > nIn {
 		return
 	}
-	// Each source index is a loop index or a constant.
+	// Each source index is a loop index plus a constant, or a constant,
+	// within the source.
 	srcMap := maps[a.Index()]
 	dims := make([]int, len(srcMap.Results))
 	consts := make([]int64, len(srcMap.Results))
 	for r, e := range srcMap.Results {
-		switch e := e.(type) {
-		case *ir.AffineDimExpr:
-			dims[r] = e.Pos
-		case *ir.AffineConstantExpr:
-			if e.Value < 0 || e.Value >= st.Dims[r] {
-				return
-			}
-			dims[r], consts[r] = -1, e.Value
-		default:
+		d, c, ok := dimPlusConst(e)
+		if !ok {
+			return
+		}
+		dims[r], consts[r] = d, c
+		hi := c
+		if d >= 0 {
+			hi += rt.Dims[d] - 1
+		}
+		if c < 0 || hi >= st.Dims[r] {
 			return
 		}
 	}
@@ -86,7 +88,7 @@ func foldConstantCopy(m *ir.Module, fn, op *ir.Operation) {
 		for r, d := range dims {
 			i := consts[r]
 			if d >= 0 {
-				i = idx[d]
+				i += idx[d]
 			}
 			off = off*st.Dims[r] + i
 		}
@@ -104,6 +106,26 @@ func foldConstantCopy(m *ir.Module, fn, op *ir.Operation) {
 	b.SetInsertionPointBefore(op)
 	ir.ReplaceAllUsesWith(fn, op.Results[0], b.Constant(&ir.DenseResourceAttr{Type: rt, Resource: res}))
 	op.Erase()
+}
+
+// dimPlusConst splits e into loop d plus c (d = -1: the constant c).
+func dimPlusConst(e ir.AffineExpr) (d int, c int64, ok bool) {
+	switch e := e.(type) {
+	case *ir.AffineDimExpr:
+		return e.Pos, 0, true
+	case *ir.AffineConstantExpr:
+		return -1, e.Value, true
+	case *ir.AffineBinaryExpr:
+		if e.Kind != ir.AffineAdd {
+			return 0, 0, false
+		}
+		l, ok1 := e.LHS.(*ir.AffineDimExpr)
+		r, ok2 := e.RHS.(*ir.AffineConstantExpr)
+		if ok1 && ok2 {
+			return l.Pos, r.Value, true
+		}
+	}
+	return 0, 0, false
 }
 
 // wholeBytes reports element types stored in whole bytes (not i1 or

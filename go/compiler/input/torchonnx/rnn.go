@@ -197,6 +197,12 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 		// rows of B, or packed panels of a constant; the same sums in the
 		// same order).
 		rt := copyGeneric(o.b, r, &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{cstExpr(d), dimExpr(1), dimExpr(0)}}, ir.Tensor([]int64{Hs, G}, elem))
+		// GRU without linear_before_reset multiplies r ⊙ H by the h gate's
+		// columns of Rt alone: Rth[j, i] = R[d, 2Hs + i, j].
+		var rth *ir.Value
+		if o.kind == "GRU" && !lbr {
+			rth = copyGeneric(o.b, r, &ir.AffineMap{NumDims: 2, Results: []ir.AffineExpr{cstExpr(d), addExpr(dimExpr(1), cstExpr(2*Hs)), dimExpr(0)}}, ir.Tensor([]int64{Hs, Hs}, elem))
+		}
 		reverse := direction == "reverse" || d == 1
 		a := actList[int(d)*nAct : int(d+1)*nAct]
 		inits := []*ir.Value{state(h0), y}
@@ -288,9 +294,9 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 					})
 				} else {
 					rh := mapGenericMaps(b, []*ir.Value{rg, h}, []*ir.AffineMap{id, id}, bhT, func(s sc, v []*ir.Value) *ir.Value { return s.mul(v[0], v[1]) })
-					hh = linalg.BuildGeneric(b, []*ir.Value{rh, rt}, []*ir.Value{zero(b, bhT)}, []*ir.AffineMap{
+					hh = linalg.BuildGeneric(b, []*ir.Value{rh, rth}, []*ir.Value{zero(b, bhT)}, []*ir.AffineMap{
 						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
-						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), addExpr(dimExpr(1), cstExpr(2*Hs))}},
+						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), dimExpr(1)}},
 						{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}}},
 						[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, core.MulAdd).Result(0)
 				}
