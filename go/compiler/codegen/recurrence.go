@@ -83,7 +83,7 @@ func matchRecurrence(loop *ir.Operation, st Strategy) (*recurrence, bool) {
 		case "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
 			// Of a step's own values, not of a carried tensor (whose
 			// in-place update would then have a second name).
-			if !staticF32(op.Results[0].Type) || !inside(op.Operands[0]) || op.Operands[0].IsBlockArgument() {
+			if !staticF32(op.Results[0].Type) || !inside(op.Operands[0]) || !heldValue(op.Operands[0]) {
 				return nil, false
 			}
 		case "tensor.insert_slice":
@@ -193,11 +193,15 @@ func matchStepInsert(op *ir.Operation, iters []*ir.Value, yield *ir.Operation) b
 	if !ok1 || !ok2 || !staticF32(st) || !staticF32(dt) {
 		return false
 	}
-	k := -1
+	k, carried := -1, false
 	for i, a := range iters {
 		if a == dest {
 			k = i
 		}
+		carried = carried || a == src
+	}
+	if !carried && (src.ParentBlock() != op.Block() || !heldValue(src)) {
+		return false // the kernel holds no buffer with the source's elements
 	}
 	if k < 0 || yield.Operands[k] != op.Results[0] {
 		return false
@@ -252,6 +256,23 @@ func matchStepInsert(op *ir.Operation, iters []*ir.Value, yield *ir.Operation) b
 		}
 	}
 	return true
+}
+
+// heldValue reports whether v, a value of the loop body, has a buffer in
+// the kernel that a reshape may share: a generic's result (not a fill,
+// which the kernel never materializes) or another such reshape.
+func heldValue(v *ir.Value) bool {
+	def := v.Owner()
+	if def == nil {
+		return false // a carried tensor: its in-place update would have a second name
+	}
+	switch def.Name {
+	case "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
+		return heldValue(def.Operands[0])
+	case linalg.GenericName:
+		return flow.FillScalar(v) == nil
+	}
+	return false
 }
 
 func staticF32(t ir.Type) bool {
