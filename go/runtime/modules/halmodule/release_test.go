@@ -1,7 +1,9 @@
 package halmodule
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/gree-ml/gree/go/runtime/hal"
 	"github.com/gree-ml/gree/go/runtime/vm"
@@ -13,6 +15,7 @@ import (
 // to a buffer it handed out, so releasing it frees the memory at once;
 // given back, it is cached again.
 func TestHandedOutBuffersAreFreedByTheirHolder(t *testing.T) {
+	settleFinalizers()
 	c := testCache()
 	const n = 2 << 20
 	live := hal.HostBytesLive()
@@ -41,6 +44,7 @@ func TestHandedOutBuffersAreFreedByTheirHolder(t *testing.T) {
 // TestDisownLeavesTheBufferToItsHolders: a disowned buffer lives while a
 // holder's reference does and is freed with it.
 func TestDisownLeavesTheBufferToItsHolders(t *testing.T) {
+	settleFinalizers()
 	c := testCache()
 	const n = 2 << 20
 	live := hal.HostBytesLive()
@@ -67,6 +71,7 @@ func TestDisownLeavesTheBufferToItsHolders(t *testing.T) {
 // FAILED_PRECONDITION errors; results already returned stay usable.
 func TestContextCloseReleasesEverything(t *testing.T) {
 	skipUnderPoison(t)
+	settleFinalizers()
 	live := hal.HostBytesLive()
 	f := newFn("f", nil, []module.Kind{ref})
 	a := f.alloc(false)
@@ -93,4 +98,14 @@ func TestContextCloseReleasesEverything(t *testing.T) {
 		t.Fatalf("%d bytes still held after the context closed and its result was released", got)
 	}
 	var _ vm.Device = (*Device)(nil)
+}
+
+// settleFinalizers lets the finalizers of buffers earlier tests dropped
+// run before a test takes its baseline of live host memory, so that their
+// frees do not count against it.
+func settleFinalizers() {
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
 }
