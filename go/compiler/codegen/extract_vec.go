@@ -97,10 +97,10 @@ func (l *genericLowering) indexCoefOf(v *ir.Value, k int, memo map[*ir.Value]coe
 		if a == 0 && b == 0 {
 			return 0, true
 		}
-		if x, ok := intConstant(op.Operands[1]); ok && b == 0 {
+		if x, ok := ir.IntConstant(op.Operands[1]); ok && b == 0 {
 			return a * x, true
 		}
-		if x, ok := intConstant(op.Operands[0]); ok && a == 0 {
+		if x, ok := ir.IntConstant(op.Operands[0]); ok && a == 0 {
 			return b * x, true
 		}
 		return 0, false
@@ -113,19 +113,6 @@ func (l *genericLowering) indexCoefOf(v *ir.Value, k int, memo map[*ir.Value]coe
 		}
 	}
 	return 0, len(op.Regions) == 0
-}
-
-// intConstant returns the value of an integer arith.constant.
-func intConstant(v *ir.Value) (int64, bool) {
-	op := v.Owner()
-	if op == nil || op.Name != "arith.constant" {
-		return 0, false
-	}
-	a, ok := op.Attr("value").(*ir.IntegerAttr)
-	if !ok {
-		return 0, false
-	}
-	return a.Value, true
 }
 
 // extractVector loads the w lanes of a tensor.extract linear in the

@@ -45,13 +45,13 @@ func matchRecurrence(loop *ir.Operation, st Strategy) (*recurrence, bool) {
 	}
 	rc := &recurrence{loop: loop}
 	var ok bool
-	if rc.lb, ok = intConstant(loop.Operands[0]); !ok {
+	if rc.lb, ok = ir.IntConstant(loop.Operands[0]); !ok {
 		return nil, false
 	}
-	if rc.ub, ok = intConstant(loop.Operands[1]); !ok {
+	if rc.ub, ok = ir.IntConstant(loop.Operands[1]); !ok {
 		return nil, false
 	}
-	if rc.step, ok = intConstant(loop.Operands[2]); !ok || rc.step <= 0 {
+	if rc.step, ok = ir.IntConstant(loop.Operands[2]); !ok || rc.step <= 0 {
 		return nil, false
 	}
 	body := loop.Regions[0].Blocks[0]

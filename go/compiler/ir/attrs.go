@@ -239,3 +239,17 @@ func FormatSymbol(name string) string {
 	}
 	return "@" + Quote(name)
 }
+
+// IntConstant returns the value of v when an integer arith.constant
+// defines it.
+func IntConstant(v *Value) (int64, bool) {
+	def := v.Owner()
+	if def == nil || def.Name != "arith.constant" {
+		return 0, false
+	}
+	a, ok := def.Attr("value").(*IntegerAttr)
+	if !ok {
+		return 0, false
+	}
+	return a.Value, true
+}

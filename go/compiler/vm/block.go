@@ -153,7 +153,7 @@ func (fe *fnEmitter) tensorDim(op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	idx, ok := constIndex(op.Operands[1])
+	idx, ok := ir.IntConstant(op.Operands[1])
 	if !ok {
 		return ir.OpErrorf(op, "has a non-constant dimension index, which gree does not support yet")
 	}
@@ -167,19 +167,6 @@ func (fe *fnEmitter) tensorDim(op *ir.Operation) error {
 		fe.regOf[op.Results[0]] = d.reg
 	}
 	return nil
-}
-
-// constIndex returns the value of an integer arith.constant.
-func constIndex(v *ir.Value) (int64, bool) {
-	def := v.Owner()
-	if def == nil || def.Name != "arith.constant" {
-		return 0, false
-	}
-	a, ok := def.Attr("value").(*ir.IntegerAttr)
-	if !ok {
-		return 0, false
-	}
-	return a.Value, true
 }
 
 func (fe *fnEmitter) constant(op *ir.Operation) error {
