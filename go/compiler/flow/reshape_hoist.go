@@ -6,12 +6,16 @@ import (
 )
 
 // hoistReshapes moves element-wise generics above the tensor.reshape that
-// feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, reshape(y)…,
-// s…)) when g reads its tensors through identity maps, x's reshape has no
-// other use and the other tensors y have g's shape (scalars s stay), so
-// that g fuses with x's producer: a convolution's bias add and its
-// activation then run in the matmul's epilogue instead of in a dispatch of
-// their own, and so does a residual connection's add.
+// feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, y'…, s…)) when
+// g's output and x's reshape are indexed by identity maps, the reshape has
+// no other use, and every other tensor y is read either like g's output
+// (y' = reshape(y)) or, when the reshape only adds or drops unit
+// dimensions, through any projection of g's loops (a bias broadcast along
+// rows: y' is y indexed by x's loops, its unit dimensions that x lacks
+// dropped); scalars s stay. g then fuses with x's producer: a convolution's
+// or a linear layer's bias add and its activation run in the matmul's
+// epilogue instead of in a dispatch of their own, and so does a residual
+// connection's add.
 func hoistReshapes(fn *ir.Operation) (changed bool) {
 	for {
 		uses := users(fn)
@@ -50,6 +54,11 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	if e := out.Owner(); e == nil || e.Name != "tensor.empty" || len(e.Operands) != 0 {
 		return false
 	}
+	for _, b := range g.Body().Ops {
+		if b.Name == "linalg.index" {
+			return false // its loops change
+		}
+	}
 	// A generic that already reads its only-used producer directly stays
 	// (this also keeps a hoisted generic from being hoisted back through
 	// the reshapes added to its other tensors).
@@ -60,17 +69,14 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	}
 	var reshape *ir.Operation
 	at := -1
-	var others []int // the other tensors read, reshaped along
+	var others []int // the other tensors read
 	for i, in := range g.Inputs() {
 		t, isT := in.Type.(*ir.RankedTensorType)
 		if !isT || len(maps[i].Results) == 0 {
 			continue
 		}
-		if !isIdentity(maps[i]) || !sameShape(t, ot) {
-			return false
-		}
 		r := in.Owner()
-		if at < 0 && r != nil && r.Name == "tensor.reshape" && uses[in] == 1 && r.Block() == op.Block() {
+		if at < 0 && isIdentity(maps[i]) && sameShape(t, ot) && r != nil && r.Name == "tensor.reshape" && uses[in] == 1 && r.Block() == op.Block() {
 			p := r.Operands[0].Owner()
 			if st, ok := r.Operands[0].Type.(*ir.RankedTensorType); ok && static(st) && len(st.Dims) > 0 && p != nil && p.Name == linalg.GenericName {
 				reshape, at = r, i
@@ -79,37 +85,50 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 		}
 		others = append(others, i)
 	}
-	if reshape == nil {
+	if reshape == nil || !static(ot) {
 		return false
 	}
 	src := reshape.Operands[0]
 	st := src.Type.(*ir.RankedTensorType)
-	if !static(ot) {
-		return false
-	}
 	n := len(st.Dims)
 	id := &ir.AffineMap{NumDims: n}
 	for d := 0; d < n; d++ {
 		id.Results = append(id.Results, &ir.AffineDimExpr{Pos: d})
 	}
+	// corr[d] is x's dimension for g's loop d (-1: a unit loop x lacks),
+	// when the reshape only adds or drops unit dimensions.
+	corr := unitCorrespondence(st.Dims, ot.Dims)
+	newMaps := make([]*ir.AffineMap, len(g.Inputs()), len(g.Inputs())+1)
+	var shapes [][]int64 // the shape each other tensor is reshaped to (nil: kept)
+	for i := range g.Inputs() {
+		newMaps[i] = &ir.AffineMap{NumDims: n}
+	}
+	newMaps[at] = id
+	for _, i := range others {
+		t := g.Inputs()[i].Type.(*ir.RankedTensorType)
+		if isIdentity(maps[i]) && sameShape(t, ot) {
+			newMaps[i] = id
+			shapes = append(shapes, st.Dims)
+			continue
+		}
+		m, dims, ok := throughUnits(maps[i], t, ot, corr, n)
+		if !ok {
+			return false
+		}
+		newMaps[i] = m
+		shapes = append(shapes, dims)
+	}
 	b := ir.NewBuilder(op.Loc)
 	b.SetInsertionPointBefore(op)
 	ins := append([]*ir.Value(nil), g.Inputs()...)
 	ins[at] = src
-	if len(others) > 0 {
-		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(n)}, ir.I64), Ints: st.Dims})
-		for _, i := range others {
-			t := ins[i].Type.(*ir.RankedTensorType)
-			ins[i] = b.Create("tensor.reshape", []*ir.Value{ins[i], shape}, []ir.Type{&ir.RankedTensorType{Dims: st.Dims, Elem: t.Elem}}).Result(0)
+	for k, i := range others {
+		t := ins[i].Type.(*ir.RankedTensorType)
+		if shapes[k] == nil || sameShape(t, &ir.RankedTensorType{Dims: shapes[k]}) {
+			continue
 		}
-	}
-	var newMaps []*ir.AffineMap
-	for i := range ins {
-		if t, isT := ins[i].Type.(*ir.RankedTensorType); isT && len(t.Dims) == n && len(maps[i].Results) > 0 {
-			newMaps = append(newMaps, id)
-		} else {
-			newMaps = append(newMaps, &ir.AffineMap{NumDims: n})
-		}
+		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(len(shapes[k]))}, ir.I64), Ints: shapes[k]})
+		ins[i] = b.Create("tensor.reshape", []*ir.Value{ins[i], shape}, []ir.Type{&ir.RankedTensorType{Dims: shapes[k], Elem: t.Elem}}).Result(0)
 	}
 	newMaps = append(newMaps, id)
 	its := make([]linalg.Iterator, n)
@@ -157,4 +176,67 @@ func static(t *ir.RankedTensorType) bool {
 		}
 	}
 	return true
+}
+
+// unitCorrespondence pairs the dimensions of out, a reshape of src that
+// only adds or drops unit dimensions, with src's: the result holds, for
+// each of out's dimensions, src's (-1 for an added unit dimension); nil
+// when the reshape moves elements between dimensions.
+func unitCorrespondence(src, out []int64) []int {
+	corr := make([]int, len(out))
+	j := 0
+	for i, d := range out {
+		for j < len(src) && src[j] == 1 && d != 1 {
+			j++ // a unit dimension the reshape drops
+		}
+		switch {
+		case j < len(src) && src[j] == d:
+			corr[i] = j
+			j++
+		case d == 1:
+			corr[i] = -1
+		default:
+			return nil
+		}
+	}
+	for ; j < len(src); j++ {
+		if src[j] != 1 {
+			return nil
+		}
+	}
+	return corr
+}
+
+// throughUnits re-expresses a tensor's map m (over the loops of g's
+// output, t the tensor's type) over the n loops of the reshape's source
+// through corr (see unitCorrespondence): the map's results must be whole
+// loops (the tensor as long as g's output along each),
+// and the tensor's dimensions at loops the source lacks are dropped. It
+// returns the new map and the tensor's new shape (nil: unchanged).
+func throughUnits(m *ir.AffineMap, t, ot *ir.RankedTensorType, corr []int, n int) (*ir.AffineMap, []int64, bool) {
+	if corr == nil || !static(t) || len(m.Results) != len(t.Dims) {
+		return nil, nil, false
+	}
+	nm := &ir.AffineMap{NumDims: n}
+	var dims []int64
+	dropped := false
+	for k, r := range m.Results {
+		d, ok := r.(*ir.AffineDimExpr)
+		if !ok || d.Pos >= len(corr) || t.Dims[k] != ot.Dims[d.Pos] {
+			return nil, nil, false
+		}
+		if corr[d.Pos] < 0 {
+			if t.Dims[k] != 1 {
+				return nil, nil, false
+			}
+			dropped = true
+			continue
+		}
+		nm.Results = append(nm.Results, &ir.AffineDimExpr{Pos: corr[d.Pos]})
+		dims = append(dims, t.Dims[k])
+	}
+	if !dropped {
+		dims = nil
+	}
+	return nm, dims, true
 }
