@@ -9,10 +9,10 @@ import (
 // feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, y'…, s…)) when
 // g's output and x's reshape are indexed by identity maps, the reshape has
 // no other use, and every other tensor y is read either like g's output
-// (y' = reshape(y)) or, when the reshape only adds or drops unit
-// dimensions, through any projection of g's loops (a bias broadcast along
-// rows: y' is y indexed by x's loops, its unit dimensions that x lacks
-// dropped); scalars s stay. g then fuses with x's producer: a convolution's
+// (y' = reshape(y)) or, when the reshape only splits, merges, adds or
+// drops dimensions in order, through any projection of g's loops (a bias
+// broadcast along rows: y' is y reshaped along, indexed by x's loops);
+// scalars s stay. g then fuses with x's producer: a convolution's
 // or a linear layer's bias add and its activation run in the matmul's
 // epilogue instead of in a dispatch of their own, and so does a residual
 // connection's add.
@@ -67,7 +67,7 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 			return false
 		}
 	}
-	var reshape *ir.Operation
+	var reshapes []*ir.Operation // the chain g reads x through, g's operand first
 	at := -1
 	var others []int // the other tensors read
 	for i, in := range g.Inputs() {
@@ -76,28 +76,32 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 			continue
 		}
 		r := in.Owner()
-		if at < 0 && isIdentity(maps[i]) && sameShape(t, ot) && r != nil && r.Name == "tensor.reshape" && uses[in] == 1 && r.Block() == op.Block() {
+		if at < 0 && isIdentity(maps[i]) && sameShape(t, ot) && isReshapeIn(r, in, op, uses) {
+			// A chain of reshapes is one reshape of its first source.
+			chain := []*ir.Operation{r}
+			for q := r.Operands[0].Owner(); isReshapeIn(q, r.Operands[0], op, uses); q = r.Operands[0].Owner() {
+				chain, r = append(chain, q), q
+			}
 			p := r.Operands[0].Owner()
 			if st, ok := r.Operands[0].Type.(*ir.RankedTensorType); ok && static(st) && len(st.Dims) > 0 && p != nil && p.Name == linalg.GenericName {
-				reshape, at = r, i
+				reshapes, at = chain, i
 				continue
 			}
 		}
 		others = append(others, i)
 	}
-	if reshape == nil || !static(ot) {
+	if reshapes == nil || !static(ot) {
 		return false
 	}
-	src := reshape.Operands[0]
+	src := reshapes[len(reshapes)-1].Operands[0]
 	st := src.Type.(*ir.RankedTensorType)
 	n := len(st.Dims)
 	id := &ir.AffineMap{NumDims: n}
 	for d := 0; d < n; d++ {
 		id.Results = append(id.Results, &ir.AffineDimExpr{Pos: d})
 	}
-	// corr[d] is x's dimension for g's loop d (-1: a unit loop x lacks),
-	// when the reshape only adds or drops unit dimensions.
-	corr := unitCorrespondence(st.Dims, ot.Dims)
+	// groups[d] are x's dimensions that g's loop d spans.
+	groups := dimGroups(st.Dims, ot.Dims)
 	newMaps := make([]*ir.AffineMap, len(g.Inputs()), len(g.Inputs())+1)
 	var shapes [][]int64 // the shape each other tensor is reshaped to (nil: kept)
 	for i := range g.Inputs() {
@@ -111,7 +115,7 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 			shapes = append(shapes, st.Dims)
 			continue
 		}
-		m, dims, ok := throughUnits(maps[i], t, ot, corr, n)
+		m, dims, ok := throughGroups(maps[i], t, ot, groups, st.Dims, n)
 		if !ok {
 			return false
 		}
@@ -124,7 +128,7 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	ins[at] = src
 	for k, i := range others {
 		t := ins[i].Type.(*ir.RankedTensorType)
-		if shapes[k] == nil || sameShape(t, &ir.RankedTensorType{Dims: shapes[k]}) {
+		if sameShape(t, &ir.RankedTensorType{Dims: shapes[k]}) {
 			continue
 		}
 		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(len(shapes[k]))}, ir.I64), Ints: shapes[k]})
@@ -137,11 +141,19 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	}
 	empty := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: st.Dims, Elem: ot.Elem}}).Result(0)
 	ng := linalg.BuildGeneric(b, ins, []*ir.Value{empty}, newMaps, its, linalg.CloneBody(g.Body()))
-	nr := b.Create("tensor.reshape", []*ir.Value{ng.Results[0], reshape.Operands[1]}, []ir.Type{op.Results[0].Type}).Result(0)
+	nr := b.Create("tensor.reshape", []*ir.Value{ng.Results[0], reshapes[0].Operands[1]}, []ir.Type{op.Results[0].Type}).Result(0)
 	ir.ReplaceAllUsesWith(fn, op.Results[0], nr)
 	op.Erase()
-	reshape.Erase()
+	for _, r := range reshapes {
+		r.Erase()
+	}
 	return true
+}
+
+// isReshapeIn reports whether r is a tensor.reshape in op's block whose
+// result v has no use but one.
+func isReshapeIn(r *ir.Operation, v *ir.Value, op *ir.Operation, uses map[*ir.Value]int) bool {
+	return r != nil && r.Name == "tensor.reshape" && uses[v] == 1 && r.Block() == op.Block()
 }
 
 func isIdentity(m *ir.AffineMap) bool {
@@ -178,24 +190,29 @@ func static(t *ir.RankedTensorType) bool {
 	return true
 }
 
-// unitCorrespondence pairs the dimensions of out, a reshape of src that
-// only adds or drops unit dimensions, with src's: the result holds, for
-// each of out's dimensions, src's (-1 for an added unit dimension); nil
-// when the reshape moves elements between dimensions.
-func unitCorrespondence(src, out []int64) []int {
-	corr := make([]int, len(out))
+// dimGroups pairs the dimensions of out, a reshape of src that only
+// splits, merges, adds or drops dimensions in order, with src's: the
+// result holds, for each of out's dimensions, the consecutive src
+// dimensions whose product it is (none for an added unit dimension); nil
+// when no such grouping exists.
+func dimGroups(src, out []int64) [][]int {
+	groups := make([][]int, len(out))
 	j := 0
 	for i, d := range out {
-		for j < len(src) && src[j] == 1 && d != 1 {
-			j++ // a unit dimension the reshape drops
+		if d == 1 {
+			if j < len(src) && src[j] == 1 {
+				groups[i] = []int{j}
+				j++
+			}
+			continue
 		}
-		switch {
-		case j < len(src) && src[j] == d:
-			corr[i] = j
+		prod := int64(1)
+		for j < len(src) && prod < d {
+			prod *= src[j]
+			groups[i] = append(groups[i], j)
 			j++
-		case d == 1:
-			corr[i] = -1
-		default:
+		}
+		if prod != d {
 			return nil
 		}
 	}
@@ -204,39 +221,31 @@ func unitCorrespondence(src, out []int64) []int {
 			return nil
 		}
 	}
-	return corr
+	return groups
 }
 
-// throughUnits re-expresses a tensor's map m (over the loops of g's
-// output, t the tensor's type) over the n loops of the reshape's source
-// through corr (see unitCorrespondence): the map's results must be whole
-// loops (the tensor as long as g's output along each),
-// and the tensor's dimensions at loops the source lacks are dropped. It
-// returns the new map and the tensor's new shape (nil: unchanged).
-func throughUnits(m *ir.AffineMap, t, ot *ir.RankedTensorType, corr []int, n int) (*ir.AffineMap, []int64, bool) {
-	if corr == nil || !static(t) || len(m.Results) != len(t.Dims) {
+// throughGroups re-expresses a tensor's map m (over the loops of g's
+// output ot, t the tensor's type) over the n loops of the reshape's
+// source through groups (see dimGroups): the map's results must be whole
+// loops (the tensor as long as g's output along each); the tensor's
+// dimension at a loop is split into the source dimensions of its group
+// (dropped for a unit loop the source lacks). It returns the new map and
+// the tensor's new shape.
+func throughGroups(m *ir.AffineMap, t, ot *ir.RankedTensorType, groups [][]int, src []int64, n int) (*ir.AffineMap, []int64, bool) {
+	if groups == nil || !static(t) || len(m.Results) != len(t.Dims) {
 		return nil, nil, false
 	}
 	nm := &ir.AffineMap{NumDims: n}
 	var dims []int64
-	dropped := false
 	for k, r := range m.Results {
 		d, ok := r.(*ir.AffineDimExpr)
-		if !ok || d.Pos >= len(corr) || t.Dims[k] != ot.Dims[d.Pos] {
+		if !ok || d.Pos >= len(groups) || t.Dims[k] != ot.Dims[d.Pos] {
 			return nil, nil, false
 		}
-		if corr[d.Pos] < 0 {
-			if t.Dims[k] != 1 {
-				return nil, nil, false
-			}
-			dropped = true
-			continue
+		for _, j := range groups[d.Pos] {
+			nm.Results = append(nm.Results, &ir.AffineDimExpr{Pos: j})
+			dims = append(dims, src[j])
 		}
-		nm.Results = append(nm.Results, &ir.AffineDimExpr{Pos: corr[d.Pos]})
-		dims = append(dims, t.Dims[k])
-	}
-	if !dropped {
-		dims = nil
 	}
 	return nm, dims, true
 }
