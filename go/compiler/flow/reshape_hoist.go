@@ -5,8 +5,8 @@ import (
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
-// hoistReshapes moves element-wise generics above the tensor.reshape that
-// feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, y'…, s…)) when
+// hoistReshapes moves element-wise generics above the reshape
+// (tensor.reshape, expand_shape, collapse_shape) that feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, y'…, s…)) when
 // g's output and x's reshape are indexed by identity maps, the reshape has
 // no other use, and every other tensor y is read either like g's output
 // (y' = reshape(y)) or, when the reshape only splits, merges, adds or
@@ -141,7 +141,13 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	}
 	empty := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: st.Dims, Elem: ot.Elem}}).Result(0)
 	ng := linalg.BuildGeneric(b, ins, []*ir.Value{empty}, newMaps, its, linalg.CloneBody(g.Body()))
-	nr := b.Create("tensor.reshape", []*ir.Value{ng.Results[0], reshapes[0].Operands[1]}, []ir.Type{op.Results[0].Type}).Result(0)
+	var outShape *ir.Value
+	if r := reshapes[0]; r.Name == "tensor.reshape" {
+		outShape = r.Operands[1]
+	} else {
+		outShape = b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(len(ot.Dims))}, ir.I64), Ints: ot.Dims})
+	}
+	nr := b.Create("tensor.reshape", []*ir.Value{ng.Results[0], outShape}, []ir.Type{op.Results[0].Type}).Result(0)
 	ir.ReplaceAllUsesWith(fn, op.Results[0], nr)
 	op.Erase()
 	for _, r := range reshapes {
@@ -150,10 +156,18 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	return true
 }
 
-// isReshapeIn reports whether r is a tensor.reshape in op's block whose
-// result v has no use but one.
+// isReshapeIn reports whether r is a reshape (tensor.reshape,
+// expand_shape or collapse_shape) in op's block whose result v has no use
+// but one.
 func isReshapeIn(r *ir.Operation, v *ir.Value, op *ir.Operation, uses map[*ir.Value]int) bool {
-	return r != nil && r.Name == "tensor.reshape" && uses[v] == 1 && r.Block() == op.Block()
+	if r == nil || uses[v] != 1 || r.Block() != op.Block() {
+		return false
+	}
+	switch r.Name {
+	case "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
+		return true
+	}
+	return false
 }
 
 func isIdentity(m *ir.AffineMap) bool {

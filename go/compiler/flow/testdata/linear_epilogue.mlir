@@ -38,3 +38,22 @@ func.func @feed_forward(%x: tensor<1x128x64xf32>, %w1: tensor<64x256xf32>, %b1: 
   } -> tensor<1x128x64xf32>
   return %y : tensor<1x128x64xf32>
 }
+
+// The same bias and ReLU after a tensor.expand_shape (as linalg programs
+// write it): one dispatch besides the fill.
+func.func @linear_expand(%a: tensor<128x64xf32>, %w: tensor<64x256xf32>, %bias: tensor<256xf32>) -> tensor<1x128x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %r = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 128, 256] : tensor<128x256xf32> into tensor<1x128x256xf32>
+  %e2 = tensor.empty() : tensor<1x128x256xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bias, %r : tensor<256xf32>, tensor<1x128x256xf32>) outs(%e2 : tensor<1x128x256xf32>) {
+  ^bb0(%b: f32, %v: f32, %o: f32):
+    %s = arith.addf %b, %v : f32
+    %c0 = arith.constant 0.0 : f32
+    %x = arith.maximumf %s, %c0 : f32
+    linalg.yield %x : f32
+  } -> tensor<1x128x256xf32>
+  return %y : tensor<1x128x256xf32>
+}
