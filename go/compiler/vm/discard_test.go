@@ -95,11 +95,15 @@ func checkDiscards(t *testing.T, f *module.Function) {
 }
 
 func TestDiscardsStraightLineWithViews(t *testing.T) {
+	// The barriers (aliases in the VM program) keep the element-wise ops
+	// from moving above the reshapes into one dispatch.
 	mod := build(t, `func.func @f(%a: tensor<4x8xf32>) -> tensor<32xf32> {
   %0 = math.exp %a : tensor<4x8xf32>
-  %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %c = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %1 = util.optimization_barrier %c : tensor<32xf32>
   %2 = math.exp %1 : tensor<32xf32>
-  %3 = tensor.expand_shape %2 [[0, 1]] output_shape [8, 4] : tensor<32xf32> into tensor<8x4xf32>
+  %e = tensor.expand_shape %2 [[0, 1]] output_shape [8, 4] : tensor<32xf32> into tensor<8x4xf32>
+  %3 = util.optimization_barrier %e : tensor<8x4xf32>
   %4 = math.sqrt %3 : tensor<8x4xf32>
   %5 = tensor.collapse_shape %4 [[0, 1]] : tensor<8x4xf32> into tensor<32xf32>
   return %5 : tensor<32xf32>
@@ -277,11 +281,14 @@ func TestDiscardPlacement(t *testing.T) {
 // buffer the function returns a view of is searched for. The kinds must
 // also be sound: after a release, no live register shares the storage.
 func TestDiscardKinds(t *testing.T) {
+	// The barriers as in TestDiscardsStraightLineWithViews.
 	mod := build(t, `func.func @f(%a: tensor<4x8xf32>) -> (tensor<32xf32>, tensor<4x8xf32>) {
   %0 = math.exp %a : tensor<4x8xf32>
-  %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %c = tensor.collapse_shape %0 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %1 = util.optimization_barrier %c : tensor<32xf32>
   %2 = math.exp %1 : tensor<32xf32>
-  %3 = tensor.expand_shape %2 [[0, 1]] output_shape [4, 8] : tensor<32xf32> into tensor<4x8xf32>
+  %e = tensor.expand_shape %2 [[0, 1]] output_shape [4, 8] : tensor<32xf32> into tensor<4x8xf32>
+  %3 = util.optimization_barrier %e : tensor<4x8xf32>
   %4 = math.sqrt %3 : tensor<4x8xf32>
   %5 = tensor.collapse_shape %4 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
   %6 = math.exp %4 : tensor<4x8xf32>
