@@ -11,9 +11,13 @@ accuracy, latency, compile time and compile memory, all measured in one run.
   builds through /usr/bin/python3, or GREE_TORCH_PYTHON).
 - gree: `iree-compile --iree-hal-target-backends=llvm-cpu model.onnx`
   (timed; its peak RSS from wait4, against the model's weight bytes), then
-  the module loaded with iree_go.runtime on local-task in this process and
-  timed as onnxruntime is (each repetition: calls for >= 0.5 s, their mean).
+  the module loaded with iree_go.runtime on local-task and timed as
+  onnxruntime is (each repetition: calls for >= 0.5 s, their mean).
 - onnxruntime: InferenceSession, intra-op threads = --threads, inter-op 1.
+- Each engine runs in a worker process of its own (this script with
+  --worker), kept for the model's repetitions: one engine's threads (say,
+  onnxruntime's spinning intra-op pool) never share a process with the
+  other's. --dynamic-batch runs both in this process.
 - IREE: iree-base-compiler/-runtime from PyPI in a separate venv
   (bench/.iree-venv, made on first use): iree-import-onnx + iree-compile
   --iree-llvmcpu-target-cpu=host (compile time counts both), then its
@@ -133,6 +137,56 @@ class Gree:
         return r[0] if isinstance(r, (tuple, list)) else r
 
 
+class Worker:
+    """An engine in a process of its own (see worker_main): started on a
+    model, it writes the model's output for the inputs to out and then
+    answers each "rep" with one repetition's time in ms."""
+
+    def __init__(self, kind, model, inputs, out, threads, graph=""):
+        cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, model, out, str(threads), graph, *inputs]
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        line = self.p.stdout.readline().strip()
+        if not line.startswith("ready"):
+            err = self.p.stderr.read().strip().splitlines()
+            self.p.wait()
+            raise RuntimeError(" | ".join(err[-2:])[:300] or f"{kind} worker exited {self.p.returncode}")
+        self.graph = line[len("ready"):].strip()
+
+    def rep(self):
+        self.p.stdin.write("rep\n")
+        self.p.stdin.flush()
+        return float(self.p.stdout.readline())
+
+    def close(self):
+        if self.p.poll() is None:
+            self.p.stdin.close()
+            self.p.wait()
+
+
+def worker_main(argv):
+    """--worker KIND MODEL OUT THREADS GRAPH INPUT.npy...: see Worker."""
+    kind, model, out, threads, graph, *inputs = argv
+    xs = [np.load(p) for p in inputs]
+    if kind == "ort":
+        eng = Ort(model, int(threads))
+        graph = eng.graph
+        call = lambda: eng.call(xs)
+        first = call()
+    else:
+        g = Gree(model, graph)
+        ds = g.prepare(xs)
+        call = lambda: g.call(ds)
+        first = call().to_host()
+        for _ in range(2):
+            call()
+    np.save(out, np.asarray(first))
+    print("ready", graph, flush=True)
+    for line in sys.stdin:
+        if line.strip() == "rep":
+            print(timed_rep(call), flush=True)
+
+
 def accuracy(got, want, classifier):
     err = rel_l2(np.asarray(got), want)
     if classifier:
@@ -146,55 +200,60 @@ def bench_static(args, name, work, py, gree_bin):
     meta = export(py, name, model, False)
     xs = make_inputs(meta)
     row = {"model": name, "weights": meta["weight_bytes"]}
-    ort = Ort(model, args.threads)
-    want = ort.call(xs)
-    engines = {"ort": lambda: timed_rep(lambda: ort.call(xs))}
-
-    vmfb = os.path.join(work, f"{name}.vmfb")
+    ins = []
+    for i, x in enumerate(xs):
+        p = os.path.join(work, f"{name}.in{i}.npy")
+        np.save(p, x)
+        ins.append(p)
+    workers = []
     try:
-        row["gree_compile_s"], row["gree_rss"] = run_measured(
-            [tool("iree-compile", gree_bin), "--iree-hal-target-backends=llvm-cpu", model, "-o", vmfb])
-        g = Gree(vmfb, ort.graph)
-        ds = g.prepare(xs)
-        got = g.call(ds).to_host()
-        row["gree_err"], row["gree_top1"] = accuracy(got, want, meta["classifier"])
-        for _ in range(2):
-            g.call(ds)
-        engines["gree"] = lambda: timed_rep(lambda: g.call(ds))
-    except Exception as e:  # a model that does not compile or run is a row, not the end
-        row["gree_fail"] = str(e)
+        ort = Worker("ort", model, ins, os.path.join(work, f"{name}.ort.npy"), args.threads)
+        workers.append(ort)
+        want = np.load(os.path.join(work, f"{name}.ort.npy"))
+        engines = {"ort": ort.rep}
 
-    if not args.no_iree:
-        ipy = iree_venv_python(args.iree_python)
-        ibin = os.path.dirname(ipy)
-        mlir, ivmfb = os.path.join(work, f"{name}.mlir"), os.path.join(work, f"{name}.iree.vmfb")
+        vmfb = os.path.join(work, f"{name}.vmfb")
         try:
-            ti, _ = run_measured([os.path.join(ibin, "iree-import-onnx"), model, "-o", mlir])
-            tc, rss = run_measured([os.path.join(ibin, "iree-compile"), "--iree-hal-target-backends=llvm-cpu",
-                                    "--iree-llvmcpu-target-cpu=host", mlir, "-o", ivmfb])
-            row["iree_compile_s"], row["iree_rss"] = ti + tc, rss
-            ins = []
-            for i, x in enumerate(xs):
-                p = os.path.join(work, f"{name}.in{i}.npy")
-                np.save(p, x)
-                ins.append(f"--input=@{p}")
-            out = os.path.join(work, f"{name}.iree.npy")
-            subprocess.run([os.path.join(ibin, "iree-run-module"), "--device=local-task", f"--module={ivmfb}",
-                            f"--function={ort.graph}", *ins, f"--output=@{out}"], check=True, capture_output=True)
-            row["iree_err"], row["iree_top1"] = accuracy(np.load(out), want, meta["classifier"])
-            cmd = [os.path.join(ibin, "iree-benchmark-module"), "--device=local-task", f"--module={ivmfb}",
-                   f"--function={ort.graph}", *ins, f"--task_topology_max_group_count={args.threads}",
-                   "--benchmark_repetitions=2"]
-            engines["iree"] = lambda: bench_tool_ms(cmd)
-        except Exception as e:
-            row["iree_fail"] = str(e)[:300]
+            row["gree_compile_s"], row["gree_rss"] = run_measured(
+                [tool("iree-compile", gree_bin), "--iree-hal-target-backends=llvm-cpu", model, "-o", vmfb])
+            out = os.path.join(work, f"{name}.gree.npy")
+            g = Worker("gree", vmfb, ins, out, args.threads, ort.graph)
+            workers.append(g)
+            row["gree_err"], row["gree_top1"] = accuracy(np.load(out), want, meta["classifier"])
+            engines["gree"] = g.rep
+        except Exception as e:  # a model that does not compile or run is a row, not the end
+            row["gree_fail"] = str(e)
 
-    reps = {k: [] for k in engines}
-    for _ in range(args.repetitions):
-        for k, rep in engines.items():
-            reps[k].append(rep())
-    for k, v in reps.items():
-        row[f"{k}_ms"] = float(np.median(v))
+        if not args.no_iree:
+            ipy = iree_venv_python(args.iree_python)
+            ibin = os.path.dirname(ipy)
+            mlir, ivmfb = os.path.join(work, f"{name}.mlir"), os.path.join(work, f"{name}.iree.vmfb")
+            try:
+                ti, _ = run_measured([os.path.join(ibin, "iree-import-onnx"), model, "-o", mlir])
+                tc, rss = run_measured([os.path.join(ibin, "iree-compile"), "--iree-hal-target-backends=llvm-cpu",
+                                        "--iree-llvmcpu-target-cpu=host", mlir, "-o", ivmfb])
+                row["iree_compile_s"], row["iree_rss"] = ti + tc, rss
+                iins = [f"--input=@{p}" for p in ins]
+                out = os.path.join(work, f"{name}.iree.npy")
+                subprocess.run([os.path.join(ibin, "iree-run-module"), "--device=local-task", f"--module={ivmfb}",
+                                f"--function={ort.graph}", *iins, f"--output=@{out}"], check=True, capture_output=True)
+                row["iree_err"], row["iree_top1"] = accuracy(np.load(out), want, meta["classifier"])
+                cmd = [os.path.join(ibin, "iree-benchmark-module"), "--device=local-task", f"--module={ivmfb}",
+                       f"--function={ort.graph}", *iins, f"--task_topology_max_group_count={args.threads}",
+                       "--benchmark_repetitions=2"]
+                engines["iree"] = lambda: bench_tool_ms(cmd)
+            except Exception as e:
+                row["iree_fail"] = str(e)[:300]
+
+        reps = {k: [] for k in engines}
+        for _ in range(args.repetitions):
+            for k, rep in engines.items():
+                reps[k].append(rep())
+        for k, v in reps.items():
+            row[f"{k}_ms"] = float(np.median(v))
+    finally:
+        for w in workers:
+            w.close()
     return [row]
 
 
@@ -309,4 +368,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--worker"]:
+        worker_main(sys.argv[2:])
+    else:
+        main()
