@@ -6,16 +6,17 @@ import (
 )
 
 // hoistReshapes moves element-wise generics above the reshape
-// (tensor.reshape, expand_shape, collapse_shape) that feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, y'…, s…)) when
+// (tensor.reshape, expand_shape, collapse_shape, or a chain of them) that
+// feeds them: g(reshape(x), y…, s…) becomes reshape(g(x, y'…, s…)) when
 // g's output and x's reshape are indexed by identity maps, the reshape has
 // no other use, and every other tensor y is read either like g's output
-// (y' = reshape(y)) or, when the reshape only splits, merges, adds or
-// drops dimensions in order, through any projection of g's loops (a bias
-// broadcast along rows: y' is y reshaped along, indexed by x's loops);
-// scalars s stay. g then fuses with x's producer: a convolution's
-// or a linear layer's bias add and its activation run in the matmul's
-// epilogue instead of in a dispatch of their own, and so does a residual
-// connection's add.
+// (y' = reshape(y)) or, when each of g's loops is a run of x's dimensions
+// merged (or a unit dimension added or dropped), through any projection
+// of g's loops (a bias broadcast along rows: y' is y reshaped to x's
+// dimensions, indexed by x's loops); scalars s stay. g then fuses with
+// x's producer: a convolution's or a linear layer's bias add and its
+// activation run in the matmul's epilogue instead of in a dispatch of
+// their own, and so does a residual connection's add.
 func hoistReshapes(fn *ir.Operation) (changed bool) {
 	for {
 		uses := users(fn)
@@ -103,7 +104,7 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	// groups[d] are x's dimensions that g's loop d spans.
 	groups := dimGroups(st.Dims, ot.Dims)
 	newMaps := make([]*ir.AffineMap, len(g.Inputs()), len(g.Inputs())+1)
-	var shapes [][]int64 // the shape each other tensor is reshaped to (nil: kept)
+	var shapes [][]int64 // the shape each other tensor is reshaped to
 	for i := range g.Inputs() {
 		newMaps[i] = &ir.AffineMap{NumDims: n}
 	}
@@ -205,10 +206,10 @@ func static(t *ir.RankedTensorType) bool {
 }
 
 // dimGroups pairs the dimensions of out, a reshape of src that only
-// splits, merges, adds or drops dimensions in order, with src's: the
-// result holds, for each of out's dimensions, the consecutive src
-// dimensions whose product it is (none for an added unit dimension); nil
-// when no such grouping exists.
+// merges runs of consecutive dimensions and adds or drops unit ones, with
+// src's: the result holds, for each of out's dimensions, the consecutive
+// src dimensions whose product it is (none for an added unit dimension);
+// nil when no such grouping exists (a dimension of src split).
 func dimGroups(src, out []int64) [][]int {
 	groups := make([][]int, len(out))
 	j := 0
