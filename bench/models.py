@@ -144,12 +144,14 @@ class Worker:
 
     def __init__(self, kind, model, inputs, out, threads, graph=""):
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, model, out, str(threads), graph, *inputs]
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True)
+        # stderr goes to a file: a pipe nobody reads could fill and stall the worker.
+        self.err = tempfile.TemporaryFile(mode="w+")
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, text=True)
         line = self.p.stdout.readline().strip()
         if not line.startswith("ready"):
-            err = self.p.stderr.read().strip().splitlines()
             self.p.wait()
+            self.err.seek(0)
+            err = self.err.read().strip().splitlines()
             raise RuntimeError(" | ".join(err[-2:])[:300] or f"{kind} worker exited {self.p.returncode}")
         self.graph = line[len("ready"):].strip()
 
@@ -162,6 +164,7 @@ class Worker:
         if self.p.poll() is None:
             self.p.stdin.close()
             self.p.wait()
+        self.err.close()
 
 
 def worker_main(argv):
