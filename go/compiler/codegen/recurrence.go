@@ -74,16 +74,18 @@ func matchRecurrence(loop *ir.Operation, st Strategy) (*recurrence, bool) {
 		if op == yield {
 			continue
 		}
+		if linalg.IsReshape(op) {
+			// Of a step's own values, not of a carried tensor (whose
+			// in-place update would then have a second name).
+			if !staticF32(op.Results[0].Type) || !inside(op.Operands[0]) || !heldValue(op.Operands[0]) {
+				return nil, false
+			}
+			continue
+		}
 		switch op.Name {
 		case "arith.constant", "tensor.empty":
 		case "arith.addi", "arith.subi", "arith.muli", "arith.index_cast":
 			if _, ok := op.Results[0].Type.(*ir.RankedTensorType); ok {
-				return nil, false
-			}
-		case "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
-			// Of a step's own values, not of a carried tensor (whose
-			// in-place update would then have a second name).
-			if !staticF32(op.Results[0].Type) || !inside(op.Operands[0]) || !heldValue(op.Operands[0]) {
 				return nil, false
 			}
 		case "tensor.insert_slice":
@@ -266,13 +268,10 @@ func heldValue(v *ir.Value) bool {
 	if def == nil {
 		return false // a carried tensor: its in-place update would have a second name
 	}
-	switch def.Name {
-	case "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
+	if linalg.IsReshape(def) {
 		return heldValue(def.Operands[0])
-	case linalg.GenericName:
-		return flow.FillScalar(v) == nil
 	}
-	return false
+	return def.Name == linalg.GenericName && flow.FillScalar(v) == nil
 }
 
 func staticF32(t ir.Type) bool {
@@ -370,8 +369,7 @@ func (g *gen) lowerRecurrence(rc *recurrence, region *ir.Operation) error {
 		g.alias(w, out[len(loop.Results)+i])
 	}
 	for _, op := range body.Ops {
-		switch op.Name {
-		case "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
+		if linalg.IsReshape(op) {
 			b, ok := g.bindingOf[op.Operands[0]]
 			if !ok {
 				return ir.OpErrorf(op, "reshapes a value the recurrence kernel does not hold")
@@ -420,8 +418,11 @@ func isNestedIn(blk, outer *ir.Block) bool {
 
 // recurrenceOp emits one op of a step.
 func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block) error {
+	if linalg.IsReshape(op) {
+		return nil // the result shares its source's binding (alias)
+	}
 	switch op.Name {
-	case "arith.constant", "tensor.empty", "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
+	case "arith.constant", "tensor.empty":
 		return nil
 	case "arith.addi", "arith.subi", "arith.muli", "arith.index_cast":
 		rs, err := scalarOp(b, op, 1, func(v *ir.Value) (kir.Value, error) { return g.stepScalar(v) })

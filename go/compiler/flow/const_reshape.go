@@ -2,6 +2,7 @@ package flow
 
 import (
 	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
 )
 
 // foldConstantReshapes replaces a static tensor.reshape, collapse_shape or
@@ -13,8 +14,7 @@ import (
 func foldConstantReshapes(fn *ir.Operation) {
 	var reshapes []*ir.Operation
 	fn.Walk(func(op *ir.Operation) bool {
-		switch op.Name {
-		case "tensor.reshape", "tensor.collapse_shape", "tensor.expand_shape":
+		if linalg.IsReshape(op) {
 			reshapes = append(reshapes, op)
 		}
 		return true

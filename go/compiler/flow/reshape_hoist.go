@@ -1,6 +1,8 @@
 package flow
 
 import (
+	"slices"
+
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
 )
@@ -129,7 +131,7 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 	ins[at] = src
 	for k, i := range others {
 		t := ins[i].Type.(*ir.RankedTensorType)
-		if sameShape(t, &ir.RankedTensorType{Dims: shapes[k]}) {
+		if slices.Equal(t.Dims, shapes[k]) {
 			continue
 		}
 		shape := b.Constant(&ir.DenseElementsAttr{Type: ir.Tensor([]int64{int64(len(shapes[k]))}, ir.I64), Ints: shapes[k]})
@@ -161,14 +163,7 @@ func hoistReshape(fn, op *ir.Operation, uses map[*ir.Value]int) bool {
 // expand_shape or collapse_shape) in op's block whose result v has no use
 // but one.
 func isReshapeIn(r *ir.Operation, v *ir.Value, op *ir.Operation, uses map[*ir.Value]int) bool {
-	if r == nil || uses[v] != 1 || r.Block() != op.Block() {
-		return false
-	}
-	switch r.Name {
-	case "tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape":
-		return true
-	}
-	return false
+	return r != nil && linalg.IsReshape(r) && uses[v] == 1 && r.Block() == op.Block()
 }
 
 func isIdentity(m *ir.AffineMap) bool {
@@ -184,17 +179,7 @@ func isIdentity(m *ir.AffineMap) bool {
 	return true
 }
 
-func sameShape(a, b *ir.RankedTensorType) bool {
-	if len(a.Dims) != len(b.Dims) {
-		return false
-	}
-	for i := range a.Dims {
-		if a.Dims[i] != b.Dims[i] {
-			return false
-		}
-	}
-	return true
-}
+func sameShape(a, b *ir.RankedTensorType) bool { return slices.Equal(a.Dims, b.Dims) }
 
 func static(t *ir.RankedTensorType) bool {
 	for _, d := range t.Dims {
