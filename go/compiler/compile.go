@@ -244,6 +244,9 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	if be != nil {
 		fo.Chain = chainOptions(bes)
 		fo.Recurrence = recurrenceOptions(bes)
+		for _, be := range bes {
+			fo.Untap = fo.Untap || !be.Strategy.ContractTaps
+		}
 	}
 	if err := in.phase("flow", irText, func() error { return flow.RunWith(m, fo) }); err != nil {
 		return nil, err

@@ -51,7 +51,7 @@ func (g *gen) lowerContract(op linalg.Generic, results []*ir.Value) (bool, error
 // fuse when it is set (and sets fuse.done then; a Contract with one
 // static row does not take it: see below).
 func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fusedEpilogue) (bool, error) {
-	sh, ok := matchContract(op)
+	sh, taps, ok := matchAnyContract(op, g.st.ContractTaps)
 	if !ok {
 		return false, nil
 	}
@@ -122,6 +122,9 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	}
 	aRS, aCS := g.strideFor(A, maps[0], sh.M), g.strideFor(A, maps[0], sh.K)
 	bRS, bCS := g.strideFor(B, maps[1], sh.K), g.strideFor(B, maps[1], sh.N)
+	if taps != nil {
+		bCS = g.strides[B][1] // n's coefficient in B's column index is 1
+	}
 	cRS, cCS := g.strideFor(C, maps[2], sh.M), g.strideFor(C, maps[2], sh.N)
 	aOff := top.Bin(kir.Add, base(A, maps[0]), top.Bin(kir.Mul, m0, aRS))
 	bOff := top.Bin(kir.Add, base(B, maps[1]), top.Bin(kir.Mul, n0, bCS))
@@ -194,8 +197,14 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 			return true, err
 		}
 	}
-	top.ContractWith(g.bindingOf[A], g.bindingOf[B], cb,
-		[12]kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.K].value}, flags, e)
+	args := [12]kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, mN, nN, l.sizes[sh.K].value}
+	if taps != nil {
+		if err := g.emitTaps(l, taps, A, B, [3]int{g.bindingOf[A], g.bindingOf[B], cb}, args, flags, e); err != nil {
+			return true, err
+		}
+	} else {
+		top.ContractWith(g.bindingOf[A], g.bindingOf[B], cb, args, flags, e)
+	}
 	g.contract = t
 	return true, nil
 }
@@ -219,7 +228,7 @@ func isPositiveZero(v *ir.Value) bool {
 // root is not matmul-shaped or neither holds (the root then lives in
 // registers: lowerWithEpilogue).
 func (g *gen) lowerContractEpilogue(root, epi linalg.Generic, rootResult *ir.Value, results []*ir.Value) (bool, error) {
-	if _, ok := matchContract(root); !ok {
+	if _, _, ok := matchAnyContract(root, g.st.ContractTaps); !ok {
 		return false, nil
 	}
 	c := rootResult
@@ -232,7 +241,7 @@ func (g *gen) lowerContractEpilogue(root, epi linalg.Generic, rootResult *ir.Val
 	if rootResult == nil && g.st.ContractEpilogue {
 		// The epilogue in the Contract's stores, where it is a chain
 		// the tile op fuses.
-		if ch, ok := matchContractChain(root, epi); ok {
+		if ch, ok := matchContractChain(root, epi, g.st.ContractTaps); ok {
 			f := &fusedEpilogue{epi: epi, chain: ch}
 			_, err := g.lowerContractWith(root, results, f)
 			if err != nil || f.done {

@@ -13,11 +13,12 @@ type fusedEpilogue struct {
 	done  bool // the tile op took it (else it is swept after)
 }
 
-// matchContractChain reports whether epi, consuming matmul-shaped root,
-// is a chain the Contract tile op fuses (matchEpiChain): a bias per row
-// or per column of C, a residual indexed like C, bounds.
-func matchContractChain(root, epi linalg.Generic) (epiChain, bool) {
-	sh, ok := matchContract(root)
+// matchContractChain reports whether epi, consuming matmul-shaped root
+// (or, with taps, a tapped contraction), is a chain the Contract tile op
+// fuses (matchEpiChain): a bias per row or per column of C, a residual
+// indexed like C, bounds.
+func matchContractChain(root, epi linalg.Generic, taps bool) (epiChain, bool) {
+	sh, _, ok := matchAnyContract(root, taps)
 	if !ok {
 		return epiChain{}, false
 	}

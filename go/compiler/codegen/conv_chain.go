@@ -66,7 +66,7 @@ func matchConvChain(gens []linalg.Generic, reshape *ir.Operation, st Strategy) (
 	if fill := flow.FillScalar(cc.root1.Op.Operands[2]); fill == nil || !isPositiveZero(fill) {
 		return nil, false
 	}
-	ch, ok := matchContractChain(cc.root1, cc.epi1)
+	ch, ok := matchContractChain(cc.root1, cc.epi1, false)
 	if !ok || ch.res >= 0 || (ch.bias >= 0 && ch.biasLoop != sh.M) {
 		return nil, false
 	}

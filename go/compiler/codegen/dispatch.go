@@ -35,6 +35,12 @@ type Strategy struct {
 	// Contract into its stores (kir.ContractBias) instead of sweeping the
 	// stored tile.
 	ContractEpilogue bool
+	// ContractTaps lowers a tapped contraction (linalg.MatchTapped: a
+	// convolution over its padded input as B at each tap's offset) as one
+	// Contract per tap into the same C tile. Targets whose Contract
+	// expands inline (GPUs) leave it unset, and flow gives them windows
+	// and one product instead (flow.Options.Untap).
+	ContractTaps bool
 	// DWConv maps f32 depthwise 2-D convolutions over NCHW tensors (with
 	// a fused zero pad or none) to the DWConv tile op.
 	DWConv bool
@@ -66,7 +72,7 @@ type Strategy struct {
 }
 
 // CPUStrategy is the strategy of the vmvx target.
-var CPUStrategy = Strategy{VectorWidth: 256, WorkgroupElements: 1 << 16, Contract: true, ContractTile: [2]int64{128, 512}}
+var CPUStrategy = Strategy{VectorWidth: 256, WorkgroupElements: 1 << 16, Contract: true, ContractTile: [2]int64{128, 512}, ContractTaps: true}
 
 // Push says where the host finds the value of one push constant.
 type Push struct {

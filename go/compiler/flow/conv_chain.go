@@ -16,6 +16,9 @@ type Options struct {
 	// Recurrence, when set, decides whether a host loop becomes one
 	// dispatch that runs its steps (FormRecurrences).
 	Recurrence func(loop *ir.Operation) bool
+	// Untap rewrites tapped contractions as windows and one product
+	// (untapContracts): set when a target does not run a Contract per tap.
+	Untap bool
 }
 
 // MergeChains merges each dispatch region whose one result is used only by

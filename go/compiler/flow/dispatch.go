@@ -79,6 +79,9 @@ func RunWith(m *ir.Module, o Options) error {
 			foldConstantReshapes(op)
 			foldConstantCopies(m, op)
 			collapseContracts(op)
+			if o.Untap {
+				untapContracts(op)
+			}
 			groupedConvsAsGEMM(op)
 			packConstantGEMVs(m, op)
 			if err = FuseElementwise(op); err != nil {

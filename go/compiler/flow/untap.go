@@ -1,0 +1,92 @@
+package flow
+
+import (
+	"github.com/gree-ml/gree/go/compiler/ir"
+	"github.com/gree-ml/gree/go/compiler/linalg"
+)
+
+// untapContracts rewrites each tapped contraction (linalg.MatchTapped:
+// C[m, n] += A[m, t…, k] · B[k, n + Σ coef_t · t], a convolution over its
+// padded input) as windows and one matrix product, for targets that do
+// not run a Contract per tap (codegen.Strategy.ContractTaps; GPUs): the
+// windows W[t…, k, n] = B[k, n + Σ coef_t · t] copied as [T·K, N] (T the
+// taps), A as [M, T·K] with its dimensions in the order m, t…, k (a
+// constant's transpose folds), and their product over T·K.
+func untapContracts(fn *ir.Operation) { rewriteGenerics(fn, untapContract) }
+
+func untapContract(fn, op *ir.Operation) bool {
+	g, ok := linalg.AsGeneric(op)
+	if !ok {
+		return false
+	}
+	sh, tp, ok := linalg.MatchTapped(g)
+	if !ok {
+		return false
+	}
+	A, B, init := op.Operands[0], op.Operands[1], op.Operands[2]
+	at, ok1 := A.Type.(*ir.RankedTensorType)
+	ct, ok2 := init.Type.(*ir.RankedTensorType)
+	if !ok1 || !ok2 || !ir.HasStaticShape(at) || !ir.HasStaticShape(ct) {
+		return false
+	}
+	maps := g.Maps()
+	// The size of each loop A names.
+	size := map[int]int64{}
+	for r, e := range maps[0].Results {
+		size[e.(*ir.AffineDimExpr).Pos] = at.Dims[r]
+	}
+	M, K, N := size[sh.M], size[sh.K], ct.Dims[1]
+	T := int64(1)
+	for _, t := range tp.Loops {
+		T *= size[t]
+	}
+	b := ir.NewBuilder(op.Loc)
+	b.SetInsertionPointBefore(op)
+	elem := func(v *ir.Value) ir.Type { return v.Type.(*ir.RankedTensorType).Elem }
+	// Loops of the windows: t… (one per tap loop), k, n.
+	nt := len(tp.Loops)
+	wdims := make([]int64, 0, nt+2)
+	var col ir.AffineExpr = &ir.AffineDimExpr{Pos: nt + 1}
+	for i, t := range tp.Loops {
+		wdims = append(wdims, size[t])
+		tap := ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: i}, &ir.AffineConstantExpr{Value: tp.Coefs[i]})
+		col = ir.AffineBinary(ir.AffineAdd, col, tap)
+	}
+	wdims = append(wdims, K, N)
+	nl := len(wdims)
+	bm := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: nt}, col}}
+	copyOf := func(in *ir.Value, m *ir.AffineMap, dims []int64) *ir.Value {
+		e := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: dims, Elem: elem(in)}}).Result(0)
+		return linalg.BuildGeneric(b, []*ir.Value{in}, []*ir.Value{e}, []*ir.AffineMap{m, linalg.Identity(len(dims))},
+			make([]linalg.Iterator, len(dims)), func(_ *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }).Result(0)
+	}
+	win := reshapeTo(b, copyOf(B, bm, wdims), []int64{T * K, N})
+	// A in the order m, t…, k: A's result r holds loop order[r].
+	order := append(append([]int{sh.M}, tp.Loops...), sh.K)
+	am := &ir.AffineMap{NumDims: len(order)}
+	adims := make([]int64, len(order))
+	inOrder := true
+	for r, e := range maps[0].Results {
+		for i, l := range order {
+			if e.(*ir.AffineDimExpr).Pos == l {
+				am.Results = append(am.Results, &ir.AffineDimExpr{Pos: i})
+				inOrder = inOrder && i == r
+			}
+		}
+	}
+	for i, l := range order {
+		adims[i] = size[l]
+	}
+	a := A
+	if !inOrder {
+		a = copyOf(A, am, adims)
+	}
+	a = reshapeTo(b, a, []int64{M, T * K})
+	// Loops m, n (parallel), k (reduction).
+	mm := linalg.BuildGeneric(b, []*ir.Value{a, win}, []*ir.Value{init},
+		[]*ir.AffineMap{linalg.DimMap(3, 0, 2), linalg.DimMap(3, 2, 1), linalg.DimMap(3, 0, 1)},
+		[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}, linalg.CloneBody(g.Body()))
+	ir.ReplaceAllUsesWith(fn, op.Results[0], mm.Result(0))
+	op.Erase()
+	return true
+}
