@@ -57,6 +57,7 @@ func TestTappedContract(t *testing.T) {
 		{M: 5, C: 4, KH: 1, KW: 5, H: 3, W: 17, st: fused, contracts: 5},
 		{M: 6, C: 4, KH: 2, KW: 2, H: 5, W: 6, off: 1, st: fused, contracts: 0},
 		{M: 9, C: 5, KH: 3, KW: 3, H: 6, W: 8, st: noTaps, contracts: 0},
+		{M: 3, C: 2, KH: 7, KW: 8, H: 9, W: 10, st: fused, contracts: 0}, // 56 taps, over maxContractTaps
 	} {
 		name := fmt.Sprintf("%dx%dx%dx%d_%dx%d_off%d", c.M, c.C, c.KH, c.KW, c.H, c.W, c.off)
 		t.Run(name, func(t *testing.T) {

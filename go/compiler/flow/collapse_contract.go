@@ -238,6 +238,14 @@ func reshapeTo(b *ir.Builder, v *ir.Value, dims []int64) *ir.Value {
 	return b.Create("tensor.reshape", []*ir.Value{v, shape}, []ir.Type{&ir.RankedTensorType{Dims: dims, Elem: t.Elem}}).Result(0)
 }
 
+// copyTo builds out[i…] = in[m(i…)] as a generic over a new tensor of
+// type rt (in a tensor or a scalar).
+func copyTo(b *ir.Builder, in *ir.Value, m *ir.AffineMap, rt *ir.RankedTensorType) *ir.Value {
+	e := b.Create("tensor.empty", nil, []ir.Type{rt}).Result(0)
+	return linalg.BuildGeneric(b, []*ir.Value{in}, []*ir.Value{e}, []*ir.AffineMap{m, linalg.Identity(len(rt.Dims))},
+		make([]linalg.Iterator, len(rt.Dims)), func(_ *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }).Result(0)
+}
+
 // collapsedInit returns the accumulator at the merged shape: a fill of a
 // tensor.empty (a generic that broadcasts scalars, or linalg.fill) is
 // made again at that shape, anything else is reshaped.

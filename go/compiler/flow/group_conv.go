@@ -57,14 +57,7 @@ func groupedConvAsGEMM(fn, op *ir.Operation) bool {
 		k := ir.AffineBinary(ir.AffineMul, &ir.AffineDimExpr{Pos: 2 + j}, &ir.AffineConstantExpr{Value: gc.dilates[j]})
 		xm.Results = append(xm.Results, ir.AffineBinary(ir.AffineAdd, o, k))
 	}
-	its := make([]linalg.Iterator, nl)
-	for i := range its {
-		its[i] = linalg.Parallel
-	}
-	colEmpty := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: cdims, Elem: xt.Elem}}).Result(0)
-	col := linalg.BuildGeneric(b, []*ir.Value{x}, []*ir.Value{colEmpty}, []*ir.AffineMap{xm, linalg.Identity(nl)}, its,
-		func(_ *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }).Result(0)
-	col = reshapeTo(b, col, []int64{gc.G, K, P})
+	col := reshapeTo(b, copyTo(b, x, xm, &ir.RankedTensorType{Dims: cdims, Elem: xt.Elem}), []int64{gc.G, K, P})
 	wk := reshapeTo(b, w, []int64{gc.G, gc.F, K})
 	acc := collapsedInit(b, init, []int64{gc.G, gc.F, P})
 	// Loops g, f, p (parallel), k (reduction).

@@ -133,10 +133,7 @@ func packConstantGEMV(m *ir.Module, fn, op *ir.Operation) {
 	pt := ir.Tensor([]int64{nb, K, w}, ir.F32)
 	P := b.Constant(&ir.DenseResourceAttr{Type: pt, Resource: res})
 	outT := ir.Tensor([]int64{nb, 1, w}, ir.F32)
-	empty := b.Create("tensor.empty", nil, []ir.Type{outT}).Result(0)
-	init := linalg.BuildGeneric(b, []*ir.Value{fill}, []*ir.Value{empty}, []*ir.AffineMap{{NumDims: 3}, linalg.Identity(3)},
-		[]linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel},
-		func(_ *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }).Result(0)
+	init := copyTo(b, fill, &ir.AffineMap{NumDims: 3}, outT)
 	// Loops (b, m, n, k).
 	prod := linalg.BuildGeneric(b, []*ir.Value{A, P}, []*ir.Value{init},
 		[]*ir.AffineMap{linalg.DimMap(4, 1, 3), linalg.DimMap(4, 0, 3, 2), linalg.DimMap(4, 0, 1, 2)},

@@ -55,12 +55,7 @@ func untapContract(fn, op *ir.Operation) bool {
 	wdims = append(wdims, K, N)
 	nl := len(wdims)
 	bm := &ir.AffineMap{NumDims: nl, Results: []ir.AffineExpr{&ir.AffineDimExpr{Pos: nt}, col}}
-	copyOf := func(in *ir.Value, m *ir.AffineMap, dims []int64) *ir.Value {
-		e := b.Create("tensor.empty", nil, []ir.Type{&ir.RankedTensorType{Dims: dims, Elem: elem(in)}}).Result(0)
-		return linalg.BuildGeneric(b, []*ir.Value{in}, []*ir.Value{e}, []*ir.AffineMap{m, linalg.Identity(len(dims))},
-			make([]linalg.Iterator, len(dims)), func(_ *ir.Builder, args []*ir.Value) []*ir.Value { return args[:1] }).Result(0)
-	}
-	win := reshapeTo(b, copyOf(B, bm, wdims), []int64{T * K, N})
+	win := reshapeTo(b, copyTo(b, B, bm, ir.Tensor(wdims, elem(B))), []int64{T * K, N})
 	// A in the order m, t…, k: A's result r holds loop order[r].
 	order := append(append([]int{sh.M}, tp.Loops...), sh.K)
 	am := &ir.AffineMap{NumDims: len(order)}
@@ -79,7 +74,7 @@ func untapContract(fn, op *ir.Operation) bool {
 	}
 	a := A
 	if !inOrder {
-		a = copyOf(A, am, adims)
+		a = copyTo(b, A, am, ir.Tensor(adims, at.Elem))
 	}
 	a = reshapeTo(b, a, []int64{M, T * K})
 	// Loops m, n (parallel), k (reduction).

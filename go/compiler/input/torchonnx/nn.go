@@ -927,7 +927,7 @@ func tapped(pt, wt, rt *ir.RankedTensorType, strides, dil []int64) bool {
 // with the weight transposed to [M, KH, KW, C] (a constant's transpose
 // folds at compile time). Codegen runs each tap as a matrix product of
 // the tap's weights and the input shifted by its offset, all summed in
-// one C tile (codegen.matchTapped), so the windows (KH·KW times the
+// one C tile (linalg.MatchTapped), so the windows (KH·KW times the
 // input) are never copied to memory; elsewhere it is a plain reduction.
 // The bias is added on the grid (the product's epilogue), and a copy
 // then keeps the OW columns of each row.
