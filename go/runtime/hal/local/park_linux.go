@@ -28,12 +28,15 @@ func (parker) wait(w *atomic.Uint32, val uint32) {
 
 // wake wakes every goroutine asleep on w.
 func (parker) wake(w *atomic.Uint32) {
-	syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakePrivate, math.MaxInt32, 0, 0, 0)
+	syscall.RawSyscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakePrivate, math.MaxInt32, 0, 0, 0)
 }
 
 // yield offers the thread's core to other runnable threads (sched_yield):
 // a helper polling through a warm invocation then does not keep the
-// dispatching thread, or another process, off a shared core.
+// dispatching thread, or another process, off a shared core. The call is
+// raw (the runtime is not told of it), as wake's is: neither blocks, and
+// the runtime's monitor hands a P it finds in a system call to another
+// thread, a switch of threads for nothing.
 func (parker) yield() {
-	syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+	syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
 }

@@ -170,9 +170,9 @@ func (e *Executable) Close() error {
 // bindings' base addresses, their byte counts and the push constants)
 // and the grid's three counts: a call lays it out at the start of one
 // block of words, the three arrays after it, so that one allocation
-// serves them all. The block itself needs no pin: Run passes its address
-// as a call argument, which keeps it in place for the call (see
-// purego.SyscallN); the bindings it points to are pinned.
+// serves them all. The block itself needs no pin (Go's heap does not move
+// objects, and Run keeps it alive through the call); the bindings it
+// points to are pinned.
 const (
 	hdrBindings = iota
 	hdrCounts
@@ -252,7 +252,8 @@ func (c *Call) Release() {
 // the call's grid. Out-of-bounds accesses and bad loop steps are
 // OUT_OF_RANGE or INVALID_ARGUMENT errors naming the kernel.
 func (c *Call) Run(first, count int64) error {
-	r, _, _ := purego.SyscallN(c.e.entries[c.entry], uintptr(unsafe.Pointer(&c.block[0])), uintptr(first), uintptr(count))
+	r := callNative(c.e.entries[c.entry], uintptr(unsafe.Pointer(&c.block[0])), uintptr(first), uintptr(count))
+	runtime.KeepAlive(c.block)
 	if r != 0 {
 		code := int64(r)
 		kind, _, _ := llvmcpu.DecodeError(code)
