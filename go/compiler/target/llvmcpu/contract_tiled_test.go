@@ -119,29 +119,36 @@ func checkGemmsOn(t *testing.T, m llvmcpu.Machine, gs []gemm, tm, tn int64, r *r
 	}
 	x := build(t, m, ks...)
 	for e, g := range gs {
-		sz := g.sizes()
-		a, bb, c := randFloats(r, int(sz[0]), 1), randFloats(r, int(sz[1]), 1), randFloats(r, int(sz[2]), 1)
-		got := [][]byte{enc(kir.F32, a), enc(kir.F32, bb), enc(kir.F32, c)}
-		grid := grids[e]
-		if err := x.Run(e, 0, grid[0]*grid[1]*grid[2], grid, nil, got); err != nil {
-			t.Fatalf("%s on %s: %v", g.name, m.CPU, err)
-		}
-		for z := int64(0); z < g.batch; z++ {
-			ao, bo, co := z*sz[0]/g.batch, z*sz[1]/g.batch, z*sz[2]/g.batch
-			for i := int64(0); i < g.m; i++ {
-				for j := int64(0); j < g.n; j++ {
-					ci := co + i*g.st[4] + j*g.st[5]
-					exact := float64(float32(c[ci]))
-					mag := math.Abs(exact)
-					for p := int64(0); p < g.k; p++ {
-						u := float64(float32(a[ao+i*g.st[0]+p*g.st[1]])) * float64(float32(bb[bo+p*g.st[2]+j*g.st[3]]))
-						exact += u
-						mag += math.Abs(u)
-					}
-					v := value(kir.F32, got[2][4*ci:])
-					if tol := float64(g.k+1) * mag * 0x1p-24; math.Abs(v-exact) > tol {
-						t.Fatalf("%s on %s, tile %dx%d: C[%d][%d,%d] = %v, exact %v, tolerance %g", g.name, m.CPU, tm, tn, z, i, j, v, exact, tol)
-					}
+		checkGemmEntry(t, x, e, g, grids[e], fmt.Sprintf("%s on %s, tile %dx%d", g.name, m.CPU, tm, tn), r)
+	}
+}
+
+// checkGemmEntry runs entry e of x, the tiled kernel of g over grid, on
+// random operands and checks C against a float64 reference (see
+// checkGemms); what names the case in failures.
+func checkGemmEntry(t *testing.T, x *rt.Executable, e int, g gemm, grid [3]int64, what string, r *rand.Rand) {
+	t.Helper()
+	sz := g.sizes()
+	a, bb, c := randFloats(r, int(sz[0]), 1), randFloats(r, int(sz[1]), 1), randFloats(r, int(sz[2]), 1)
+	got := [][]byte{enc(kir.F32, a), enc(kir.F32, bb), enc(kir.F32, c)}
+	if err := x.Run(e, 0, grid[0]*grid[1]*grid[2], grid, nil, got); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	for z := int64(0); z < g.batch; z++ {
+		ao, bo, co := z*sz[0]/g.batch, z*sz[1]/g.batch, z*sz[2]/g.batch
+		for i := int64(0); i < g.m; i++ {
+			for j := int64(0); j < g.n; j++ {
+				ci := co + i*g.st[4] + j*g.st[5]
+				exact := float64(float32(c[ci]))
+				mag := math.Abs(exact)
+				for p := int64(0); p < g.k; p++ {
+					u := float64(float32(a[ao+i*g.st[0]+p*g.st[1]])) * float64(float32(bb[bo+p*g.st[2]+j*g.st[3]]))
+					exact += u
+					mag += math.Abs(u)
+				}
+				v := value(kir.F32, got[2][4*ci:])
+				if tol := float64(g.k+1) * mag * 0x1p-24; math.Abs(v-exact) > tol {
+					t.Fatalf("%s: C[%d][%d,%d] = %v, exact %v, tolerance %g", what, z, i, j, v, exact, tol)
 				}
 			}
 		}
