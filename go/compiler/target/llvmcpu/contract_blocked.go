@@ -49,6 +49,7 @@ type kernelText struct {
 	vl   int
 	zero bool    // C = A·B: accumulators start at +0, C is not read
 	epi  epiKind // the fused epilogue (epilogueContract)
+	cols bool    // column blocks may be reached (module.colBlocks)
 }
 
 // zeroAcc defines name as the +0 vector of lanes f32 lanes (what a zero
@@ -110,8 +111,13 @@ func (t *kernelText) maskedStoreN(val, ptr, mask string, lanes int) {
 
 // colBlocks reports whether blocks of rows rows may compute a last
 // column along M (colBlock): AVX-512's blocks of 8 rows, whose columns
-// are 8-lane vectors.
-func (t *kernelText) colBlocks(rows int) bool { return t.vl == 16 && rows == 8 }
+// are 8-lane vectors, in modules whose products may have N's last
+// colBlockCols columns (see mayNeedColBlocks).
+func (t *kernelText) colBlocks(rows int) bool { return t.cols && t.vl == 16 && rows == 8 }
+
+// colBlockCols is the columns left at which the row kernel runs a column
+// block: nv+1 vectors of vl lanes and one more column.
+func colBlockCols(vl int) int { return (nv+1)*vl + 1 }
 
 // panelSteps is the K steps of a panel when full blocks read B in place
 // from rows whose stride is not a whole number of 64-byte lines: each
@@ -207,7 +213,7 @@ slow:
 func (mo *module) rowKernel(rows, generic string, zero bool, epi epiKind) {
 	vl, mr := mo.vl, mo.mr()
 	nr := nv * vl
-	t := &kernelText{vl: vl, zero: zero, epi: epi}
+	t := &kernelText{vl: vl, zero: zero, epi: epi, cols: mo.colBlocks}
 	w := t.w
 	params := contractParams
 	if epi != epiNone {
@@ -315,7 +321,7 @@ func (mo *module) rowKernel(rows, generic string, zero bool, epi epiKind) {
 		// multiply-add per K step instead of a masked vector per row,
 		// and A's panel is read once instead of once per block of
 		// columns.
-		w("  %%wlast = icmp eq i64 %%nleft, %d", (nv+1)*vl+1)
+		w("  %%wlast = icmp eq i64 %%nleft, %d", colBlockCols(vl))
 		w("  %%wrows = icmp eq i64 %%mrem, 0")
 		w("  %%wok0 = and i1 %%wlast, %%wrows")
 		w("  %%wok1 = and i1 %%wok0, %%acs1")

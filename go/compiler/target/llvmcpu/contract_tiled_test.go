@@ -282,3 +282,34 @@ func TestContractTiledShapes(t *testing.T) {
 		checkGemmsOn(t, m, edges, 16, 64, r)
 	}
 }
+
+// TestColBlocksOnlyWhereReachable: the row kernels keep their column
+// blocks (N's last 49 columns) when a product's N or M may be 49 + a
+// multiple of 32 (7×7 planes; a tile's last columns), not otherwise, and
+// when a size is not known at compile time.
+func TestColBlocksOnlyWhereReachable(t *testing.T) {
+	for _, tc := range []struct {
+		g      gemm
+		tm, tn int64
+		want   bool
+	}{
+		{rowMajor("n49", 64, 49, 64, false), 32, 128, true},      // N = 49
+		{rowMajor("n81", 64, 81, 64, false), 32, 128, true},      // 81 - 32 = 49
+		{rowMajor("n128", 64, 128, 64, false), 32, 128, false},   // 128, 96, 64, 32
+		{rowMajor("tail", 64, 128+49, 64, false), 32, 128, true}, // the last tile's 49
+		{rowMajor("m49", 49, 64, 64, false), 64, 64, true},       // M, the swapped entry's N
+		{rowMajor("t768", 128, 768, 256, false), 96, 128, false}, // a transformer's projection
+	} {
+		k, _ := tiledContract(tc.g, tc.tm, tc.tn)
+		if got := llvmcpu.MayNeedColBlocks([]*kir.Kernel{k}); got != tc.want {
+			t.Errorf("%s (tiles %dx%d): column blocks %v, want %v", tc.g.name, tc.tm, tc.tn, got, tc.want)
+		}
+	}
+	// A size from a push constant may be anything.
+	k, _ := tiledContract(rowMajor("dyn", 64, 128, 64, false), 32, 128)
+	k.NumPushConstants = 1
+	k.Grid[0].PushConstants = []int{0}
+	if !llvmcpu.MayNeedColBlocks([]*kir.Kernel{k}) {
+		t.Errorf("a grid sized at run time: no column blocks")
+	}
+}

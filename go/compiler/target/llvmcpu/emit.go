@@ -22,11 +22,14 @@ type module struct {
 	attrs   string
 	checkNo int
 	softF16 bool // convert f16 with integer operations (x86 without F16C)
+	// colBlocks: the Contract row kernels include column blocks (false
+	// when no product of the executable reaches them: mayNeedColBlocks).
+	colBlocks bool
 }
 
 // newModule starts an empty module for machine m.
 func newModule(m Machine) *module {
-	mo := &module{m: m, decls: map[string]string{}, vl: vectorLanes(m)}
+	mo := &module{m: m, decls: map[string]string{}, vl: vectorLanes(m), colBlocks: true}
 	mo.attrs = functionAttrs(m)
 	mo.softF16 = archOf(m.Triple) == "x86_64" && !has(requiredFeatures(m), "f16c")
 	return mo
@@ -245,6 +248,7 @@ func finish(x *llvmcpu.Executable, objs [][]byte, d Dump) ([]byte, error) {
 // header (without the shared object).
 func Translate(kernels []*kir.Kernel, m Machine) (string, *llvmcpu.Executable, error) {
 	mo := newModule(m)
+	mo.colBlocks = mayNeedColBlocks(kernels, int64(nv*mo.vl), int64(colBlockCols(mo.vl)))
 	x := &llvmcpu.Executable{Triple: m.Triple, CPU: m.CPU, Features: m.Features, Required: requiredFeatures(m)}
 	for i, k := range kernels {
 		if err := kir.Verify(k); err != nil {

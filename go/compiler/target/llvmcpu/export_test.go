@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/gree-ml/gree/go/compiler/kir"
 )
 
 // UseLinker makes the target link with gree's linker (gree true) or with
@@ -61,3 +63,7 @@ func UseLLVMLite(t testing.TB) {
 	t.Cleanup(func() { tc.llvm = old })
 	tc.llvm = liteTC
 }
+
+// MayNeedColBlocks is mayNeedColBlocks for AVX-512's row kernel (32
+// columns per block, column blocks at 49 columns left).
+func MayNeedColBlocks(kernels []*kir.Kernel) bool { return mayNeedColBlocks(kernels, 32, 49) }

@@ -32,6 +32,10 @@ func TranslateParts(kernels []*kir.Kernel, m Machine, parts int) ([]string, *llv
 	for p := range mods {
 		mods[p] = newModule(m)
 	}
+	cols := mayNeedColBlocks(kernels, int64(nv*mods[0].vl), int64(colBlockCols(mods[0].vl)))
+	for _, mo := range mods {
+		mo.colBlocks = cols
+	}
 	x := &llvmcpu.Executable{Triple: m.Triple, CPU: m.CPU, Features: m.Features, Required: requiredFeatures(m)}
 	checks, distinct := 0, 0
 	seen := map[string]string{} // kernel code → entry symbol
