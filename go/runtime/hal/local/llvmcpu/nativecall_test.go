@@ -2,7 +2,9 @@ package llvmcpu
 
 import (
 	"encoding/binary"
+	"io"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"testing"
 
@@ -50,9 +52,11 @@ done:
 `
 
 // TestNativeCallsStackAndGC runs a kernel that needs a deep stack from
-// many goroutines at once while the garbage collector runs: every
-// workgroup's output is right, so kernels run on stacks of their own
-// (or through purego, off linux/amd64) and a collection waits for them.
+// many goroutines at once while the garbage collector and Go's CPU
+// profiler (its signals land in the kernels) run: every workgroup's
+// output is right, so kernels run on stacks of their own (or through
+// purego, off linux/amd64), a collection waits for them and a profiling
+// signal in one is harmless.
 func TestNativeCallsStackAndGC(t *testing.T) {
 	x := &schema.Executable{Triple: hostArch() + "-unknown-linux-gnu", CPU: "generic",
 		Entries: []schema.Entry{{Name: "k", Symbol: "gree_entry_0", NumBindings: 1}}, Object: linkIR(t, deepStackIR)}
@@ -61,12 +65,16 @@ func TestNativeCallsStackAndGC(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	const total, goroutines, rounds = 1 << 12, 8, 20
+	const total, goroutines, rounds = 1 << 12, 8, 200
 	out := make([]byte, 8*total)
 	c, err := e.Prepare(0, [3]int64{total, 1, 1}, nil, [][]byte{out})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := pprof.StartCPUProfile(io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	defer pprof.StopCPUProfile()
 	stop := make(chan struct{})
 	gcDone := make(chan struct{})
 	go func() { // collections while kernels run
