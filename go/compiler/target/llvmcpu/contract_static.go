@@ -7,17 +7,18 @@ import "github.com/gree-ml/gree/go/compiler/kir"
 const maxStaticGrid = 1 << 16
 
 // mayNeedColBlocks reports whether any Contract of kernels may reach the
-// row kernel's column block (colBlock: N's last cols = (nv+1)·vl + 1
-// columns, 49 with 16 lanes), that is whether one of its M or N sizes
-// (either can be the row kernel's N: the entry swaps them for
-// column-major C) may be cols + a multiple of nr = nv·vl. Sizes are evaluated for every workgroup of a
-// static grid from constants, workgroup ids and counts, additions,
-// subtractions, multiplications, minima and maxima (how codegen sizes
-// tiles); a size computed any other way (a loop variable, a push
-// constant, a load) may be anything. Without column blocks the row
-// kernels are 15-20% less LLVM code (a transformer's module compiles
-// 10% faster).
-func mayNeedColBlocks(kernels []*kir.Kernel, nr, cols int64) bool {
+// row kernel of vl-lane vectors' column block (colBlock: N's last cols =
+// colBlockCols(vl) columns, 49 with 16 lanes), that is whether one of its
+// M or N sizes (either can be the row kernel's N: the entry swaps them
+// for column-major C) may be cols + a multiple of nr = nv·vl. Sizes are
+// evaluated for every workgroup of a static grid from constants,
+// workgroup ids and counts, additions, subtractions, multiplications,
+// minima and maxima (how codegen sizes tiles); a size computed any other
+// way (a loop variable, a push constant, a load) may be anything. Without
+// column blocks the row kernels are 15-20% less LLVM code (a
+// transformer's module compiles 10% faster).
+func mayNeedColBlocks(kernels []*kir.Kernel, vl int) bool {
+	nr, cols := int64(nv*vl), int64(colBlockCols(vl))
 	for _, k := range kernels {
 		if kernelMayNeedColBlocks(k, nr, cols) {
 			return true

@@ -248,7 +248,7 @@ func finish(x *llvmcpu.Executable, objs [][]byte, d Dump) ([]byte, error) {
 // header (without the shared object).
 func Translate(kernels []*kir.Kernel, m Machine) (string, *llvmcpu.Executable, error) {
 	mo := newModule(m)
-	mo.colBlocks = mayNeedColBlocks(kernels, int64(nv*mo.vl), int64(colBlockCols(mo.vl)))
+	mo.colBlocks = mayNeedColBlocks(kernels, mo.vl)
 	x := &llvmcpu.Executable{Triple: m.Triple, CPU: m.CPU, Features: m.Features, Required: requiredFeatures(m)}
 	for i, k := range kernels {
 		if err := kir.Verify(k); err != nil {

@@ -64,6 +64,6 @@ func UseLLVMLite(t testing.TB) {
 	tc.llvm = liteTC
 }
 
-// MayNeedColBlocks is mayNeedColBlocks for AVX-512's row kernel (32
-// columns per block, column blocks at 49 columns left).
-func MayNeedColBlocks(kernels []*kir.Kernel) bool { return mayNeedColBlocks(kernels, 32, 49) }
+// MayNeedColBlocks is mayNeedColBlocks for AVX-512's row kernel (16
+// lanes: 32 columns per block, column blocks at 49 columns left).
+func MayNeedColBlocks(kernels []*kir.Kernel) bool { return mayNeedColBlocks(kernels, 16) }

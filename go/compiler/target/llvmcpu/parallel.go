@@ -32,7 +32,7 @@ func TranslateParts(kernels []*kir.Kernel, m Machine, parts int) ([]string, *llv
 	for p := range mods {
 		mods[p] = newModule(m)
 	}
-	cols := mayNeedColBlocks(kernels, int64(nv*mods[0].vl), int64(colBlockCols(mods[0].vl)))
+	cols := mayNeedColBlocks(kernels, mods[0].vl)
 	for _, mo := range mods {
 		mo.colBlocks = cols
 	}
@@ -111,6 +111,11 @@ func shareHelpers(mods []*module) {
 		in               map[int]bool // the parts that refer to it
 		owner            int
 	}
+	// isUnit reports whether n names a microkernel's entry in mo.
+	isUnit := func(mo *module, n string) bool {
+		rows, ok := mo.decls[n+".rows"]
+		return ok && isInternalFn(mo.decls[n]) && isInternalFn(rows)
+	}
 	byName := map[string]*unit{}
 	var units []*unit
 	load := make([]int, len(mods))
@@ -118,13 +123,13 @@ func shareHelpers(mods []*module) {
 		load[p] = mo.body.Len()
 		for _, n := range mo.order {
 			t := mo.decls[n]
-			rows, ok := mo.decls[n+".rows"]
-			if !ok || !isInternalFn(t) || !isInternalFn(rows) {
-				if w, isRows := strings.CutSuffix(n, ".rows"); !isRows || !isInternalFn(mo.decls[w]) || !isInternalFn(t) {
+			if !isUnit(mo, n) {
+				if w, isRows := strings.CutSuffix(n, ".rows"); !isRows || !isUnit(mo, w) {
 					load[p] += len(t) // not part of a unit
 				}
 				continue
 			}
+			rows := mo.decls[n+".rows"]
 			if u := byName[n]; u != nil {
 				if u.text == t && u.rows == rows {
 					u.in[p], u.def[p] = true, true
