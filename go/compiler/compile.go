@@ -126,6 +126,19 @@ func RegisterBackend(b *Backend) {
 	mu.Unlock()
 }
 
+// placeAlign is the offset alignment of in-place views of a module for
+// backends bes (vm.Input.PlaceAlign): a cache line where every target runs
+// on the host, 256 bytes (the largest minStorageBufferOffsetAlignment
+// Vulkan allows; CUDA's allocation alignment) where a GPU runs.
+func placeAlign(bes []*Backend) int64 {
+	for _, b := range bes {
+		if b.Device != "local" {
+			return 256
+		}
+	}
+	return 64
+}
+
 func phaseIndex(name string) int {
 	for i, p := range Phases {
 		if p == name {
@@ -327,7 +340,7 @@ func Compile(src []byte, opts Options) (out []byte, err error) {
 	var mod *module.Module
 	if err := in.phase("vm", func() string { return module.Disassemble(mod) }, func() (err error) {
 		mod, err = vm.Emit(&vm.Input{Module: m, Dispatches: refs, Executables: execs, Attrs: attrs, Trace: opts.TraceDispatches,
-			CoarseFences: opts.ExecutionModel == "async-external"})
+			CoarseFences: opts.ExecutionModel == "async-external", PlaceAlign: placeAlign(bes)})
 		return err
 	}); err != nil {
 		return nil, err

@@ -142,3 +142,45 @@ func.func @dynamic_shapes() {
   check.expect_almost_eq_const(%r, dense<[6.0, 14.0, 22.0]> : tensor<3xf32>) : tensor<3xf32>
   return
 }
+
+// Concatenations in place: pieces that dispatches compute are written
+// into the concatenation's buffer (256-byte pieces, aligned for every
+// target), a concatenation of a prefix of a larger one's pieces is a view
+// of it (DenseNet's layers read the concatenation of all the features
+// before them), and a piece concatenated twice, one at an unaligned offset
+// and a constant one are copied; every value stays right.
+func.func @concat_in_place() {
+  %x = util.unfoldable_constant dense<1.0> : tensor<1x16x4xf32>
+  %x0 = arith.addf %x, %x : tensor<1x16x4xf32>
+  %x1 = arith.mulf %x0, %x0 : tensor<1x16x4xf32>
+  %p1 = tensor.concat dim(1) %x0, %x1 : (tensor<1x16x4xf32>, tensor<1x16x4xf32>) -> tensor<1x32x4xf32>
+  %y1 = arith.addf %p1, %p1 : tensor<1x32x4xf32>
+  %x2 = arith.subf %y1, %p1 : tensor<1x32x4xf32>
+  %x3 = tensor.extract_slice %x2[0, 16, 0] [1, 16, 4] [1, 1, 1] : tensor<1x32x4xf32> to tensor<1x16x4xf32>
+  %x4 = arith.negf %x3 : tensor<1x16x4xf32>
+  %p2 = tensor.concat dim(1) %x0, %x1, %x4 : (tensor<1x16x4xf32>, tensor<1x16x4xf32>, tensor<1x16x4xf32>) -> tensor<1x48x4xf32>
+  %z = arith.mulf %p2, %p2 : tensor<1x48x4xf32>
+  %t = tensor.concat dim(1) %x4, %x4 : (tensor<1x16x4xf32>, tensor<1x16x4xf32>) -> tensor<1x32x4xf32>
+  %w = util.unfoldable_constant dense<3.0> : tensor<1x1x4xf32>
+  %w2 = arith.mulf %w, %w : tensor<1x1x4xf32>
+  %v = arith.subf %x1, %x0 : tensor<1x16x4xf32>
+  %m = tensor.concat dim(1) %w2, %v, %w : (tensor<1x1x4xf32>, tensor<1x16x4xf32>, tensor<1x1x4xf32>) -> tensor<1x18x4xf32>
+  %x0c = arith.constant dense<2.0> : tensor<1x16x4xf32>
+  %x1c = arith.constant dense<4.0> : tensor<1x16x4xf32>
+  %x4c = arith.constant dense<-4.0> : tensor<1x16x4xf32>
+  %p1c = tensor.concat dim(1) %x0c, %x1c : (tensor<1x16x4xf32>, tensor<1x16x4xf32>) -> tensor<1x32x4xf32>
+  %p2c = tensor.concat dim(1) %x0c, %x1c, %x4c : (tensor<1x16x4xf32>, tensor<1x16x4xf32>, tensor<1x16x4xf32>) -> tensor<1x48x4xf32>
+  %zc = arith.mulf %p2c, %p2c : tensor<1x48x4xf32>
+  %tc = tensor.concat dim(1) %x4c, %x4c : (tensor<1x16x4xf32>, tensor<1x16x4xf32>) -> tensor<1x32x4xf32>
+  %w2c = arith.constant dense<9.0> : tensor<1x1x4xf32>
+  %vc = arith.constant dense<2.0> : tensor<1x16x4xf32>
+  %wc = arith.constant dense<3.0> : tensor<1x1x4xf32>
+  %mc = tensor.concat dim(1) %w2c, %vc, %wc : (tensor<1x1x4xf32>, tensor<1x16x4xf32>, tensor<1x1x4xf32>) -> tensor<1x18x4xf32>
+  check.expect_almost_eq(%p1, %p1c) : tensor<1x32x4xf32>
+  check.expect_almost_eq(%x2, %p1c) : tensor<1x32x4xf32>
+  check.expect_almost_eq(%p2, %p2c) : tensor<1x48x4xf32>
+  check.expect_almost_eq(%z, %zc) : tensor<1x48x4xf32>
+  check.expect_almost_eq(%t, %tc) : tensor<1x32x4xf32>
+  check.expect_almost_eq(%m, %mc) : tensor<1x18x4xf32>
+  return
+}

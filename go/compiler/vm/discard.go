@@ -126,7 +126,7 @@ func (lv *liveness) discardKinds(after [][]int32, liveAfter []bitset) [][]uint8 
 			switch in.Op {
 			case module.OpAlloc, module.OpClone:
 				cls[d] = pc + 1
-			case module.OpReshape, module.OpMove:
+			case module.OpReshape, module.OpMove, module.OpSubview:
 				cls[d] = cls[in.Src[0]]
 			default:
 				cls[d] = 0
@@ -137,7 +137,7 @@ func (lv *liveness) discardKinds(after [][]int32, liveAfter []bitset) [][]uint8 
 	for pc := range code {
 		in := &code[pc]
 		switch in.Op {
-		case module.OpDispatch, module.OpLoad, module.OpStore, module.OpDim, module.OpTrace, module.OpClone, module.OpReshape, module.OpMove, module.OpDiscard, module.OpCopy:
+		case module.OpDispatch, module.OpLoad, module.OpStore, module.OpDim, module.OpTrace, module.OpClone, module.OpReshape, module.OpMove, module.OpDiscard, module.OpCopy, module.OpSubview:
 		default:
 			for _, r := range in.Src {
 				if lv.f.Regs[r] == module.KindRef {

@@ -53,6 +53,15 @@ func (fe *fnEmitter) dispatch(region *ir.Operation) error {
 		if !bindsValue(ref, res) {
 			continue
 		}
+		if pl, ok := fe.place.pieces[res]; ok {
+			// Written where its concatenation holds it.
+			r, err := fe.subview(pl, res.Type.(*ir.RankedTensorType))
+			if err != nil {
+				return err
+			}
+			fe.tensors[res].reg = r
+			continue
+		}
 		r, err := fe.ref(res)
 		if err != nil {
 			return err

@@ -36,6 +36,12 @@ type Input struct {
 	// once the wait fence is reached and signals the other when the work
 	// is done, without the caller waiting.
 	CoarseFences bool
+	// PlaceAlign is the byte alignment at which a dispatch may write its
+	// result straight into a concatenation's buffer, or a concatenation be
+	// a view of a larger one's (see placements): the offset alignment every
+	// target's bindings allow (64, a cache line, on CPUs; 256 where a GPU
+	// runs). 0 places nothing.
+	PlaceAlign int64
 }
 
 // CoarseFencesModel is the iree.abi.model reflection value of functions

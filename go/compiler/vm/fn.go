@@ -30,6 +30,7 @@ type fnEmitter struct {
 	regOf   map[*ir.Value]int32
 	tensors map[*ir.Value]*tensor
 	dead    map[*ir.Operation]bool
+	place   *placement
 	// Unstructured control flow (cf.br / cf.cond_br between blocks).
 	blockPC   map[*ir.Block]int32
 	blockArgs map[*ir.Block][]int32
@@ -45,6 +46,7 @@ type fixup struct {
 
 func (e *emitter) function(fn *ir.Operation, f *module.Function) error {
 	fe := &fnEmitter{e: e, f: f, regOf: map[*ir.Value]int32{}, tensors: map[*ir.Value]*tensor{}, dead: deadRegions(fn, e.in.Dispatches)}
+	fe.place = planPlacements(fn, e.in.Dispatches, fe.dead, e.in.PlaceAlign)
 	f.Regs = append([]module.Kind(nil), f.Args...)
 	blocks := fn.Regions[0].Blocks
 	entry := blocks[0]

@@ -102,40 +102,41 @@ func (fe *fnEmitter) fromElements(op *ir.Operation) error {
 }
 
 // concat allocates the result of a contiguous tensor.concat and copies
-// each piece's bytes into place (linalg.ContiguousConcat).
+// each piece's bytes into place (linalg.ContiguousConcat), except the
+// pieces their dispatches wrote there; a concatenation whose pieces all lie
+// in a larger one's buffer is a view of it (see placements).
 func (fe *fnEmitter) concat(op *ir.Operation) error {
-	d, ok := linalg.ContiguousConcat(op)
-	if !ok {
+	if _, ok := linalg.ContiguousConcat(op); !ok {
 		return ir.OpErrorf(op, "reaches the host program with pieces that are not contiguous ranges of its result (internal error: the input conversion lowers such concatenations)")
 	}
 	rt := op.Results[0].Type.(*ir.RankedTensorType)
-	word, ok := ElementTypeWord(rt.Elem)
-	eb, err := ir.ElementByteSize(rt.Elem)
-	if !ok || err != nil {
+	if _, err := ir.ElementByteSize(rt.Elem); err != nil {
 		return ir.OpErrorf(op, "concatenates %s elements, which the host program cannot copy", rt.Elem)
 	}
-	inner := int64(eb)
-	for _, x := range rt.Dims[d+1:] {
-		inner *= x
+	if pl, ok := fe.place.views[op]; ok {
+		r, err := fe.subview(pl, rt)
+		if err != nil {
+			return err
+		}
+		fe.defineTensor(op.Results[0], r, staticOr(rt, nil))
+		return nil
 	}
-	dims := staticOr(rt, nil)
-	var regs []int32
-	for _, x := range dims {
-		regs = append(regs, fe.dimReg(x))
+	r, err := fe.placedBuffer(op)
+	if err != nil {
+		return err
 	}
-	r := fe.newReg(module.KindRef)
-	// Uninitialized: the pieces cover every byte.
-	fe.emit(module.Instr{Op: module.OpAlloc, Sub: 1, Dst: []int32{r}, Src: regs, Imm: int64(word)})
-	off := int64(0)
-	for _, v := range op.Operands {
+	for k, off := range pieceOffsets(op) {
+		v := op.Operands[k]
+		if pl, ok := fe.place.pieces[viewed(v)]; ok && pl.into == op && pl.off == off {
+			continue
+		}
 		src, err := fe.ref(v)
 		if err != nil {
 			return err
 		}
-		fe.emit(module.Instr{Op: module.OpCopy, Src: []int32{r, src, fe.constI64(off * inner)}})
-		off += v.Type.(*ir.RankedTensorType).Dims[d]
+		fe.emit(module.Instr{Op: module.OpCopy, Src: []int32{r, src, fe.constI64(off)}})
 	}
-	fe.defineTensor(op.Results[0], r, dims)
+	fe.defineTensor(op.Results[0], r, staticOr(rt, nil))
 	return nil
 }
 

@@ -54,6 +54,7 @@ type Buffer struct {
 	length int64
 	refs   atomic.Int64
 	parent *Buffer // the buffer a subspan retains
+	lender *Buffer // the buffer a borrowed view lies in (see Borrow)
 	lease  *lease  // for a lease (see NewLease): the root to give back
 	tag    any
 }
@@ -116,8 +117,17 @@ func (b *Buffer) Placement() any { return b.a.placement }
 // SameAllocation reports whether b and o share their allocation.
 func (b *Buffer) SameAllocation(o *Buffer) bool { return o != nil && b.a == o.a }
 
-// Retain adds a reference. It fails on a released buffer.
+// Retain adds a reference. It fails on a released buffer. A reference
+// to a borrowed buffer (see Borrow) is also one to its lender.
 func (b *Buffer) Retain() error {
+	if b.lender != nil {
+		if err := b.Check(); err != nil {
+			return err
+		}
+		if err := b.lender.Retain(); err != nil {
+			return err
+		}
+	}
 	for {
 		n := b.refs.Load()
 		if n <= 0 {
@@ -139,7 +149,13 @@ func (b *Buffer) Release() error {
 			return status.Errorf(status.FailedPrecondition, "%s released twice", b.describe())
 		}
 		if b.refs.CompareAndSwap(n, n-1) {
-			if n == 1 {
+			switch {
+			case b.lender != nil && n > 1:
+				// A reference Retain took on the lender too.
+				return b.lender.Release()
+			case b.lender != nil:
+				// A borrowed buffer's first reference owns nothing.
+			case n == 1:
 				b.dropAllocation()
 			}
 			return nil
@@ -186,7 +202,7 @@ func (b *Buffer) Deallocate() error {
 
 // Released reports whether b can no longer be used.
 func (b *Buffer) Released() bool {
-	if b.refs.Load() <= 0 {
+	if b.refs.Load() <= 0 || (b.lender != nil && b.lender.Released()) {
 		return true
 	}
 	b.a.mu.Lock()
@@ -225,6 +241,25 @@ func (b *Buffer) Subspan(offset, length int64) (*Buffer, error) {
 		return nil, err
 	}
 	s := &Buffer{a: b.a, offset: b.offset + offset, length: length, parent: b}
+	s.refs.Store(1)
+	return s, nil
+}
+
+// Borrow returns a buffer over [offset, offset+length) of b that holds no
+// reference to b: it may be used while b is, and is released with it (the
+// VM's views of a concatenation's pieces, which kernels write in place
+// inside the buffer the concatenation owns). Its first reference owns
+// nothing, so that dropping it, or never dropping it, leaves b as it was;
+// a reference Retain adds (a command buffer keeping its bindings alive)
+// is one to b too, dropped by the matching Release.
+func (b *Buffer) Borrow(offset, length int64) (*Buffer, error) {
+	if err := b.Check(); err != nil {
+		return nil, err
+	}
+	if err := b.CheckRange(offset, length); err != nil {
+		return nil, err
+	}
+	s := &Buffer{a: b.a, offset: b.offset + offset, length: length, lender: b}
 	s.refs.Store(1)
 	return s, nil
 }

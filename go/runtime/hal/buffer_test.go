@@ -88,3 +88,55 @@ func TestHeapBuffersAreMappableAndCounted(t *testing.T) {
 		t.Errorf("statistics after release %+v:\n%s", s, s.Format())
 	}
 }
+
+// A borrowed buffer sees its lender's bytes at its offset, owns no
+// reference of its own, passes the references Retain adds on to the
+// lender, and is unusable once the lender is released.
+func TestBorrowedBufferFollowsItsLender(t *testing.T) {
+	s := &hostStorage{b: make([]byte, 64)}
+	for i := range s.b {
+		s.b[i] = byte(i)
+	}
+	lender := NewBuffer(s, 64, BufferParams{Type: MemoryTypeHostLocal, Usage: BufferUsageDefault}, nil)
+	b, err := lender.Borrow(16, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.HostBytes(); len(got) != 32 || got[0] != 16 || got[31] != 47 || b.ByteOffset() != 16 {
+		t.Fatalf("borrowed bytes %v at offset %d", got, b.ByteOffset())
+	}
+	if _, err := lender.Borrow(48, 32); status.CodeOf(err) != status.OutOfRange {
+		t.Fatalf("borrowing past the end: %v", err)
+	}
+	// A retain (a command buffer's) holds the lender until released.
+	if err := b.Retain(); err != nil {
+		t.Fatal(err)
+	}
+	if err := lender.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if lender.Released() || b.Released() {
+		t.Fatal("the lender went while a retained borrow still used it")
+	}
+	if err := b.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if !lender.Released() || !b.Released() {
+		t.Fatalf("lender released %v, borrow released %v after the last retain", lender.Released(), b.Released())
+	}
+	if err := b.Retain(); status.CodeOf(err) != status.FailedPrecondition {
+		t.Fatalf("retaining a borrow of a released lender: %v", err)
+	}
+	// The borrow's own reference owns nothing: dropping it keeps the lender.
+	l2 := NewBuffer(&hostStorage{b: make([]byte, 8)}, 8, BufferParams{Type: MemoryTypeHostLocal, Usage: BufferUsageDefault}, nil)
+	b2, err := l2.Borrow(0, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.Release(); err != nil || l2.Released() {
+		t.Fatalf("dropping a borrow's own reference: %v, lender released %v", err, l2.Released())
+	}
+	if err := l2.Release(); err != nil {
+		t.Fatalf("releasing the lender after its borrow: %v", err)
+	}
+}

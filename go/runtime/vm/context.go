@@ -132,6 +132,16 @@ type Copier interface {
 	CopyInto(dst, src any, off int64) error
 }
 
+// Subviewer is implemented by devices that view part of a buffer in
+// place (module.OpSubview: a concatenation's piece that a dispatch writes
+// where the concatenation's buffer holds it).
+type Subviewer interface {
+	// Subview returns a view with dimensions dims of ref's bytes from
+	// byte offset off on, sharing ref's storage without holding it: the
+	// program keeps ref's storage while the view is live.
+	Subview(ref any, off int64, dims []int64) (any, error)
+}
+
 // Adopter is implemented by devices that cannot use every buffer a caller
 // passes (a GPU uses its own memory): Adopt returns ref itself, or a copy
 // in the device's memory, for each reference argument of a call.

@@ -188,6 +188,16 @@ func (inst *instance) call(fi int, args []Value, st *stack) ([]Value, error) {
 			if err := c.CopyInto(regs[in.Src[0]].Ref, regs[in.Src[1]].Ref, regs[in.Src[2]].I); err != nil {
 				return fail(err)
 			}
+		case module.OpSubview:
+			sv, ok := dev.(Subviewer)
+			if !ok {
+				return fail(status.New(status.Unimplemented, "the device cannot view part of a buffer (module op subview)"))
+			}
+			r, err := sv.Subview(regs[in.Src[0]].Ref, regs[in.Src[1]].I, st.intsOf(regs, in.Src[2:]))
+			if err != nil {
+				return fail(err)
+			}
+			regs[in.Dst[0]] = RefValue(r)
 		case module.OpLoad:
 			v, err := dev.Load(regs[in.Src[0]].Ref, in.Type, st.intsOf(regs, in.Src[1:]))
 			if err != nil {

@@ -83,6 +83,13 @@ const (
 	// concatenation's result, written piece by piece; a tensor.insert_slice
 	// into a clone of its destination, at a run-time offset).
 	OpCopy
+	// Subview: Dst[0] = a view with dimensions Src[2:] (i64) of the bytes
+	// of buffer view Src[0] from byte offset Src[1] (i64) on, of Src[0]'s
+	// element type. It shares Src[0]'s storage and holds no reference to
+	// it: a piece of a concatenation that a dispatch writes in place, or a
+	// concatenation whose pieces are a prefix of a larger one's. Src[0] is
+	// a buffer the function allocated and no other value reads yet.
+	OpSubview
 	opCount
 )
 
@@ -188,7 +195,7 @@ type Instr struct {
 	Str    string
 }
 
-var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch", "trace", "discard", "copy"}
+var opNames = [...]string{"invalid", "move", "const.i", "const.f", "arith", "cmp", "cast", "select", "br", "cond_br", "call", "call.import", "return", "fail", "global.load", "global.store", "constant", "alloc", "dim", "reshape", "clone", "load", "store", "dispatch", "trace", "discard", "copy", "subview"}
 
 func (o Opcode) String() string {
 	if int(o) < len(opNames) {

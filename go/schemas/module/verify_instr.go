@@ -253,6 +253,21 @@ func (v *fnVerifier) instr() error {
 		}
 		return v.regs(in.Src[ng+npc:], KindRef)
 	}
+	if in.Op == OpSubview {
+		if err := v.counts(1, -1); err != nil {
+			return err
+		}
+		if len(in.Src) < 2 {
+			return v.errf("missing operands")
+		}
+		if err := v.reg(in.Src[0], KindRef); err != nil {
+			return err
+		}
+		if err := v.regs(in.Src[1:], KindI64); err != nil {
+			return err
+		}
+		return v.reg(in.Dst[0], KindRef)
+	}
 	if in.Op == OpCopy {
 		if err := v.counts(0, 3); err != nil {
 			return err

@@ -147,6 +147,30 @@ func (r *recorder) CopyInto(dst, src any, off int64) error {
 	})
 }
 
+// Subview views dims of ref's bytes from byte offset off on, over a
+// buffer borrowed from ref's (hal.Buffer.Borrow): the view holds no
+// reference, so the cache recycles ref's storage when the program
+// discards ref, after the view (the program keeps ref live while a view
+// of it is).
+func (r *recorder) Subview(ref any, off int64, dims []int64) (any, error) {
+	b, err := bv(ref)
+	if err != nil {
+		return nil, err
+	}
+	n, err := hal.DenseByteSize(dims, b.Type)
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 || off+n > b.ByteLength() {
+		return nil, status.Errorf(status.OutOfRange, "a view of %d bytes at offset %d of a buffer of %d bytes", n, off, b.ByteLength())
+	}
+	sub, err := b.Buffer.Borrow(off, n)
+	if err != nil {
+		return nil, err
+	}
+	return newView(dims, b.Type, sub), nil
+}
+
 // Load reads one element once the work writing it is done.
 func (r *recorder) Load(ref any, t uint8, idx []int64) (vm.Value, error) {
 	b, err := bv(ref)
