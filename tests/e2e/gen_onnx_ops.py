@@ -177,5 +177,7 @@ case("gru_reverse_linear_before_reset", "GRU", [r(3, 2, 3), r(1, 12, 3), r(1, 12
 case("rnn_relu", "RNN", [r(3, 2, 3), r(1, 4, 3), r(1, 4, 4), r(1, 8)], {"hidden_size": 4, "activations": ["Relu"]}, n_out=2)
 case("dft_complex_axis1", "DFT", [r(2, 5, 3, 2), None, np.array(1, np.int64)], opset=20, comment="DFT of complex input along axis 1 (direct transform).")
 case("dft_rfft_length", "DFT", [r(2, 6, 1), np.array(8, np.int64)], {"onesided": 1}, opset=20, comment="One-sided DFT of a real signal zero-padded to dft_length 8.")
+case("conv_grouped_taps_bias", "Conv", [r(1, 8, 6, 5), r(8, 4, 3, 3), r(8)], {"group": 2, "pads": [1, 1, 1, 1]}, comment="Grouped Conv with unit strides (groups of 4 channels: one product per tap and group), bias.")
+case("conv_grouped_strided_bias", "Conv", [r(1, 12, 7, 7), r(6, 4, 3, 3), r(6)], {"group": 3, "pads": [1, 1, 1, 1], "strides": [2, 2]}, comment="Grouped Conv with strides (per-group windows and products), bias.")
 open("tests/e2e/onnx_ops.mlir", "w").write("\n".join(out))
 print(len([l for l in out if l.startswith("func.func")]), "cases")

@@ -18,13 +18,14 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 import iree_go.compiler as ireec  # noqa: E402
 import iree_go.runtime as ireert  # noqa: E402
 
-# name: (N, C in, spatial dims, M out, group, kernel, stride, dilation, pad, bias + relu, as GEMM)
+# name: (N, C in, spatial dims, M out, group, kernel, stride, dilation, pad, bias + relu, form)
 CASES = {
-    "regnet_like": (1, 32, (14, 14), 32, 2, 3, 1, 1, 1, True, True),
-    "stride2_dilation2": (1, 24, (17, 19), 36, 3, 3, 2, 2, 2, False, True),
-    "conv1d_k5": (1, 16, (40,), 24, 4, 5, 2, 1, 2, True, True),
-    "batch2_direct": (2, 16, (9, 9), 16, 2, 3, 1, 1, 1, True, False),
-    "multiplier_direct": (1, 6, (10, 10), 12, 6, 3, 1, 1, 1, False, False),
+    "regnet_like": (1, 32, (14, 14), 32, 2, 3, 1, 1, 1, True, "tapped"),
+    "regnet_7x7": (1, 64, (7, 7), 64, 4, 3, 1, 1, 1, True, "tapped"),
+    "stride2_dilation2": (1, 24, (17, 19), 36, 3, 3, 2, 2, 2, False, "gemm"),
+    "conv1d_k5": (1, 16, (40,), 24, 4, 5, 2, 1, 2, True, "gemm"),
+    "batch2_direct": (2, 16, (9, 9), 16, 2, 3, 1, 1, 1, True, "direct"),
+    "multiplier_direct": (1, 6, (10, 10), 12, 6, 3, 1, 1, 1, False, "direct"),
 }
 
 
@@ -49,6 +50,9 @@ def _model(name, n, c, spatial, m, group, k, s, d, pad, bias_relu):
     model.ir_version = 8
     x = rng.standard_normal((n, c, *spatial)).astype(np.float32)
     cols = f"tensor<{group}x{c // group * k ** ns}x{int(np.prod(outs))}xf32>"
+    if ns == 2 and s == 1 and d == 1:
+        wp = spatial[1] + 2 * pad
+        cols = f"tensor<{group}x{m // group}x{(outs[0] - 1) * wp + outs[1]}xf32>"
     return model, x, cols
 
 
@@ -66,7 +70,8 @@ def test_grouped_conv_matches_onnxruntime(name, backend, tmp_path):
     want = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
     flow = ireec.compile_file(path, target_backends=[backend], extra_args=["--compile-to=flow"])
     flow = flow.decode() if isinstance(flow, bytes) else flow
-    assert (cols in flow) == CASES[name][-1], f"windows matrix {cols} in the flow IR: {cols in flow}"
+    form = CASES[name][-1]
+    assert (cols in flow) == (form != "direct"), f"{form}: {cols} in the flow IR: {cols in flow}"
     vmfb = ireec.compile_file(path, target_backends=[backend])
     for driver in ("local-sync", "local-task"):
         m = ireert.load_vm_flatbuffer(vmfb, driver=driver)

@@ -125,7 +125,7 @@ func (g *gen) lowerContractWith(op linalg.Generic, results []*ir.Value, fuse *fu
 	aRS, aCS := g.strideFor(A, maps[0], sh.M), g.strideFor(A, maps[0], sh.K)
 	bRS, bCS := g.strideFor(B, maps[1], sh.K), g.strideFor(B, maps[1], sh.N)
 	if taps != nil {
-		bCS = g.strides[B][1] // n's coefficient in B's column index is 1
+		bCS = g.strides[B][len(g.strides[B])-1] // n's coefficient in B's column index is 1
 	}
 	cRS, cCS := g.strideFor(C, maps[2], sh.M), g.strideFor(C, maps[2], sh.N)
 	aOff := top.Bin(kir.Add, base(A, maps[0]), top.Bin(kir.Mul, m0, aRS))

@@ -64,3 +64,56 @@ func TestUntapContracts(t *testing.T) {
 		}
 	}
 }
+
+// groupedTappedConv is tappedConv with 2 groups as a leading batch loop
+// (the ONNX importer's grouped convolution).
+const groupedTappedConv = `func.func @f(%w: tensor<2x4x3x3x7xf32>, %x: tensor<2x7x99xf32>) -> tensor<2x4x75xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x75xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x4x75xf32>) -> tensor<2x4x75xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(g, m, q, c, i, j) -> (g, m, i, j, c)>, affine_map<(g, m, q, c, i, j) -> (g, c, q + i * 11 + j)>, affine_map<(g, m, q, c, i, j) -> (g, m, q)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%w, %x : tensor<2x4x3x3x7xf32>, tensor<2x7x99xf32>) outs(%f : tensor<2x4x75xf32>) {
+  ^bb0(%a: f32, %y: f32, %acc: f32):
+    %m1 = arith.mulf %a, %y : f32
+    %s = arith.addf %acc, %m1 : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x75xf32>
+  return %p : tensor<2x4x75xf32>
+}`
+
+// A batched tapped contraction (its batch loop leading every operand) is
+// one too; untapped, its windows [2, 3, 3, 7, 75] become a batched
+// product over 63 steps with A already in the order g, m, i, j, c.
+func TestUntapBatchedContracts(t *testing.T) {
+	for _, untap := range []bool{false, true} {
+		m, err := parser.Parse("tapped", []byte(groupedTappedConv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := input.Run(m); err != nil {
+			t.Fatal(err)
+		}
+		if err := RunWith(m, Options{Untap: untap}); err != nil {
+			t.Fatal(err)
+		}
+		tapped, batched := 0, 0
+		m.Op.Walk(func(op *ir.Operation) bool {
+			if g, ok := linalg.AsGeneric(op); ok {
+				if sh, _, ok := linalg.MatchTapped(g); ok && sh.Batch >= 0 {
+					tapped++
+				}
+				if sh, ok := linalg.MatchContract(g); ok && sh.Batch >= 0 {
+					batched++
+				}
+			}
+			return true
+		})
+		text := m.String()
+		if untap {
+			if tapped != 0 || batched != 1 || !strings.Contains(text, "tensor<2x3x3x7x75xf32>") || !strings.Contains(text, "tensor<2x63x75xf32>") || !strings.Contains(text, "tensor<2x4x63xf32>") {
+				t.Errorf("untapped: %d tapped contractions, %d batched products, want 0 and 1 over windows [2, 3, 3, 7, 75]:\n%s", tapped, batched, text)
+			}
+		} else if tapped != 1 || batched != 0 {
+			t.Errorf("kept: %d batched tapped contractions, %d batched products, want 1 and 0:\n%s", tapped, batched, text)
+		}
+	}
+}

@@ -19,7 +19,9 @@ type Taps struct {
 // t) with coefficients ≥ 0 and no constant. A convolution with unit
 // strides over a padded input flattened to [channels, pixels], computed on
 // a grid as wide as the padded rows, is one (the ONNX importer's
-// convTapped). Shape.Batch is -1.
+// convTapped). A batch loop may lead C's, B's and A's maps (C[b, m, n] +=
+// A[b, m, t…, k] · B[b, k, n + Σ coef_t · t]: a grouped convolution, one
+// batch per group); Shape.Batch is -1 without one.
 func MatchTapped(op Generic) (ContractShape, Taps, bool) {
 	none := ContractShape{Batch: -1, M: -1, N: -1, K: -1}
 	if op.NumInputs() != 2 || len(op.Op.Results) != 1 || !IsMulAddBody(op) {
@@ -27,14 +29,23 @@ func MatchTapped(op Generic) (ContractShape, Taps, bool) {
 	}
 	maps, its := op.Maps(), op.Iterators()
 	a, b, c := maps[0], maps[1], maps[2]
-	if len(c.Results) != 2 || len(b.Results) != 2 {
-		return none, Taps{}, false
-	}
 	dim := func(e ir.AffineExpr) int {
 		if d, ok := e.(*ir.AffineDimExpr); ok {
 			return d.Pos
 		}
 		return -1
+	}
+	sh := none
+	cr, br := c.Results, b.Results
+	if len(cr) == 3 && len(br) == 3 {
+		sh.Batch = dim(cr[0])
+		if sh.Batch < 0 || dim(br[0]) != sh.Batch || its[sh.Batch] != Parallel {
+			return none, Taps{}, false
+		}
+		cr, br = cr[1:], br[1:]
+	}
+	if len(cr) != 2 || len(br) != 2 {
+		return none, Taps{}, false
 	}
 	inA := map[int]bool{}
 	for _, e := range a.Results {
@@ -44,13 +55,12 @@ func MatchTapped(op Generic) (ContractShape, Taps, bool) {
 		}
 		inA[d] = true
 	}
-	sh := none
-	sh.M, sh.N, sh.K = dim(c.Results[0]), dim(c.Results[1]), dim(b.Results[0])
+	sh.M, sh.N, sh.K = dim(cr[0]), dim(cr[1]), dim(br[0])
 	if sh.M < 0 || sh.N < 0 || sh.K < 0 || sh.M == sh.N || !inA[sh.M] || inA[sh.N] || !inA[sh.K] ||
-		its[sh.M] != Parallel || its[sh.N] != Parallel || its[sh.K] != Reduction {
+		its[sh.M] != Parallel || its[sh.N] != Parallel || its[sh.K] != Reduction || (sh.Batch >= 0 && !inA[sh.Batch]) {
 		return none, Taps{}, false
 	}
-	col := b.Results[1]
+	col := br[1]
 	if v, err := col.Eval(make([]int64, len(its)), nil); err != nil || v != 0 {
 		return none, Taps{}, false
 	}
@@ -65,7 +75,7 @@ func MatchTapped(op Generic) (ContractShape, Taps, bool) {
 			if coef != 1 {
 				return none, Taps{}, false
 			}
-		case sh.M, sh.K:
+		case sh.M, sh.K, sh.Batch:
 			if coef != 0 {
 				return none, Taps{}, false
 			}
@@ -77,7 +87,11 @@ func MatchTapped(op Generic) (ContractShape, Taps, bool) {
 			tp.Coefs = append(tp.Coefs, coef)
 		}
 	}
-	if len(tp.Loops) == 0 || len(a.Results) != 2+len(tp.Loops) {
+	batch := 0
+	if sh.Batch >= 0 {
+		batch = 1
+	}
+	if len(tp.Loops) == 0 || len(a.Results) != 2+batch+len(tp.Loops) {
 		return none, Taps{}, false
 	}
 	return sh, tp, true
