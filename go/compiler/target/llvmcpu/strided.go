@@ -64,17 +64,84 @@ func laneMask(n, s int) string {
 	return b.String()
 }
 
-// loadSpan loads the n lanes at off, off+s, … as one load of the
-// (n-1)·s+1 elements they span (all inside the buffer: the caller's
-// bounds check covers off and the last lane) and picks every s-th lane.
+// loadSpan loads the n lanes at off, off+s, … as loads of the (n-1)·s+1
+// elements they span (all inside the buffer: the caller's bounds check
+// covers off and the last lane) and picks every s-th lane. The span is
+// read as n-element pieces, the last one ending at the span's last
+// element (overlapping the one before), never as one load of the span's
+// odd length: LLVM split such a load (63 floats for a stride-2 vector of
+// 32) into a dozen partial loads and inserts, a 3×3/2 max pool's whole
+// inner loop.
 func (f *fn) loadSpan(base string, elem kir.Scalar, off string, s, n int) string {
 	span := (n-1)*s + 1
-	st := vecOf(memTy(elem), span)
-	p, x, r := f.t(), f.t(), f.t()
+	k := (span + n - 1) / n
+	vt := vecOf(memTy(elem), n)
+	p := f.t()
 	f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
-	f.emitf("%s = load %s, ptr %s, align %d", x, st, p, elem.ByteSize())
-	f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", r, st, x, st, n, laneMask(n, s))
+	// Piece i starts at element start(i) of the span.
+	start := func(i int) int {
+		if i == k-1 {
+			return span - n
+		}
+		return i * n
+	}
+	var cat string
+	for i := 0; i < k; i++ {
+		q, x := f.t(), f.t()
+		f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %d", q, memTy(elem), p, start(i))
+		f.emitf("%s = load %s, ptr %s, align %d", x, vt, q, elem.ByteSize())
+		if i == 0 {
+			cat = x
+			continue
+		}
+		// Append x to the i·n elements gathered so far.
+		w := x
+		if i > 1 {
+			w = f.t()
+			f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", w, vt, x, vt, i*n, rangeMask(0, n, i*n))
+		}
+		c := f.t()
+		ct := vecOf(memTy(elem), i*n)
+		f.emitf("%s = shufflevector %s %s, %s %s, <%d x i32> %s", c, ct, cat, ct, w, (i+1)*n, rangeMask(0, (i+1)*n, (i+1)*n))
+		cat = c
+	}
+	var mask strings.Builder
+	mask.WriteString("<")
+	for j := 0; j < n; j++ {
+		if j > 0 {
+			mask.WriteString(", ")
+		}
+		e := j * s
+		pos := e
+		if e >= start(k-1) {
+			pos = (k-1)*n + e - start(k-1)
+		}
+		fmt.Fprintf(&mask, "i32 %d", pos)
+	}
+	mask.WriteString(">")
+	r := f.t()
+	ct := vecOf(memTy(elem), k*n)
+	f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", r, ct, cat, ct, n, mask.String())
 	return r
+}
+
+// rangeMask is the shufflevector mask of total lanes whose first n-from
+// are from, from+1, … and the rest poison.
+func rangeMask(from, n, total int) string {
+	var b strings.Builder
+	b.WriteString("<")
+	for i := 0; i < total; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i < n-from {
+			fmt.Fprintf(&b, "i32 %d", from+i)
+		} else {
+			b.WriteString("i32 poison")
+		}
+	}
+	b.WriteString(">")
+	return b.String()
 }
 
 // storeSpan stores the n lanes of x (memory type mt) at off, off+s, … as
