@@ -42,14 +42,20 @@ func TestHandedOutBuffersAreFreedByTheirHolder(t *testing.T) {
 }
 
 // TestDisownLeavesTheBufferToItsHolders: a disowned buffer lives while a
-// holder's reference does and is freed with it.
+// holder's reference does (a pending command buffer's too); when the last
+// goes, its allocation is back in the cache, where the next allocation of
+// its size takes it (a caller's next results), and closing the cache
+// frees it.
 func TestDisownLeavesTheBufferToItsHolders(t *testing.T) {
 	settleFinalizers()
 	c := testCache()
 	const n = 2 << 20
 	live := hal.HostBytesLive()
-	b, _ := get(t, c, n, false)
+	b, bytes := get(t, c, n, false)
 	if err := b.Retain(); err != nil { // a result list's reference
+		t.Fatal(err)
+	}
+	if err := b.Retain(); err != nil { // a command buffer's
 		t.Fatal(err)
 	}
 	in := viewOf(b)
@@ -60,9 +66,23 @@ func TestDisownLeavesTheBufferToItsHolders(t *testing.T) {
 	if c.recyclable(in) {
 		t.Fatal("the cache still counts a disowned buffer as its own")
 	}
+	c.release([]any{in}, nil) // a late give-back by the program is ignored
 	b.Release()
+	if len(c.free[n]) != 0 || b.Released() {
+		t.Fatal("a disowned buffer came back while a command buffer still held it")
+	}
+	b.Release()
+	if len(c.free[n]) != 1 {
+		t.Fatal("a disowned buffer did not come back to the cache when its holders released it")
+	}
+	b2, bytes2 := get(t, c, n, false)
+	if &bytes2[0] != &bytes[0] {
+		t.Fatal("the next allocation of the size did not take the given-back buffer")
+	}
+	c.release([]any{viewOf(b2)}, nil)
+	c.close()
 	if got := hal.HostBytesLive() - live; got != 0 {
-		t.Fatalf("%d bytes still held after the holder released the disowned buffer", got)
+		t.Fatalf("%d bytes still held after the cache was closed", got)
 	}
 }
 
