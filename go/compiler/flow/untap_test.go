@@ -31,16 +31,7 @@ const tappedConv = `func.func @f(%w: tensor<4x7x3x3xf32>, %x: tensor<7x99xf32>) 
 // without, it stays for codegen's Contract per tap.
 func TestUntapContracts(t *testing.T) {
 	for _, untap := range []bool{false, true} {
-		m, err := parser.Parse("tapped", []byte(tappedConv))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := input.Run(m); err != nil {
-			t.Fatal(err)
-		}
-		if err := RunWith(m, Options{Untap: untap}); err != nil {
-			t.Fatal(err)
-		}
+		m := runTapped(t, tappedConv, untap)
 		tapped, products := 0, 0
 		m.Op.Walk(func(op *ir.Operation) bool {
 			if g, ok := linalg.AsGeneric(op); ok {
@@ -85,16 +76,7 @@ const groupedTappedConv = `func.func @f(%w: tensor<2x4x3x3x7xf32>, %x: tensor<2x
 // product over 63 steps with A already in the order g, m, i, j, c.
 func TestUntapBatchedContracts(t *testing.T) {
 	for _, untap := range []bool{false, true} {
-		m, err := parser.Parse("tapped", []byte(groupedTappedConv))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := input.Run(m); err != nil {
-			t.Fatal(err)
-		}
-		if err := RunWith(m, Options{Untap: untap}); err != nil {
-			t.Fatal(err)
-		}
+		m := runTapped(t, groupedTappedConv, untap)
 		tapped, batched := 0, 0
 		m.Op.Walk(func(op *ir.Operation) bool {
 			if g, ok := linalg.AsGeneric(op); ok {
@@ -116,4 +98,21 @@ func TestUntapBatchedContracts(t *testing.T) {
 			t.Errorf("kept: %d batched tapped contractions, %d batched products, want 1 and 0:\n%s", tapped, batched, text)
 		}
 	}
+}
+
+// runTapped parses src and runs the input conversion and flow on it, with
+// or without Untap.
+func runTapped(t *testing.T, src string, untap bool) *ir.Module {
+	t.Helper()
+	m, err := parser.Parse("tapped", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := input.Run(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := RunWith(m, Options{Untap: untap}); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

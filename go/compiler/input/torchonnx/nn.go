@@ -915,13 +915,21 @@ func convGroupedNCHW(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorTyp
 	maps := []*ir.AffineMap{linalg.DimMap(4, 0, 1, 3), linalg.DimMap(4, 0, 3, 2), linalg.DimMap(4, 0, 1, 2)}
 	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
 	prod := linalg.BuildGeneric(b, []*ir.Value{wm, col}, []*ir.Value{filled(b, mt, 0)}, maps, its, core.MulAdd).Result(0)
-	if bias != nil {
-		gb := reshape(b, bias, ir.Tensor([]int64{G, F}, tt(bias).Elem))
-		prod = linalg.BuildGeneric(b, []*ir.Value{prod, gb}, []*ir.Value{empty(b, mt)}, []*ir.AffineMap{linalg.Identity(3), linalg.DimMap(3, 0, 1), linalg.Identity(3)}, core.Parallel(3), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
-			return []*ir.Value{sc{bb, mt.Elem}.add(a[0], a[1])}
-		}).Result(0)
+	return reshape(b, addGroupBias(b, prod, bias), rt)
+}
+
+// addGroupBias returns the [G, F, P] product plus bias[g·F + f] (bias
+// read as [G, F]), or prod itself when bias is nil: an element-wise
+// consumer, which dispatch formation runs as the product's epilogue.
+func addGroupBias(b *ir.Builder, prod, bias *ir.Value) *ir.Value {
+	if bias == nil {
+		return prod
 	}
-	return reshape(b, prod, rt)
+	pt := tt(prod)
+	gb := reshape(b, bias, ir.Tensor(pt.Dims[:2], tt(bias).Elem))
+	return linalg.BuildGeneric(b, []*ir.Value{prod, gb}, []*ir.Value{empty(b, pt)}, []*ir.AffineMap{linalg.Identity(3), linalg.DimMap(3, 0, 1), linalg.Identity(3)}, core.Parallel(3), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
+		return []*ir.Value{sc{bb, pt.Elem}.add(a[0], a[1])}
+	}).Result(0)
 }
 
 // groupedTapped reports whether a grouped convolution with weight wt
@@ -965,13 +973,7 @@ func convGroupedTapped(b *ir.Builder, pin, w, bias *ir.Value, rt *ir.RankedTenso
 	}
 	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction, linalg.Reduction, linalg.Reduction}
 	gt := ir.Tensor([]int64{G, F, N}, rt.Elem)
-	prod := linalg.BuildGeneric(b, []*ir.Value{wT, x}, []*ir.Value{filled(b, gt, 0)}, maps, its, core.MulAdd).Result(0)
-	if bias != nil {
-		gb := reshape(b, bias, ir.Tensor([]int64{G, F}, tt(bias).Elem))
-		prod = linalg.BuildGeneric(b, []*ir.Value{prod, gb}, []*ir.Value{empty(b, gt)}, []*ir.AffineMap{linalg.Identity(3), linalg.DimMap(3, 0, 1), linalg.Identity(3)}, core.Parallel(3), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
-			return []*ir.Value{sc{bb, gt.Elem}.add(a[0], a[1])}
-		}).Result(0)
-	}
+	prod := addGroupBias(b, linalg.BuildGeneric(b, []*ir.Value{wT, x}, []*ir.Value{filled(b, gt, 0)}, maps, its, core.MulAdd).Result(0), bias)
 	crop := &ir.AffineMap{NumDims: 4, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1), addExpr(mulExpr(dimExpr(2), Wp), dimExpr(3))}}
 	return reshape(b, copyGeneric(b, prod, crop, ir.Tensor([]int64{G, F, OH, OW}, rt.Elem)), rt)
 }
