@@ -28,9 +28,10 @@ import (
 // can write it or keep it beyond the function: every use of a placed
 // piece, of a concatenation made a view, and of the reshapes between them
 // reads it (a dispatch's input, a concatenation, a reshape, a dimension,
-// a check),
-// so the function's discards keep the buffer while any view is live
-// (views join their buffer's class, see discardKinds).
+// a check), so the function's discards keep the buffer while any view is
+// live (views join their buffer's class, see discardKinds). Pieces go only
+// to a concatenation that is not itself a view, so a view's place is
+// always in a buffer of its own.
 
 // place is where a value lies in a concatenation's buffer.
 type place struct {
@@ -104,7 +105,7 @@ func planPlacements(fn *ir.Operation, refs map[*ir.Operation]DispatchRef, dead m
 			case viewOps[u.Name]:
 				ok = u.Operands[0] == v && reads(u.Results[0])
 			case u.Name == "flow.dispatch.region":
-				ok = dead[u] || onlyReads(refs[u], u, v)
+				ok = dead[u] || onlyReads(refs[u], v)
 			default:
 				ok = false
 			}
@@ -159,18 +160,6 @@ func planPlacements(fn *ir.Operation, refs map[*ir.Operation]DispatchRef, dead m
 			}
 		}
 	}
-	// A view of a concatenation that is itself a view is a view of that
-	// one's buffer.
-	for c, pl := range p.views {
-		for {
-			up, ok := p.views[pl.into]
-			if !ok {
-				break
-			}
-			pl = place{into: up.into, off: up.off + pl.off}
-		}
-		p.views[c] = pl
-	}
 	return p
 }
 
@@ -183,9 +172,9 @@ func viewed(v *ir.Value) *ir.Value {
 	return v
 }
 
-// onlyReads reports whether the dispatch of region binds v, if at all,
-// only for reading.
-func onlyReads(ref DispatchRef, region *ir.Operation, v *ir.Value) bool {
+// onlyReads reports whether the dispatch ref binds v, if at all, only
+// for reading.
+func onlyReads(ref DispatchRef, v *ir.Value) bool {
 	if ref.Dispatch == nil {
 		return false
 	}
@@ -218,16 +207,14 @@ func concatBytes(c *ir.Operation) int64 {
 	return tensorBytes(c.Results[0].Type.(*ir.RankedTensorType))
 }
 
+// tensorBytes is the byte size of a static tensor type.
 func tensorBytes(t *ir.RankedTensorType) int64 {
 	eb, err := ir.ElementByteSize(t.Elem)
+	n, _ := ir.NumElements(t.Dims)
 	if err != nil {
 		return 0
 	}
-	n := int64(eb)
-	for _, d := range t.Dims {
-		n *= d
-	}
-	return n
+	return int64(eb) * n
 }
 
 // pieceOffsets returns the byte offset of each piece of a contiguous

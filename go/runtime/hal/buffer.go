@@ -131,6 +131,9 @@ func (b *Buffer) Retain() error {
 	for {
 		n := b.refs.Load()
 		if n <= 0 {
+			if b.lender != nil {
+				b.lender.Release() // the reference taken above
+			}
 			return b.released()
 		}
 		if b.refs.CompareAndSwap(n, n+1) {

@@ -212,12 +212,17 @@ func (x colBlock) store(tag string, apply func(q int, acc string) string) {
 	}
 }
 
-// i32Vec is the typed constant <n x i32> of the values.
+// i32Vec is the typed constant <n x i32> of the values (a negative one
+// is a poison lane: a shufflevector lane nothing reads).
 func i32Vec(vals []int) string {
 	s := fmt.Sprintf("<%d x i32> <", len(vals))
 	for i, v := range vals {
 		if i > 0 {
 			s += ", "
+		}
+		if v < 0 {
+			s += "i32 poison"
+			continue
 		}
 		s += fmt.Sprintf("i32 %d", v)
 	}

@@ -95,18 +95,7 @@ func kernelMayNeedColBlocks(k *kir.Kernel, nr, cols int64) bool {
 			if !ok1 || !ok2 {
 				return 0, false
 			}
-			switch op.Kind {
-			case kir.Add:
-				x = a + b
-			case kir.Sub:
-				x = a - b
-			case kir.Mul:
-				x = a * b
-			case kir.MinS:
-				x = min(a, b)
-			default:
-				x = max(a, b)
-			}
+			x, _ = foldInt(op.Kind, a, b) // every kind of this case folds
 		default:
 			return 0, false
 		}

@@ -29,15 +29,30 @@ func (f *fn) foldConst(op *kir.Op, rt kir.Type) {
 		if !aok || !bok {
 			return
 		}
-		switch op.Kind {
-		case kir.Add:
-			f.consts[op.Results[0]] = a + b
-		case kir.Sub:
-			f.consts[op.Results[0]] = a - b
-		default:
-			f.consts[op.Results[0]] = a * b
+		if x, ok := foldInt(op.Kind, a, b); ok {
+			f.consts[op.Results[0]] = x
 		}
 	}
+}
+
+// foldInt is integer op kind (Add, Sub, Mul, MinS or MaxS; wrapping, as
+// LLVM's add, sub and mul) on known operands, false for other kinds: the
+// compile-time arithmetic of strided spans (foldConst) and of the static
+// grid (mayNeedColBlocks).
+func foldInt(kind kir.Kind, a, b int64) (int64, bool) {
+	switch kind {
+	case kir.Add:
+		return a + b, true
+	case kir.Sub:
+		return a - b, true
+	case kir.Mul:
+		return a * b, true
+	case kir.MinS:
+		return min(a, b), true
+	case kir.MaxS:
+		return max(a, b), true
+	}
+	return 0, false
 }
 
 // spanStride returns the constant stride of a strided access of n lanes
@@ -48,20 +63,6 @@ func (f *fn) spanStride(stride kir.Value, n int) (int, bool) {
 		return 0, false
 	}
 	return int(s), true
-}
-
-// laneMask is the shufflevector mask <0, s, 2s, …> of n lanes.
-func laneMask(n, s int) string {
-	var b strings.Builder
-	b.WriteString("<")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "i32 %d", i*s)
-	}
-	b.WriteString(">")
-	return b.String()
 }
 
 // loadSpan loads the n lanes at off, off+s, … as loads of the (n-1)·s+1
@@ -75,73 +76,58 @@ func laneMask(n, s int) string {
 func (f *fn) loadSpan(base string, elem kir.Scalar, off string, s, n int) string {
 	span := (n-1)*s + 1
 	k := (span + n - 1) / n
+	last := span - n // where the last piece starts
 	vt := vecOf(memTy(elem), n)
 	p := f.t()
 	f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %s", p, memTy(elem), base, off)
-	// Piece i starts at element start(i) of the span.
-	start := func(i int) int {
-		if i == k-1 {
-			return span - n
-		}
-		return i * n
-	}
 	var cat string
 	for i := 0; i < k; i++ {
+		start := i * n
+		if i == k-1 {
+			start = last
+		}
 		q, x := f.t(), f.t()
-		f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %d", q, memTy(elem), p, start(i))
+		f.emitf("%s = getelementptr inbounds %s, ptr %s, i64 %d", q, memTy(elem), p, start)
 		f.emitf("%s = load %s, ptr %s, align %d", x, vt, q, elem.ByteSize())
 		if i == 0 {
 			cat = x
 			continue
 		}
-		// Append x to the i·n elements gathered so far.
+		// Append x to the i·n elements gathered so far (widened to
+		// their length first: the lanes past x's are poison).
 		w := x
 		if i > 1 {
 			w = f.t()
-			f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", w, vt, x, vt, i*n, rangeMask(0, n, i*n))
+			wide := upTo(i * n)
+			for j := n; j < len(wide); j++ {
+				wide[j] = -1
+			}
+			f.emitf("%s = shufflevector %s %s, %s poison, %s", w, vt, x, vt, i32Vec(wide))
 		}
-		c := f.t()
-		ct := vecOf(memTy(elem), i*n)
-		f.emitf("%s = shufflevector %s %s, %s %s, <%d x i32> %s", c, ct, cat, ct, w, (i+1)*n, rangeMask(0, (i+1)*n, (i+1)*n))
+		c, ct := f.t(), vecOf(memTy(elem), i*n)
+		f.emitf("%s = shufflevector %s %s, %s %s, %s", c, ct, cat, ct, w, i32Vec(upTo((i+1)*n)))
 		cat = c
 	}
-	var mask strings.Builder
-	mask.WriteString("<")
-	for j := 0; j < n; j++ {
-		if j > 0 {
-			mask.WriteString(", ")
+	pick := make([]int, n)
+	for j := range pick {
+		if e := j * s; e < last {
+			pick[j] = e
+		} else {
+			pick[j] = (k-1)*n + e - last
 		}
-		e := j * s
-		pos := e
-		if e >= start(k-1) {
-			pos = (k-1)*n + e - start(k-1)
-		}
-		fmt.Fprintf(&mask, "i32 %d", pos)
 	}
-	mask.WriteString(">")
-	r := f.t()
-	ct := vecOf(memTy(elem), k*n)
-	f.emitf("%s = shufflevector %s %s, %s poison, <%d x i32> %s", r, ct, cat, ct, n, mask.String())
+	r, ct := f.t(), vecOf(memTy(elem), k*n)
+	f.emitf("%s = shufflevector %s %s, %s poison, %s", r, ct, cat, ct, i32Vec(pick))
 	return r
 }
 
-// rangeMask is the shufflevector mask of total lanes whose first n-from
-// are from, from+1, … and the rest poison.
-func rangeMask(from, n, total int) string {
-	var b strings.Builder
-	b.WriteString("<")
-	for i := 0; i < total; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if i < n-from {
-			fmt.Fprintf(&b, "i32 %d", from+i)
-		} else {
-			b.WriteString("i32 poison")
-		}
+// upTo returns 0, 1, …, n-1 (a shufflevector's lanes in order).
+func upTo(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
 	}
-	b.WriteString(">")
-	return b.String()
+	return out
 }
 
 // storeSpan stores the n lanes of x (memory type mt) at off, off+s, … as
