@@ -52,7 +52,7 @@ type DumpOptions struct {
 // cover 8192 elements, an eighth of vmvx's: a native workgroup is cheap,
 // and MobileNetV2's depthwise and pad dispatches (15-300k elements) then
 // split into enough equal workgroups for two or more threads.
-var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 32, ReductionWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: 8192, Contract: true, ContractTile: [2]int64{96, 128}, ContractMinWorkgroups: 16, ContractEpilogue: true, ContractTaps: true, DWConv: true, Recurrence: true, ConvChainChannels: 8, ConvChainScratch: 60 << 10}
+var LLVMCPUStrategy = codegen.Strategy{VectorWidth: 32, ReductionWidth: codegen.CPUStrategy.VectorWidth, WorkgroupElements: 8192, Contract: true, ContractTile: [2]int64{96, 128}, ContractMinWorkgroups: 16, ContractEpilogue: true, ContractTaps: true, DWConv: true, Recurrence: true, RecurrenceWorkgroups: 2, ConvChainChannels: 8, ConvChainScratch: 60 << 10}
 
 func init() {
 	RegisterBackend(&Backend{

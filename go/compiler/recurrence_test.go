@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,5 +37,46 @@ func TestRecurrenceRunsInOneKernel(t *testing.T) {
 		if loop := strings.Contains(dis, "cond_br"); loop != tc.hostLoop {
 			t.Errorf("%s: host loop %v, want %v:\n%s", tc.backend, loop, tc.hostLoop, dis)
 		}
+	}
+}
+
+// TestCooperativeRecurrence checks that on llvm-cpu the recurrence whose
+// step product is large enough (cooperative_rnn_steps: 4 column blocks,
+// 32768 multiply-adds) shares its steps among two workgroups through
+// counters, and the small one (reverse_rnn_steps) runs on one workgroup
+// without them. tests/e2e/recurrence.mlir checks both values.
+func TestCooperativeRecurrence(t *testing.T) {
+	if err := TargetUnavailable("llvm-cpu"); err != nil {
+		t.Skipf("llvm-cpu unavailable: %v", err)
+	}
+	src, err := os.ReadFile("../../tests/e2e/recurrence.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := Compile(src, Options{Filename: "recurrence.mlir", Backends: []string{"llvm-cpu"}, Dump: DumpOptions{Sources: dir}}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.kir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(text), "contract ") || !strings.Contains(string(text), "for ") {
+			continue
+		}
+		fn := strings.Split(filepath.Base(f), "_dispatch_")[0]
+		found[fn] = strings.Contains(string(text), "fetch_add") && strings.Contains(string(text), "spin_until")
+	}
+	if coop, ok := found["cooperative_rnn_steps"]; !ok || !coop {
+		t.Errorf("cooperative_rnn_steps: cooperative kernel %v (found %v)", coop, ok)
+	}
+	if coop, ok := found["reverse_rnn_steps"]; !ok || coop {
+		t.Errorf("reverse_rnn_steps: cooperative kernel %v (found %v), want a single workgroup's", coop, ok)
 	}
 }

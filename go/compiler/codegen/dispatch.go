@@ -47,6 +47,11 @@ type Strategy struct {
 	// Recurrence: a host loop of small steps runs as one kernel in one
 	// workgroup (flow.FormRecurrences; Contract tile ops inside loops).
 	Recurrence bool
+	// RecurrenceWorkgroups, when above 1, shares each step of a
+	// recurrence whose product is large enough among that many
+	// workgroups (cooperativeSteps); a CPU's threads run them. The
+	// kernel is correct whether or not they run at the same time.
+	RecurrenceWorkgroups int
 	// ConvChainChannels, when positive, is the channels per workgroup of
 	// a convolution chain's kernel (a 1×1 convolution into a depthwise
 	// one, see convChain; flow merges their dispatches where

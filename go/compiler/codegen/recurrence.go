@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"slices"
+
 	"github.com/gree-ml/gree/go/compiler/flow"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/kir"
@@ -318,8 +320,8 @@ func (g *gen) lowerRecurrence(rc *recurrence, region *ir.Operation) error {
 	iters := body.Args[1:]
 	yield := body.Terminator()
 	ws := flow.RecurrenceWorkspaces(loop)
-	if len(region.Results) != len(loop.Results)+len(ws) {
-		return ir.OpErrorf(region, "recurrence region has %d results, want %d", len(region.Results), len(loop.Results)+len(ws))
+	if len(region.Results) != len(loop.Results)+len(ws)+1 {
+		return ir.OpErrorf(region, "recurrence region has %d results, want %d (the loop's, workspaces, counters)", len(region.Results), len(loop.Results)+len(ws)+1)
 	}
 	// Inputs: the tensors from outside the loop the steps read (their
 	// ordinals first), and the carried tensors' initial values.
@@ -378,15 +380,22 @@ func (g *gen) lowerRecurrence(rc *recurrence, region *ir.Operation) error {
 		}
 	}
 	// The carried tensors start as the loop's initial values.
-	top := g.b
-	for k := range iters {
-		init := loop.Operands[3+k]
-		n, _ := ir.NumElements(init.Type.(*ir.RankedTensorType).Dims)
-		g.copyElems(top, g.bindingOf[init], g.idx(0), out[k], g.idx(0), n)
+	start := func(b *kir.Builder) {
+		for k := range iters {
+			init := loop.Operands[3+k]
+			n, _ := ir.NumElements(init.Type.(*ir.RankedTensorType).Dims)
+			g.copyElems(b, g.bindingOf[init], g.idx(0), out[k], g.idx(0), n)
+		}
 	}
 	if g.locals == nil {
 		g.locals = map[*ir.Value]kir.Value{}
 	}
+	pre, phases := g.stepPhases(body)
+	if g.st.RecurrenceWorkgroups > 1 && slices.ContainsFunc(phases, func(p stepPhase) bool { return p.chunks > 1 }) {
+		return g.cooperativeSteps(rc, body, pre, phases, out[len(out)-1], start)
+	}
+	top := g.b
+	start(top)
 	var err error
 	top.For(g.idx(rc.lb), g.idx(rc.ub), g.idx(rc.step), nil, func(b *kir.Builder, iv kir.Value, _ []kir.Value) []kir.Value {
 		g.locals[body.Args[0]] = iv
@@ -394,7 +403,7 @@ func (g *gen) lowerRecurrence(rc *recurrence, region *ir.Operation) error {
 			if err != nil || op == yield {
 				break
 			}
-			err = g.recurrenceOp(b, op, body)
+			err = g.recurrenceOp(b, op, body, nil)
 		}
 		return nil
 	})
@@ -416,8 +425,9 @@ func isNestedIn(blk, outer *ir.Block) bool {
 	return false
 }
 
-// recurrenceOp emits one op of a step.
-func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block) error {
+// recurrenceOp emits one op of a step; batches, when not nil, is the
+// range of a product's batch to compute (a cooperative chunk).
+func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block, batches *[2]kir.Value) error {
 	if linalg.IsReshape(op) {
 		return nil // the result shares its source's binding (alias)
 	}
@@ -439,7 +449,7 @@ func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block) err
 		return nil // a product's +0 start: the Contract's ContractZero
 	}
 	if sh, ok := matchContract(gen); ok {
-		return g.stepContract(b, gen, sh)
+		return g.stepContract(b, gen, sh, batches)
 	}
 	l := &genericLowering{g: g, op: gen, maps: gen.Maps(), its: gen.Iterators(), nIn: gen.NumInputs(), results: gen.Op.Results, vecDim: -1}
 	if err := l.analyze(); err != nil {
@@ -462,8 +472,8 @@ func (g *gen) stepScalar(v *ir.Value) (kir.Value, error) {
 }
 
 // stepContract runs a product of the step as Contract tile ops from
-// zero, one per batch element.
-func (g *gen) stepContract(b *kir.Builder, op linalg.Generic, sh contractShape) error {
+// zero, one per batch element (those of batches when not nil).
+func (g *gen) stepContract(b *kir.Builder, op linalg.Generic, sh contractShape, batches *[2]kir.Value) error {
 	l := &genericLowering{g: g, op: op, maps: op.Maps(), its: op.Iterators(), nIn: 2, results: op.Op.Results, vecDim: -1}
 	if err := l.analyze(); err != nil {
 		return err
@@ -483,7 +493,11 @@ func (g *gen) stepContract(b *kir.Builder, op linalg.Generic, sh contractShape) 
 		emit(b, g.idx(0), g.idx(0), g.idx(0))
 		return nil
 	}
-	b.For(g.idx(0), l.sizes[sh.Batch].value, g.idx(1), nil, func(b *kir.Builder, bi kir.Value, _ []kir.Value) []kir.Value {
+	lo, hi := g.idx(0), l.sizes[sh.Batch].value
+	if batches != nil {
+		lo, hi = batches[0], batches[1]
+	}
+	b.For(lo, hi, g.idx(1), nil, func(b *kir.Builder, bi kir.Value, _ []kir.Value) []kir.Value {
 		off := func(t *ir.Value, m *ir.AffineMap) kir.Value { return b.Bin(kir.Mul, bi, g.strideFor(t, m, sh.Batch)) }
 		emit(b, off(A, maps[0]), off(B, maps[1]), off(C, maps[2]))
 		return nil

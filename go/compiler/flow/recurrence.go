@@ -20,6 +20,12 @@ import (
 // results (tensor.empty values returned by the region, in the order of
 // the body's ops; see RecurrenceWorkspaces).
 
+// RecurrenceCounters is the i32 elements of a recurrence region's last
+// result, after the loop's and the workspaces': counters, zero at the
+// start of each dispatch, with which the kernel's workgroups share out
+// the steps' work (codegen's cooperative recurrences).
+const RecurrenceCounters = 32
+
 // RecurrenceAttr marks a dispatch region holding a recurrence.
 const RecurrenceAttr = "gree.recurrence"
 
@@ -109,6 +115,8 @@ func wrapRecurrence(fn, loop *ir.Operation) {
 	for _, w := range ws {
 		types = append(types, w.Type)
 	}
+	counters := &ir.RankedTensorType{Dims: []int64{RecurrenceCounters}, Elem: ir.I32}
+	types = append(types, counters)
 	region := b.CreateWithRegions(RegionName, nil, types, 1)
 	region.SetAttr(RecurrenceAttr, &ir.UnitAttr{})
 	blk := ir.NewBlock()
@@ -122,6 +130,7 @@ func wrapRecurrence(fn, loop *ir.Operation) {
 	for _, w := range ws {
 		rets = append(rets, at.Create("tensor.empty", nil, []ir.Type{w.Type}).Result(0))
 	}
+	rets = append(rets, at.Create("tensor.empty", nil, []ir.Type{counters}).Result(0))
 	at.Create("flow.return", rets, nil)
 }
 

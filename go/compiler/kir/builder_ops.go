@@ -51,6 +51,20 @@ func (b *Builder) AtomicRMW(binding int, a AtomicKind, off, val Value) {
 	b.Append(&Op{Kind: AtomicRMW, Args: []Value{off, val}, Binding: binding, Imm: int64(a)})
 }
 
+// FetchAdd emits an atomic add of the i32 val to binding's element at
+// off and returns the element's prior value.
+func (b *Builder) FetchAdd(binding int, off, val Value) Value {
+	v := b.NewValue(S(I32))
+	b.Append(&Op{Kind: FetchAdd, Results: []Value{v}, Args: []Value{off, val}, Binding: binding})
+	return v
+}
+
+// SpinUntil emits a wait until binding's i32 element at off is at least
+// val.
+func (b *Builder) SpinUntil(binding int, off, val Value) {
+	b.Append(&Op{Kind: SpinUntil, Args: []Value{off, val}, Binding: binding})
+}
+
 // Barrier emits a workgroup barrier.
 func (b *Builder) Barrier() { b.Append(&Op{Kind: Barrier}) }
 

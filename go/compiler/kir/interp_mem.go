@@ -180,6 +180,26 @@ func (t *thread) memOp(op *Op, rt Type) error {
 		}
 		writeElem(buf, I32, off, old)
 		t.m.mu.Unlock()
+	case FetchAdd, SpinUntil:
+		buf := t.m.bindings[op.Binding]
+		off := t.scalar(op.Args[0])
+		if err := t.span(op, "binding", off, 1, 1, elemCount(buf, I32)); err != nil {
+			return err
+		}
+		x := int32(t.vals[op.Args[1]][0])
+		t.m.mu.Lock()
+		old := int32(readElem(buf, I32, off))
+		if op.Kind == FetchAdd {
+			writeElem(buf, I32, off, uint64(uint32(old+x)))
+		}
+		t.m.mu.Unlock()
+		if op.Kind == FetchAdd {
+			t.vals[op.Results[0]] = []uint64{uint64(int64(old))}
+		} else if old < x {
+			// Workgroups run one after another here: a count not yet
+			// reached never will be.
+			return status.Errorf(status.FailedPrecondition, "%s waits for b%d[%d] to reach %d, at %d, which no earlier workgroup brought it to (workgroups run one after another)", op.Kind, op.Binding, off, x, old)
+		}
 	case Barrier:
 		if t.m.groups != nil {
 			_, err := t.m.groups.meet(t, -1, op, nil)

@@ -138,6 +138,25 @@ const (
 	// binding with it (package gpu's NarrowTypes), so that threads
 	// writing different bytes of one word do not race.
 	AtomicRMW
+	// FetchAdd: Binding, (offset, value) → the binding's i32 element at
+	// offset before value was added to it, atomically with respect to
+	// every other FetchAdd and SpinUntil of the dispatch on that element
+	// (sequentially consistent: the workgroup's memory accesses before it
+	// happen before those of a workgroup whose FetchAdd or SpinUntil
+	// reads what it wrote, after those). Scalar i32 elements of a binding
+	// the kernel reads and writes. Workgroups of a CPU kernel hand out
+	// work with it (see SpinUntil).
+	FetchAdd
+	// SpinUntil: Binding, (offset, value): waits until the binding's i32
+	// element at offset, read atomically, is at least value (signed),
+	// then acquires: the accesses after it see every access made before
+	// the FetchAdds that brought the element there. Workgroups of a
+	// dispatch need not run concurrently (a CPU runs them one after
+	// another when its threads are busy), so a kernel waits only for
+	// work another workgroup has already taken with a FetchAdd and runs
+	// to its end without waiting on work not yet taken; otherwise the
+	// wait never ends. CPU targets only.
+	SpinUntil
 	// Barrier: every thread of the workgroup waits until all have reached
 	// it; shared-memory accesses before it happen before those after it
 	// in every thread of the workgroup (acquire-release on workgroup

@@ -29,7 +29,7 @@ var kindNames = [...]string{
 	Broadcast: "broadcast", Extract: "extract", Insert: "insert", LaneIota: "iota",
 	Reduce: "reduce", Load: "load", Store: "store", LoadStrided: "load_strided",
 	StoreStrided: "store_strided", LoadShared: "load_shared", StoreShared: "store_shared",
-	AtomicRMW: "atomic_rmw", Barrier: "barrier", SubgroupReduce: "subgroup_reduce",
+	AtomicRMW: "atomic_rmw", FetchAdd: "fetch_add", SpinUntil: "spin_until", Barrier: "barrier", SubgroupReduce: "subgroup_reduce",
 	SubgroupShuffle: "subgroup_shuffle", Contract: "contract", DWConv: "dwconv", For: "for", If: "if",
 	Yield: "yield",
 }
@@ -210,6 +210,10 @@ func (p *printer) op(op *Op, depth int) {
 		p.f("store_strided %s, b%d[%s, stride %s] : %s\n", arg(2), op.Binding, arg(0), arg(1), p.types(op.Args[min(2, len(op.Args)):]))
 	case AtomicRMW:
 		p.f("atomic_rmw %s %s, b%d[%s] : %s\n", AtomicKind(op.Imm), arg(1), op.Binding, arg(0), p.types(op.Args[min(1, len(op.Args)):]))
+	case FetchAdd:
+		p.f("fetch_add %s, b%d[%s] : %s\n", arg(1), op.Binding, arg(0), res())
+	case SpinUntil:
+		p.f("spin_until b%d[%s] >= %s\n", op.Binding, arg(0), arg(1))
 	case Contract:
 		p.contract(op)
 	case DWConv:

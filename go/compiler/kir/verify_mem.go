@@ -114,6 +114,20 @@ func (v *verifier) checkVectorMemory(op *Op, ts []Type, rt Type) error {
 		if elem != I32 || !SameType(ts[1], S(I32)) {
 			return v.errf(op, "combines %s into a buffer of %s; atomics are defined on scalar i32 elements", ts[1], elem)
 		}
+	case FetchAdd, SpinUntil:
+		if err := nargs(2); err != nil {
+			return err
+		}
+		if err := idx(0); err != nil {
+			return err
+		}
+		elem, err := v.binding(op, op.Binding, ReadWrite)
+		if err != nil {
+			return err
+		}
+		if elem != I32 || !SameType(ts[1], S(I32)) || (op.Kind == FetchAdd && !SameType(rt, S(I32))) {
+			return v.errf(op, "counts with %s in a buffer of %s; counters are scalar i32 elements", ts[1], elem)
+		}
 	case Barrier:
 		if op.Imm != 0 && op.Imm != BarrierBindings {
 			return v.errf(op, "barrier flags %d (0 or BarrierBindings)", op.Imm)

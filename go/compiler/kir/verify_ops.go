@@ -61,7 +61,7 @@ func (v *verifier) check(op *Op, ts []Type) error {
 	}
 	nres := 1
 	switch op.Kind {
-	case Store, StoreStrided, StoreShared, AtomicRMW, Barrier, Contract, DWConv:
+	case Store, StoreStrided, StoreShared, AtomicRMW, SpinUntil, Barrier, Contract, DWConv:
 		nres = 0
 	}
 	if len(op.Results) != nres {

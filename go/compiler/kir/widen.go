@@ -48,7 +48,7 @@ func widenBlock(k *Kernel, blk *Block) {
 			continue
 		case Load, LoadShared:
 			op.Args[0] = ext(op.Args[0])
-		case Store, StoreShared, AtomicRMW:
+		case Store, StoreShared, AtomicRMW, FetchAdd, SpinUntil:
 			op.Args[0] = ext(op.Args[0])
 		case LoadStrided:
 			op.Args[0], op.Args[1] = ext(op.Args[0]), ext(op.Args[1])

@@ -144,6 +144,8 @@ func (f *fn) op(op *kir.Op) error {
 		f.store(op)
 	case k == kir.AtomicRMW:
 		return status.Errorf(status.Unimplemented, "op %s stores packed narrow elements of a GPU-legalized kernel (package gpu); llvm-cpu kernels are never legalized for GPUs, so it has no llvm-cpu lowering", k)
+	case k == kir.FetchAdd || k == kir.SpinUntil:
+		f.counter(op)
 	case k == kir.Contract:
 		f.contract(op)
 	case k == kir.DWConv:

@@ -78,41 +78,52 @@ func TestConversions(t *testing.T) {
 	n := len(xs)
 	types := []kir.Scalar{kir.I1, kir.I8, kir.I16, kir.I32, kir.I64, kir.F16, kir.BF16, kir.F32}
 	for _, width := range []int{1, n} {
-		k, b := kir.NewKernel("conv")
-		k.Bindings = []kir.Binding{{Elem: kir.F64, Access: kir.Read}}
-		for _, to := range types {
-			k.Bindings = append(k.Bindings, kir.Binding{Elem: to, Access: kir.Write}, kir.Binding{Elem: kir.F64, Access: kir.Write})
-		}
-		for off := 0; off < n; off += width {
-			t := kir.V(kir.F64, width)
-			if width == 1 {
-				t = kir.S(kir.F64)
+		for _, src := range []kir.Scalar{kir.F64, kir.F32} {
+			k, b := kir.NewKernel("conv")
+			k.Bindings = []kir.Binding{{Elem: kir.F64, Access: kir.Read}}
+			for _, to := range types {
+				k.Bindings = append(k.Bindings, kir.Binding{Elem: to, Access: kir.Write}, kir.Binding{Elem: kir.F64, Access: kir.Write})
 			}
-			at := b.Idx(int64(off))
-			x := b.Load(0, t, at)
-			for i, to := range types {
-				tt := kir.Type{Elem: to, Lanes: t.Lanes}
-				var y, back kir.Value
-				switch {
-				case to.IsFloat():
-					y = b.Emit(kir.FPTrunc, tt, x)
-					back = b.Emit(kir.FPExt, t, y)
-				default:
-					y = b.Emit(kir.FPToSI, tt, x)
-					back = b.Emit(kir.SIToFP, t, y)
-					if to == kir.I16 {
-						back = b.Emit(kir.UIToFP, t, y)
-					}
+			for off := 0; off < n; off += width {
+				t := kir.V(kir.F64, width)
+				if width == 1 {
+					t = kir.S(kir.F64)
 				}
-				b.Store(1+2*i, at, y)
-				b.Store(2+2*i, at, back)
+				at := b.Idx(int64(off))
+				x := b.Load(0, t, at)
+				if src == kir.F32 {
+					// From f32 too (x86 converts f32 vectors apart).
+					x = b.Emit(kir.FPTrunc, kir.Type{Elem: kir.F32, Lanes: t.Lanes}, x)
+				}
+				for i, to := range types {
+					tt := kir.Type{Elem: to, Lanes: t.Lanes}
+					var y, back kir.Value
+					switch {
+					case to == src:
+						y, back = x, b.Emit(kir.FPExt, t, x)
+					case to.IsFloat() && to.Bits() > src.Bits():
+						y = b.Emit(kir.FPExt, tt, x)
+						back = b.Emit(kir.FPExt, t, y)
+					case to.IsFloat():
+						y = b.Emit(kir.FPTrunc, tt, x)
+						back = b.Emit(kir.FPExt, t, y)
+					default:
+						y = b.Emit(kir.FPToSI, tt, x)
+						back = b.Emit(kir.SIToFP, t, y)
+						if to == kir.I16 {
+							back = b.Emit(kir.UIToFP, t, y)
+						}
+					}
+					b.Store(1+2*i, at, y)
+					b.Store(2+2*i, at, back)
+				}
 			}
+			in := [][]byte{enc(kir.F64, xs)}
+			for _, to := range types {
+				in = append(in, make([]byte, to.ByteSize()*n), make([]byte, 8*n))
+			}
+			diff(t, k, [3]int64{1, 1, 1}, nil, in, 0)
 		}
-		in := [][]byte{enc(kir.F64, xs)}
-		for _, to := range types {
-			in = append(in, make([]byte, to.ByteSize()*n), make([]byte, 8*n))
-		}
-		diff(t, k, [3]int64{1, 1, 1}, nil, in, 0)
 	}
 }
 

@@ -114,3 +114,38 @@ func AtomicBits() *kir.Kernel {
 	b.AtomicRMW(0, kir.AtomicAnd, word2, b.Bin(kir.Xor, b.Bin(kir.Shl, one, bit1), b.Int(i32, -1)))
 	return k
 }
+
+// TicketRow is the i32 elements each ticket of Tickets writes.
+const TicketRow = 1024
+
+// Tickets has each workgroup take tickets from counter b0[0] until they
+// run out (n of them, n the push constant), wait for the earlier tickets
+// to be done (b0[16]), and count its ticket done (b0[16]) after running
+// it: ticket t writes row t of b1 (TicketRow elements) from row t-1, each
+// element one more (row 0: its index plus one), so element i of row t is
+// i+t+1 only if row t-1 was complete when ticket t ran.
+func Tickets() *kir.Kernel {
+	k, b := kir.NewKernel("tickets")
+	k.Bindings = []kir.Binding{{Elem: kir.I32, Access: kir.ReadWrite}, {Elem: kir.I32, Access: kir.ReadWrite}}
+	k.NumPushConstants = 1
+	n := b.Query(kir.PushConstant, 0)
+	i32 := kir.S(kir.I32)
+	one, row := b.Int(i32, 1), b.Idx(TicketRow)
+	b.For(b.Idx(0), n, b.Idx(1), nil, func(b *kir.Builder, _ kir.Value, _ []kir.Value) []kir.Value {
+		t := b.Emit(kir.ExtS, kir.S(kir.I64), b.FetchAdd(0, b.Idx(0), one))
+		b.If(b.Cmp(kir.CmpI, kir.PredSLT, t, n), nil, func(b *kir.Builder) []kir.Value {
+			b.SpinUntil(0, b.Idx(16), b.Emit(kir.TruncI, i32, t))
+			first := b.Cmp(kir.CmpI, kir.PredEQ, t, b.Idx(0))
+			prev := b.Bin(kir.Mul, b.Bin(kir.MaxS, b.Bin(kir.Sub, t, b.Idx(1)), b.Idx(0)), row)
+			b.For(b.Idx(0), row, b.Idx(1), nil, func(b *kir.Builder, i kir.Value, _ []kir.Value) []kir.Value {
+				v := b.Select(first, b.Emit(kir.TruncI, i32, i), b.Load(1, i32, b.Bin(kir.Add, prev, i)))
+				b.Store(1, b.Bin(kir.Add, b.Bin(kir.Mul, t, row), i), b.Bin(kir.Add, v, one))
+				return nil
+			})
+			b.FetchAdd(0, b.Idx(16), one)
+			return nil
+		}, nil)
+		return nil
+	})
+	return k
+}
