@@ -782,6 +782,11 @@ func convGEMM(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, stri
 	wt := tt(w)
 	kernel := wt.Dims[2:]
 	ns := len(kernel)
+	if winograd(tt(x), w, rt, strides, dil) {
+		if r := convWinograd(b, x, w, bias, rt, low); r != nil {
+			return r
+		}
+	}
 	pin := padForWindows(b, x, kernel, rt, strides, dil, low)
 	pt := tt(pin)
 	if pt.Dims[0] == 1 {
