@@ -61,6 +61,11 @@ const (
 	// winogradMinTiles is the fewest 4×4 output tiles (14×14 outputs
 	// make 16).
 	winogradMinTiles = 16
+	// winogradTileColumns is the fewest tiles that are the 36 products'
+	// columns; with fewer (16 at 14×14) they are the rows, and the output
+	// channels the columns, which fill the GEMM kernel's 32-wide column
+	// blocks (16 columns ran at half its rate).
+	winogradTileColumns = 128
 )
 
 // winograd reports whether a convolution of input xt, weight w and result
@@ -111,14 +116,29 @@ func convWinograd(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, 
 	pm := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{cstExpr(0), dimExpr(2),
 		addExpr(mulExpr(dimExpr(3), 4), dimExpr(0)), addExpr(mulExpr(dimExpr(4), 4), dimExpr(1))}}
 	patches := copyGeneric(b, pin, pm, f32([]int64{6, 6, C, TH, TW}, ir.F32))
-	v := product(b, kronConst(b, winogradBT[:], winogradBT[:]), reshape(b, patches, f32([]int64{36, C * T}, ir.F32)))
-	u := denseOf(b, f32([]int64{36, K, C}, ir.F32), winogradFilters(d, K, C), nil)
-	m := product(b, u, reshape(b, v, f32([]int64{36, C, T}, ir.F32)))
-	y := product(b, kronConst(b, winogradAT[:], winogradAT[:]), reshape(b, m, f32([]int64{36, K * T}, ir.F32)))
-	// out[k, ty, p, tx, q] = y[p, q, k, ty, tx]: the tiles in place.
-	y = reshape(b, y, f32([]int64{4, 4, K, TH, TW}, ir.F32))
-	om := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(2), dimExpr(4), dimExpr(0), dimExpr(1), dimExpr(3)}}
-	out := reshape(b, copyGeneric(b, y, om, f32([]int64{K, TH, 4, TW, 4}, ir.F32)), f32([]int64{1, K, 4 * TH, 4 * TW}, ir.F32))
+	v := product(b, kronConst(b, winogradBT[:], winogradBT[:]), reshape(b, patches, f32([]int64{36, C * T}, ir.F32)), false)
+	v3 := reshape(b, v, f32([]int64{36, C, T}, ir.F32))
+	var y, out *ir.Value
+	if T < winogradTileColumns {
+		// Few tiles: the tiles are the products' rows (M[ab] = V[ab]ᵀ·U[ab]ᵀ,
+		// [T, K]), so that the output channels fill the kernel's columns.
+		u := denseOf(b, f32([]int64{36, C, K}, ir.F32), winogradFilters(d, K, C, true), nil)
+		m := product(b, v3, u, true)
+		y = product(b, kronConst(b, winogradAT[:], winogradAT[:]), reshape(b, m, f32([]int64{36, T * K}, ir.F32)), false)
+		// out[k, ty, p, tx, q] = y[p, q, ty, tx, k]
+		y = reshape(b, y, f32([]int64{4, 4, TH, TW, K}, ir.F32))
+		om := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(2), dimExpr(4), dimExpr(1), dimExpr(3), dimExpr(0)}}
+		out = copyGeneric(b, y, om, f32([]int64{K, TH, 4, TW, 4}, ir.F32))
+	} else {
+		u := denseOf(b, f32([]int64{36, K, C}, ir.F32), winogradFilters(d, K, C, false), nil)
+		m := product(b, u, v3, false)
+		y = product(b, kronConst(b, winogradAT[:], winogradAT[:]), reshape(b, m, f32([]int64{36, K * T}, ir.F32)), false)
+		// out[k, ty, p, tx, q] = y[p, q, k, ty, tx]
+		y = reshape(b, y, f32([]int64{4, 4, K, TH, TW}, ir.F32))
+		om := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(2), dimExpr(4), dimExpr(0), dimExpr(1), dimExpr(3)}}
+		out = copyGeneric(b, y, om, f32([]int64{K, TH, 4, TW, 4}, ir.F32))
+	}
+	out = reshape(b, out, f32([]int64{1, K, 4 * TH, 4 * TW}, ir.F32))
 	if 4*TH != OH || 4*TW != OW {
 		out = copyGeneric(b, out, linalg.Identity(4), rt)
 	}
@@ -131,9 +151,10 @@ func convWinograd(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, 
 	return out
 }
 
-// winogradFilters is U [36, K, C] of the weight d [K, C, 3, 3]: for each
-// filter g, G·g·Gᵀ (6×6, row-major in the first axis), in float64.
-func winogradFilters(d *ir.DenseElementsAttr, K, C int64) []float64 {
+// winogradFilters is U [36, K, C] of the weight d [K, C, 3, 3] (when
+// transposed, [36, C, K]): for each filter g, G·g·Gᵀ (6×6, row-major in
+// the first axis), in float64.
+func winogradFilters(d *ir.DenseElementsAttr, K, C int64, transposed bool) []float64 {
 	u := make([]float64, 36*K*C)
 	var g [3][3]float64
 	var t [6][3]float64
@@ -153,7 +174,11 @@ func winogradFilters(d *ir.DenseElementsAttr, K, C int64) []float64 {
 			for a := range 6 {
 				for bb := range 6 {
 					s := t[a][0]*winogradG[bb][0] + t[a][1]*winogradG[bb][1] + t[a][2]*winogradG[bb][2]
-					u[(int64(a*6+bb)*K+k)*C+c] = s
+					if transposed {
+						u[(int64(a*6+bb)*C+c)*K+k] = s
+					} else {
+						u[(int64(a*6+bb)*K+k)*C+c] = s
+					}
 				}
 			}
 		}
@@ -178,13 +203,17 @@ func kronConst(b *ir.Builder, p, q [][6]float64) *ir.Value {
 	return denseOf(b, ir.Tensor([]int64{rows, 36}, ir.F32), vals, nil)
 }
 
-// product is the matrix product a·x from a zero fill, batched over the
-// leading axis when both are rank 3: a [(B,) M, K], x [(B,) K, N].
-func product(b *ir.Builder, a, x *ir.Value) *ir.Value {
+// product is the matrix product a·x (aᵀ·x when transposed) from a zero
+// fill, batched over the leading axis when both are rank 3: a [(B,) M, K]
+// (or [(B,) K, M]), x [(B,) K, N].
+func product(b *ir.Builder, a, x *ir.Value, transposed bool) *ir.Value {
 	at, xt := tt(a), tt(x)
 	r := len(at.Dims)
 	batch := r == 3
 	dims := []int64{at.Dims[r-2], xt.Dims[r-1]}
+	if transposed {
+		dims[0] = at.Dims[r-1]
+	}
 	// Loops (b,) m, n, k.
 	n := 3
 	lead := []ir.AffineExpr{}
@@ -197,7 +226,11 @@ func product(b *ir.Builder, a, x *ir.Value) *ir.Value {
 	m := func(es ...ir.AffineExpr) *ir.AffineMap {
 		return &ir.AffineMap{NumDims: n, Results: append(append([]ir.AffineExpr{}, lead...), es...)}
 	}
-	maps := []*ir.AffineMap{m(dimExpr(o), dimExpr(o+2)), m(dimExpr(o+2), dimExpr(o+1)), m(dimExpr(o), dimExpr(o+1))}
+	am := m(dimExpr(o), dimExpr(o+2))
+	if transposed {
+		am = m(dimExpr(o+2), dimExpr(o))
+	}
+	maps := []*ir.AffineMap{am, m(dimExpr(o+2), dimExpr(o+1)), m(dimExpr(o), dimExpr(o+1))}
 	its := core.Parallel(n)
 	its[n-1] = linalg.Reduction
 	return linalg.BuildGeneric(b, []*ir.Value{a, x}, []*ir.Value{filled(b, ir.Tensor(dims, at.Elem), 0)}, maps, its, core.MulAdd).Result(0)
