@@ -2,11 +2,12 @@
 channels and at least 16 4×4 output tiles (ResNet's 3×3 layers at 28×28
 and 14×14) run as Winograd F(4×4, 3×3) from ONNX: 36 matrix products of
 the filters transformed at compile time [36, K, C] and the input tiles
-transformed by (Bᵀ⊗Bᵀ). Against onnxruntime on vmvx and llvm-cpu: output
+transformed by (Bᵀ⊗Bᵀ) (with fewer than 128 tiles, the transposed
+products: the tiles as rows). Against onnxruntime on vmvx and llvm-cpu: output
 sides that are multiples of 4 and not (a crop), pads of 1 and of 0 (a
 valid convolution, 2 pads at the end), bias + Relu, and cases that keep
 the other forms (64 channels, stride 2, a weight that is an input). The
-test checks the transformed filters' [36, K, C] constant in the input IR,
+test checks the transformed filters' [36, K, C] (or [36, C, K]) constant in the input IR,
 so a silent fallback fails it."""
 
 import numpy as np
@@ -23,6 +24,7 @@ import iree_go.runtime as ireert  # noqa: E402
 # name: (C in, H, W, K out, stride, pad, bias + relu, weight constant, winograd)
 CASES = {
     "c128_28x28": (128, 28, 28, 128, 1, 1, True, True, True),
+    "c128_k144_48x44_tiles_as_columns": (128, 48, 44, 144, 1, 1, True, True, True),
     "c256_14x14_crop": (256, 14, 14, 256, 1, 1, False, True, True),
     "c128_k160_valid_18x21": (128, 18, 21, 160, 1, 0, True, True, True),
     "c64_keeps_tapped": (64, 28, 28, 64, 1, 1, True, True, False),
@@ -74,8 +76,11 @@ def test_winograd_conv_matches_onnxruntime(name, backend, tmp_path):
     want = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(None, feeds)[0]
     ir = ireec.compile_file(path, target_backends=[backend], extra_args=["--compile-to=input"])
     ir = ir.decode() if isinstance(ir, bytes) else ir
-    filters = f"tensor<36x{k}x{c}xf32>"
-    assert (filters in ir) == form, f"winograd {form}: {filters} in the input IR: {filters in ir}"
+    # [36, K, C], or [36, C, K] with fewer than 128 tiles (the tiles are
+    # then the products' rows).
+    filters = [f"tensor<36x{k}x{c}xf32>", f"tensor<36x{c}x{k}xf32>"]
+    found = any(f in ir for f in filters)
+    assert found == form, f"winograd {form}: transformed filters {filters} in the input IR: {found}"
     vmfb = ireec.compile_file(path, target_backends=[backend])
     drivers = ("local-sync", "local-task") if backend == "llvm-cpu" else ("local-task",)
     for driver in drivers:
