@@ -118,26 +118,24 @@ func convWinograd(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, 
 	patches := copyGeneric(b, pin, pm, f32([]int64{6, 6, C, TH, TW}, ir.F32))
 	v := product(b, kronConst(b, winogradBT[:], winogradBT[:]), reshape(b, patches, f32([]int64{36, C * T}, ir.F32)), false)
 	v3 := reshape(b, v, f32([]int64{36, C, T}, ir.F32))
-	var y, out *ir.Value
-	if T < winogradTileColumns {
-		// Few tiles: the tiles are the products' rows (M[ab] = V[ab]ᵀ·U[ab]ᵀ,
-		// [T, K]), so that the output channels fill the kernel's columns.
-		u := denseOf(b, f32([]int64{36, C, K}, ir.F32), winogradFilters(d, K, C, true), nil)
-		m := product(b, v3, u, true)
-		y = product(b, kronConst(b, winogradAT[:], winogradAT[:]), reshape(b, m, f32([]int64{36, T * K}, ir.F32)), false)
-		// out[k, ty, p, tx, q] = y[p, q, ty, tx, k]
-		y = reshape(b, y, f32([]int64{4, 4, TH, TW, K}, ir.F32))
-		om := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(2), dimExpr(4), dimExpr(1), dimExpr(3), dimExpr(0)}}
-		out = copyGeneric(b, y, om, f32([]int64{K, TH, 4, TW, 4}, ir.F32))
+	// M [36, K, T] = U·V per point; with few tiles the tiles are the rows
+	// instead (Mᵀ = Vᵀ·Uᵀ, [36, T, K]), so that the output channels fill
+	// the kernel's column blocks.
+	rows := T < winogradTileColumns
+	var m *ir.Value
+	if rows {
+		m = product(b, v3, denseOf(b, f32([]int64{36, C, K}, ir.F32), winogradFilters(d, K, C, true), nil), true)
 	} else {
-		u := denseOf(b, f32([]int64{36, K, C}, ir.F32), winogradFilters(d, K, C, false), nil)
-		m := product(b, u, v3, false)
-		y = product(b, kronConst(b, winogradAT[:], winogradAT[:]), reshape(b, m, f32([]int64{36, K * T}, ir.F32)), false)
-		// out[k, ty, p, tx, q] = y[p, q, k, ty, tx]
-		y = reshape(b, y, f32([]int64{4, 4, K, TH, TW}, ir.F32))
-		om := &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(2), dimExpr(4), dimExpr(0), dimExpr(1), dimExpr(3)}}
-		out = copyGeneric(b, y, om, f32([]int64{K, TH, 4, TW, 4}, ir.F32))
+		m = product(b, denseOf(b, f32([]int64{36, K, C}, ir.F32), winogradFilters(d, K, C, false), nil), v3, false)
 	}
+	y := product(b, kronConst(b, winogradAT[:], winogradAT[:]), reshape(b, m, f32([]int64{36, K * T}, ir.F32)), false)
+	// out[k, ty, p, tx, q] = y[p, q, k, ty, tx] (rows: y[p, q, ty, tx, k]):
+	// the tiles in place.
+	ydims, om := []int64{4, 4, K, TH, TW}, &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(2), dimExpr(4), dimExpr(0), dimExpr(1), dimExpr(3)}}
+	if rows {
+		ydims, om = []int64{4, 4, TH, TW, K}, &ir.AffineMap{NumDims: 5, Results: []ir.AffineExpr{dimExpr(2), dimExpr(4), dimExpr(1), dimExpr(3), dimExpr(0)}}
+	}
+	out := copyGeneric(b, reshape(b, y, f32(ydims, ir.F32)), om, f32([]int64{K, TH, 4, TW, 4}, ir.F32))
 	out = reshape(b, out, f32([]int64{1, K, 4 * TH, 4 * TW}, ir.F32))
 	if 4*TH != OH || 4*TW != OW {
 		out = copyGeneric(b, out, linalg.Identity(4), rt)
