@@ -85,6 +85,11 @@ def check(fn, *args, debug_info=False, reduction=False, text=None, rtol=RTOL):
             assert np.all(np.isfinite(w64)), f"result {i}: the reference has non-finite values"
             atol = rtol * float(np.abs(w64).max()) if reduction else 1e-30
             np.testing.assert_allclose(g.astype(np.float64), w64, rtol=rtol, atol=atol, err_msg=f"result {i}")
+        elif w.dtype.kind not in "biu":
+            # bfloat16 and the float8 types (ml_dtypes, kind "V"): numpy
+            # compares them as objects, a NaN unequal to itself, so their
+            # bits are compared (a bitcast's NaN payloads included).
+            np.testing.assert_array_equal(g.view(f"u{g.itemsize}"), w.view(f"u{w.itemsize}"), err_msg=f"result {i}")
         else:
             np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
     return module

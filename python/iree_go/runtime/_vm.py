@@ -3,6 +3,7 @@ VmVariantList (IREE's iree.runtime._binding VM names)."""
 
 import enum
 import mmap as _mmap
+import threading
 import warnings
 
 from .._capi import ffi, lib, check
@@ -10,6 +11,45 @@ from . import _cancel, _hal
 from ._hal import HalBuffer, HalBufferView, HalFence, VmRef, _RefProtocol
 
 _ALIGNMENT = 64  # IREE_HAL_HEAP_BUFFER_ALIGNMENT
+
+
+class _Scratch(threading.local):
+    """Out-parameters of the C calls that read or make a list, made once
+    per thread (each ffi.new costs about a microsecond; a call used seven).
+    Those calls run no Python code, so nothing else uses the scratch
+    between such a call and the read of its results."""
+
+    def __init__(self):
+        self.kind = ffi.new("gree_value_type_t*")
+        self.i64 = ffi.new("int64_t*")
+        self.f64 = ffi.new("double*")
+        self.view = ffi.new("gree_buffer_view_t*")
+        self.list = ffi.new("gree_value_list_t*")
+
+
+_scratch = _Scratch()
+
+# Function and module names as the C calls take them.
+_names = {}
+
+
+def _encoded(name):
+    b = _names.get(name)
+    if b is None:
+        b = _names[name] = name.encode("utf-8")
+    return b
+
+
+_DeviceArray = None
+
+
+def _device_array_class():
+    global _DeviceArray
+    if _DeviceArray is None:
+        from .array_interop import DeviceArray
+
+        _DeviceArray = DeviceArray
+    return _DeviceArray
 
 
 class Linkage(enum.IntEnum):
@@ -231,7 +271,7 @@ def _trace_callback(sink):
 
 
 def _new_list_handle():
-    out = ffi.new("gree_value_list_t*")
+    out = _scratch.list
     check(lib.gree_value_list_create(out))
     return out[0]
 
@@ -261,8 +301,7 @@ class VmVariantList(_RefProtocol):
         """Appends a reference: a HalBufferView (or a DeviceArray's), a
         HalBuffer, a HalFence, a VmVariantList, anything with
         __iree_vm_ref__, or None (a null reference)."""
-        from .array_interop import DeviceArray
-
+        DeviceArray = _device_array_class()
         if isinstance(value, VmRef):
             value = value._obj
         elif not isinstance(value, (DeviceArray, HalBufferView, HalBuffer, HalFence, VmVariantList)) \
@@ -306,9 +345,8 @@ class VmVariantList(_RefProtocol):
 
     def _get(self, index):
         """(kind, value) of entry index, which must be in range."""
-        t = ffi.new("gree_value_type_t*")
-        iv, fv = ffi.new("int64_t*"), ffi.new("double*")
-        bv, sub = ffi.new("gree_buffer_view_t*"), ffi.new("gree_value_list_t*")
+        sc = _scratch
+        t, iv, fv, bv, sub = sc.kind, sc.i64, sc.f64, sc.view, sc.list
         check(lib.gree_value_list_get(self._handle, index, t, iv, fv, bv, sub))
         kind = int(t[0])
         if kind in (lib.GREE_VALUE_I32, lib.GREE_VALUE_I64):
@@ -515,13 +553,16 @@ class VmContext:
         results as a VmVariantList. The call is bounded by timeout (seconds),
         cancel_token and the thread's ``deadline`` block, and on the main
         thread by Ctrl-C (see _cancel)."""
+        # Not the thread's scratch: the call may run Python functions
+        # (PyModule) that make calls of their own.
         out = ffi.new("gree_value_list_t*")
         opts = _cancel.invoke_options(timeout, cancel_token)
         try:
-            check(lib.gree_context_invoke_with_options(
-                self._h, module_name.encode("utf-8"), function_name.encode("utf-8"),
-                args._handle if args is not None else ffi.NULL, opts, out),
-                f"Error invoking function '{function_name}'")
+            st = lib.gree_context_invoke_with_options(
+                self._h, _encoded(module_name), _encoded(function_name),
+                args._handle if args is not None else ffi.NULL, opts, out)
+            if st != ffi.NULL:
+                check(st, f"Error invoking function '{function_name}'")
         except BaseException as e:
             # KeyboardInterrupt from a SIGINT that came as the call finished:
             # its results are not returned, so they go now.
