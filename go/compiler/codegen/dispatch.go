@@ -44,8 +44,9 @@ type Strategy struct {
 	// DWConv maps f32 depthwise 2-D convolutions over NCHW tensors (with
 	// a fused zero pad or none) to the DWConv tile op.
 	DWConv bool
-	// Recurrence: a host loop of small steps runs as one kernel in one
-	// workgroup (flow.FormRecurrences; Contract tile ops inside loops).
+	// Recurrence: a host loop of small steps runs as one kernel
+	// (flow.FormRecurrences; Contract tile ops inside loops), in one
+	// workgroup unless RecurrenceWorkgroups shares its steps.
 	Recurrence bool
 	// RecurrenceWorkgroups, when above 1, shares each step of a
 	// recurrence whose product is large enough among that many

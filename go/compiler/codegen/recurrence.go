@@ -10,11 +10,13 @@ import (
 )
 
 // A recurrence kernel runs a whole host loop (flow.FormRecurrences) in
-// one workgroup: the loop-carried tensors live in the region's result
-// buffers, updated in place step by step; each step runs its products as
-// Contract tile ops (from zero), its element-wise generics over their
-// whole range, and copies its output into Y. An RNN/GRU/LSTM layer then
-// costs one dispatch instead of two per step.
+// one workgroup (or shares each step among a few when its product is
+// large: Strategy.RecurrenceWorkgroups, recurrence_coop.go): the
+// loop-carried tensors live in the region's result buffers, updated in
+// place step by step; each step runs its products as Contract tile ops
+// (from zero), its element-wise generics over their whole range, and
+// copies its output into Y. An RNN/GRU/LSTM layer then costs one
+// dispatch instead of two per step.
 
 // maxStepElements bounds every tensor a recurrence's step reads or
 // writes (a GRU's 128×384 weight is 49152 elements; an LSTM's of 256 units 262144).

@@ -144,4 +144,13 @@
 // that have them, under one lock; vmvx with the host's atomic
 // instructions; SPIR-V with OpAtomicAnd and OpAtomicOr (Device scope,
 // relaxed).
+//
+// FetchAdd and SpinUntil let the workgroups of a CPU kernel share work
+// through counters in a binding: a workgroup takes a piece of work with a
+// FetchAdd, waits with SpinUntil until the pieces before it are counted
+// done, and counts its own. Since a CPU may run a dispatch's workgroups
+// one after another, a kernel waits only for work already taken (see
+// SpinUntil); Run, which runs workgroups in order, reports a wait that
+// could never end as an error. Only llvm-cpu lowers them (an atomicrmw
+// add and a loop of acquire loads with a spin-loop hint).
 package kir
