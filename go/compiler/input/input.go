@@ -1,6 +1,8 @@
 package input
 
 import (
+	"fmt"
+
 	"github.com/gree-ml/gree/go/compiler/input/core"
 	"github.com/gree-ml/gree/go/compiler/input/linalgext"
 	"github.com/gree-ml/gree/go/compiler/input/stablehlo"
@@ -36,7 +38,37 @@ func Run(m *ir.Module) error {
 	if err != nil {
 		return err
 	}
+	adoptResources(m)
 	return verifyShapes(m)
+}
+
+// adoptResources adds to m's resources those the conversions made for
+// constants of their own (a Winograd convolution's transformed filters),
+// each under a key no other resource of m has.
+func adoptResources(m *ir.Module) {
+	have := map[*ir.Resource]bool{}
+	keys := map[string]bool{}
+	for _, r := range m.Resources {
+		have[r] = true
+		keys[r.Dialect+"\x00"+r.Key] = true
+	}
+	m.Op.Walk(func(op *ir.Operation) bool {
+		for _, a := range op.Attrs {
+			d, ok := a.Value.(*ir.DenseResourceAttr)
+			if !ok || d.Resource == nil || have[d.Resource] {
+				continue
+			}
+			r := d.Resource
+			stem := r.Key
+			for i := 1; keys[r.Dialect+"\x00"+r.Key]; i++ {
+				r.Key = fmt.Sprintf("%s_%d", stem, i)
+			}
+			keys[r.Dialect+"\x00"+r.Key] = true
+			have[r] = true
+			m.Resources = append(m.Resources, r)
+		}
+		return true
+	})
 }
 
 // lower is the core.Lowering of Run: it hands an op to the package of its

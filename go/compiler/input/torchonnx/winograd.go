@@ -1,6 +1,9 @@
 package torchonnx
 
 import (
+	"encoding/binary"
+	"math"
+
 	"github.com/gree-ml/gree/go/compiler/input/core"
 	"github.com/gree-ml/gree/go/compiler/ir"
 	"github.com/gree-ml/gree/go/compiler/linalg"
@@ -25,10 +28,13 @@ import (
 //
 // Measured on llvm-cpu (two Zen 4 cores, prototype of this form against
 // the tapped convolution, 3×3 with as many output as input channels):
-// 2.4× faster at 28×28 and 128 channels, 1.9× at 14×14 and 256, about
-// 1.2× at 56×56 and 64 (the input transform's product costs as much as
-// a third of the main products with few channels), 2× slower at 7×7 and
-// 512 (4 tiles: the 36 products read 36×C×K weights for 4 columns).
+// 2.4× faster at 28×28 and 128 channels, 1.9× at 14×14 and 256 (in a
+// whole ResNet less: its 9 MiB of transformed filters per layer stream
+// from memory), about 1.2× at 56×56 and 64 (the input transform's product
+// costs as much as a third of the main products with few channels), 2×
+// slower at 7×7 and 512 (4 tiles: the 36 products read 36×C×K weights for
+// 4 columns). The transformed filters are 4× the weight, so only layers
+// whose filters stay small are transformed (winogradMaxFilterBytes).
 var (
 	winogradBT = [6][6]float64{
 		{4, 0, -5, 0, 1, 0},
@@ -66,11 +72,18 @@ const (
 	// channels the columns, which fill the GEMM kernel's 32-wide column
 	// blocks (16 columns ran at half its rate).
 	winogradTileColumns = 128
+	// winogradMaxFilterBytes bounds one convolution's transformed filters
+	// (36·K·C f32, 4× its weight): ResNet's 128-channel layers (2.25 MiB)
+	// but not its 256-channel ones (9 MiB each, 1.9× faster at 14×14 but
+	// 54 MB more module and compile memory on resnet50, whose compile
+	// stays within three times its weights).
+	winogradMaxFilterBytes = 4 << 20
 )
 
 // winograd reports whether a convolution of input xt, weight w and result
 // rt runs as convWinograd: f32 at batch 1, a 3×3 window with unit strides
-// and dilations, at least winogradMinChannels input and output channels,
+// and dilations, at least winogradMinChannels input and output channels
+// (and transformed filters of at most winogradMaxFilterBytes),
 // at least winogradMinTiles tiles, and a constant weight (transformed at
 // compile time).
 func winograd(xt *ir.RankedTensorType, w *ir.Value, rt *ir.RankedTensorType, strides, dil []int64) bool {
@@ -86,7 +99,7 @@ func winograd(xt *ir.RankedTensorType, w *ir.Value, rt *ir.RankedTensorType, str
 	if wt.Dims[2] != 3 || wt.Dims[3] != 3 || strides[0] != 1 || strides[1] != 1 || dil[0] != 1 || dil[1] != 1 {
 		return false
 	}
-	if wt.Dims[0] < winogradMinChannels || wt.Dims[1] < winogradMinChannels {
+	if wt.Dims[0] < winogradMinChannels || wt.Dims[1] < winogradMinChannels || 36*4*wt.Dims[0]*wt.Dims[1] > winogradMaxFilterBytes {
 		return false
 	}
 	if (rt.Dims[2]+3)/4*((rt.Dims[3]+3)/4) < winogradMinTiles {
@@ -100,8 +113,8 @@ func winograd(xt *ir.RankedTensorType, w *ir.Value, rt *ir.RankedTensorType, str
 // F(4×4, 3×3) (see above), or nil when the weight's elements cannot be
 // read.
 func convWinograd(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, low []int64) *ir.Value {
-	d := constElements(w)
-	if d == nil {
+	g := constF32(w)
+	if g == nil {
 		return nil
 	}
 	xt := tt(x)
@@ -124,9 +137,9 @@ func convWinograd(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, 
 	rows := T < winogradTileColumns
 	var m *ir.Value
 	if rows {
-		m = product(b, v3, denseOf(b, f32([]int64{36, C, K}, ir.F32), winogradFilters(d, K, C, true), nil), true)
+		m = product(b, v3, blobConst(b, f32([]int64{36, C, K}, ir.F32), "__gree_winograd_filters", winogradFilters(g, K, C, true)), true)
 	} else {
-		m = product(b, denseOf(b, f32([]int64{36, K, C}, ir.F32), winogradFilters(d, K, C, false), nil), v3, false)
+		m = product(b, blobConst(b, f32([]int64{36, K, C}, ir.F32), "__gree_winograd_filters", winogradFilters(g, K, C, false)), v3, false)
 	}
 	y := product(b, kronConst(b, winogradAT[:], winogradAT[:]), reshape(b, m, f32([]int64{36, K * T}, ir.F32)), false)
 	// out[k, ty, p, tx, q] = y[p, q, k, ty, tx] (rows: y[p, q, ty, tx, k]):
@@ -149,39 +162,65 @@ func convWinograd(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorType, 
 	return out
 }
 
-// winogradFilters is U [36, K, C] of the weight d [K, C, 3, 3] (when
-// transposed, [36, C, K]): for each filter g, G·g·Gᵀ (6×6, row-major in
-// the first axis), in float64.
-func winogradFilters(d *ir.DenseElementsAttr, K, C int64, transposed bool) []float64 {
-	u := make([]float64, 36*K*C)
-	var g [3][3]float64
+// winogradFilters is U [36, K, C] of the weight g [K, C, 3, 3] (when
+// transposed, [36, C, K]) as little-endian f32: for each filter, G·g·Gᵀ
+// (6×6, row-major in the first axis), computed in float64.
+func winogradFilters(g []float32, K, C int64, transposed bool) []byte {
+	u := make([]byte, 4*36*K*C)
 	var t [6][3]float64
 	for k := int64(0); k < K; k++ {
 		for c := int64(0); c < C; c++ {
-			base := (k*C + c) * 9
-			for i := range 3 {
-				for j := range 3 {
-					g[i][j] = d.FloatAt(base + int64(3*i+j))
-				}
-			}
+			f := g[(k*C+c)*9:]
 			for a := range 6 {
 				for j := range 3 {
-					t[a][j] = winogradG[a][0]*g[0][j] + winogradG[a][1]*g[1][j] + winogradG[a][2]*g[2][j]
+					t[a][j] = winogradG[a][0]*float64(f[j]) + winogradG[a][1]*float64(f[3+j]) + winogradG[a][2]*float64(f[6+j])
 				}
 			}
 			for a := range 6 {
 				for bb := range 6 {
 					s := t[a][0]*winogradG[bb][0] + t[a][1]*winogradG[bb][1] + t[a][2]*winogradG[bb][2]
+					i := (int64(a*6+bb)*K+k)*C + c
 					if transposed {
-						u[(int64(a*6+bb)*C+c)*K+k] = s
-					} else {
-						u[(int64(a*6+bb)*K+k)*C+c] = s
+						i = (int64(a*6+bb)*C+c)*K + k
 					}
+					binary.LittleEndian.PutUint32(u[4*i:], math.Float32bits(float32(s)))
 				}
 			}
 		}
 	}
 	return u
+}
+
+// constF32 returns the elements of an f32 constant, or nil.
+func constF32(v *ir.Value) []float32 {
+	op := v.Owner()
+	if op == nil || op.Name != "arith.constant" {
+		return nil
+	}
+	n, _ := ir.NumElements(tt(v).Dims)
+	out := make([]float32, n)
+	if a, ok := op.Attr("value").(*ir.DenseResourceAttr); ok && int64(len(a.Resource.Blob)) == 4*n {
+		for i := range out {
+			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(a.Resource.Blob[4*i:]))
+		}
+		return out
+	}
+	d := constElements(v)
+	if d == nil {
+		return nil
+	}
+	for i := range out {
+		out[i] = float32(d.FloatAt(int64(i)))
+	}
+	return out
+}
+
+// blobConst is a constant of type t whose elements are the little-endian
+// bytes data, held in a resource of its own (named key; input.Run adds it
+// to the module's resources, with a unique name).
+func blobConst(b *ir.Builder, t *ir.RankedTensorType, key string, data []byte) *ir.Value {
+	res := &ir.Resource{Dialect: "builtin", Key: key, Blob: data, Alignment: 64, Defined: true}
+	return b.Create("arith.constant", nil, []ir.Type{t}, ir.Named("value", &ir.DenseResourceAttr{Type: t, Resource: res})).Result(0)
 }
 
 // kronConst is the constant Kronecker product p⊗q of two matrices with 6
