@@ -144,10 +144,6 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 		start(b)
 		return nil
 	})
-	perStep := int64(0)
-	for _, p := range phases {
-		perStep += p.chunks
-	}
 	top.For(g.idx(rc.lb), g.idx(rc.ub), g.idx(rc.step), []kir.Value{held, g.idx(1)}, func(b *kir.Builder, iv kir.Value, it []kir.Value) []kir.Value {
 		held, base := it[0], it[1]
 		g.locals[body.Args[0]] = iv
@@ -157,29 +153,29 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 			}
 		}
 		for _, p := range phases {
-			p := p
-			if p.chunks == 1 {
-				held = run(b, take(b, held), base, 1, func(b *kir.Builder, _ kir.Value) error {
-					for _, op := range p.ops {
-						if e := g.recurrenceOp(b, op, body, nil); e != nil {
-							return e
-						}
+			// A chunk: the phase's ops in order, or a share of the
+			// product's batch.
+			work := func(b *kir.Builder, _ kir.Value) error {
+				for _, op := range p.ops {
+					if e := g.recurrenceOp(b, op, body, nil); e != nil {
+						return e
 					}
-					return nil
-				})
-			} else {
-				// At most one chunk per iteration; a workgroup runs at
-				// most all of them.
-				per := (p.batches + p.chunks - 1) / p.chunks
-				pb := base
-				held = b.For(g.idx(0), g.idx(p.chunks), g.idx(1), []kir.Value{held}, func(b *kir.Builder, _ kir.Value, it []kir.Value) []kir.Value {
-					return []kir.Value{run(b, take(b, it[0]), pb, p.chunks, func(b *kir.Builder, c kir.Value) error {
-						lo := b.Bin(kir.Mul, c, g.idx(per))
-						hi := b.Emit(kir.MinS, i64, b.Bin(kir.Add, lo, g.idx(per)), g.idx(p.batches))
-						return g.recurrenceOp(b, p.ops[0], body, &[2]kir.Value{lo, hi})
-					})}
-				})[0]
+				}
+				return nil
 			}
+			if p.chunks > 1 {
+				per := (p.batches + p.chunks - 1) / p.chunks
+				work = func(b *kir.Builder, c kir.Value) error {
+					lo := b.Bin(kir.Mul, c, g.idx(per))
+					hi := b.Emit(kir.MinS, i64, b.Bin(kir.Add, lo, g.idx(per)), g.idx(p.batches))
+					return g.recurrenceOp(b, p.ops[0], body, &[2]kir.Value{lo, hi})
+				}
+			}
+			// At most one chunk per iteration; a workgroup runs at most
+			// all of them.
+			held = b.For(g.idx(0), g.idx(p.chunks), g.idx(1), []kir.Value{held}, func(b *kir.Builder, _ kir.Value, it []kir.Value) []kir.Value {
+				return []kir.Value{run(b, take(b, it[0]), base, p.chunks, work)}
+			})[0]
 			base = b.Bin(kir.Add, base, g.idx(p.chunks))
 		}
 		return []kir.Value{held, base}

@@ -856,17 +856,41 @@ func convGEMMNCHW(b *ir.Builder, pin, w, bias *ir.Value, rt *ir.RankedTensorType
 		}
 		col = reshape(b, copyGeneric(b, pin, im, ir.Tensor(dims, pt.Elem)), ir.Tensor([]int64{K, P}, pt.Elem))
 	}
-	wm := reshape(b, w, ir.Tensor([]int64{M, K}, wt.Elem))
-	mt := ir.Tensor([]int64{M, P}, rt.Elem)
-	// Loops m, p (parallel), k (reduction).
-	maps := []*ir.AffineMap{
-		{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(2)}},
-		{NumDims: 3, Results: []ir.AffineExpr{dimExpr(2), dimExpr(1)}},
-		{NumDims: 3, Results: []ir.AffineExpr{dimExpr(0), dimExpr(1)}},
-	}
-	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Reduction}
-	prod := linalg.BuildGeneric(b, []*ir.Value{wm, col}, []*ir.Value{filled(b, mt, 0)}, maps, its, core.MulAdd).Result(0)
+	prod := product(b, reshape(b, w, ir.Tensor([]int64{M, K}, wt.Elem)), col, false)
 	return reshape(b, addRowBias(b, prod, bias), rt)
+}
+
+// product is the matrix product a·x (aᵀ·x when transposed) from a zero
+// fill, batched over the leading axis when both are rank 3: a [(B,) M, K]
+// (or [(B,) K, M]), x [(B,) K, N].
+func product(b *ir.Builder, a, x *ir.Value, transposed bool) *ir.Value {
+	at, xt := tt(a), tt(x)
+	r := len(at.Dims)
+	batch := r == 3
+	dims := []int64{at.Dims[r-2], xt.Dims[r-1]}
+	if transposed {
+		dims[0] = at.Dims[r-1]
+	}
+	// Loops (b,) m, n, k.
+	n := 3
+	lead := []ir.AffineExpr{}
+	if batch {
+		dims = append([]int64{at.Dims[0]}, dims...)
+		n = 4
+		lead = []ir.AffineExpr{dimExpr(0)}
+	}
+	o := n - 3
+	m := func(es ...ir.AffineExpr) *ir.AffineMap {
+		return &ir.AffineMap{NumDims: n, Results: append(append([]ir.AffineExpr{}, lead...), es...)}
+	}
+	am := m(dimExpr(o), dimExpr(o+2))
+	if transposed {
+		am = m(dimExpr(o+2), dimExpr(o))
+	}
+	maps := []*ir.AffineMap{am, m(dimExpr(o+2), dimExpr(o+1)), m(dimExpr(o), dimExpr(o+1))}
+	its := core.Parallel(n)
+	its[n-1] = linalg.Reduction
+	return linalg.BuildGeneric(b, []*ir.Value{a, x}, []*ir.Value{filled(b, ir.Tensor(dims, at.Elem), 0)}, maps, its, core.MulAdd).Result(0)
 }
 
 // groupedGEMM reports whether a grouped convolution of input xt and
@@ -914,12 +938,7 @@ func convGroupedNCHW(b *ir.Builder, x, w, bias *ir.Value, rt *ir.RankedTensorTyp
 		addExpr(mulExpr(dimExpr(4), strides[0]), mulExpr(dimExpr(2), dil[0])),
 		addExpr(mulExpr(dimExpr(5), strides[1]), mulExpr(dimExpr(3), dil[1]))}}
 	col := reshape(b, copyGeneric(b, pin, im, ir.Tensor([]int64{G, C, KH, KW, OH, OW}, pt.Elem)), ir.Tensor([]int64{G, K, P}, pt.Elem))
-	wm := reshape(b, w, ir.Tensor([]int64{G, F, K}, wt.Elem))
-	mt := ir.Tensor([]int64{G, F, P}, rt.Elem)
-	// Loops g, f, p (parallel), k (reduction).
-	maps := []*ir.AffineMap{linalg.DimMap(4, 0, 1, 3), linalg.DimMap(4, 0, 3, 2), linalg.DimMap(4, 0, 1, 2)}
-	its := []linalg.Iterator{linalg.Parallel, linalg.Parallel, linalg.Parallel, linalg.Reduction}
-	prod := linalg.BuildGeneric(b, []*ir.Value{wm, col}, []*ir.Value{filled(b, mt, 0)}, maps, its, core.MulAdd).Result(0)
+	prod := product(b, reshape(b, w, ir.Tensor([]int64{G, F, K}, wt.Elem)), col, false)
 	return reshape(b, addGroupBias(b, prod, bias), rt)
 }
 

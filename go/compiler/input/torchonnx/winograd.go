@@ -239,36 +239,3 @@ func kronConst(b *ir.Builder, p, q [][6]float64) *ir.Value {
 	}
 	return denseOf(b, ir.Tensor([]int64{rows, 36}, ir.F32), vals, nil)
 }
-
-// product is the matrix product a·x (aᵀ·x when transposed) from a zero
-// fill, batched over the leading axis when both are rank 3: a [(B,) M, K]
-// (or [(B,) K, M]), x [(B,) K, N].
-func product(b *ir.Builder, a, x *ir.Value, transposed bool) *ir.Value {
-	at, xt := tt(a), tt(x)
-	r := len(at.Dims)
-	batch := r == 3
-	dims := []int64{at.Dims[r-2], xt.Dims[r-1]}
-	if transposed {
-		dims[0] = at.Dims[r-1]
-	}
-	// Loops (b,) m, n, k.
-	n := 3
-	lead := []ir.AffineExpr{}
-	if batch {
-		dims = append([]int64{at.Dims[0]}, dims...)
-		n = 4
-		lead = []ir.AffineExpr{dimExpr(0)}
-	}
-	o := n - 3
-	m := func(es ...ir.AffineExpr) *ir.AffineMap {
-		return &ir.AffineMap{NumDims: n, Results: append(append([]ir.AffineExpr{}, lead...), es...)}
-	}
-	am := m(dimExpr(o), dimExpr(o+2))
-	if transposed {
-		am = m(dimExpr(o+2), dimExpr(o))
-	}
-	maps := []*ir.AffineMap{am, m(dimExpr(o+2), dimExpr(o+1)), m(dimExpr(o), dimExpr(o+1))}
-	its := core.Parallel(n)
-	its[n-1] = linalg.Reduction
-	return linalg.BuildGeneric(b, []*ir.Value{a, x}, []*ir.Value{filled(b, ir.Tensor(dims, at.Elem), 0)}, maps, its, core.MulAdd).Result(0)
-}

@@ -38,6 +38,13 @@ func (f *fn) icmp(pred string, t kir.Type, a, b string) string {
 	return r
 }
 
+// fcmp emits "r = fcmp pred T a, b" and returns r.
+func (f *fn) fcmp(pred string, t kir.Type, a, b string) string {
+	r := f.t()
+	f.emitf("%s = fcmp %s %s %s, %s", r, pred, ty(t), a, b)
+	return r
+}
+
 // intrinsic calls an overloaded intrinsic on operands of type t.
 func (f *fn) intrinsic(name string, t kir.Type, args ...string) string {
 	var typed []string

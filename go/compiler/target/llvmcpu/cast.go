@@ -66,20 +66,15 @@ func (f *fn) clampedToInt(unsigned bool, ft, to kir.Type, x string) string {
 	if k > p {
 		hiF = math.Ldexp(1, k) - math.Ldexp(1, k-p)
 	}
-	fcmp := func(pred, a, b string) string {
-		r := f.t()
-		f.emitf("%s = fcmp %s %s %s, %s", r, pred, ty(ft), a, b)
-		return r
-	}
 	loC, hiC := cst(ft, floatLit(ft.Elem, lo)), cst(ft, floatLit(ft.Elem, hiF))
-	c := f.sel(ft, fcmp("olt", x, loC), loC, x)
-	c = f.sel(ft, fcmp("ogt", c, hiC), hiC, c)
-	c = f.sel(ft, fcmp("uno", x, x), cst(ft, floatLit(ft.Elem, 0)), c)
+	c := f.sel(ft, f.fcmp("olt", ft, x, loC), loC, x)
+	c = f.sel(ft, f.fcmp("ogt", ft, c, hiC), hiC, c)
+	c = f.sel(ft, f.fcmp("uno", ft, x, x), cst(ft, floatLit(ft.Elem, 0)), c)
 	op := "fptosi"
 	if unsigned {
 		op = "fptoui"
 	}
 	r := f.t()
 	f.emitf("%s = %s %s %s to %s", r, op, ty(ft), c, ty(to))
-	return f.sel(to, fcmp("ogt", x, hiC), ilit(to, maxInt), r)
+	return f.sel(to, f.fcmp("ogt", ft, x, hiC), ilit(to, maxInt), r)
 }

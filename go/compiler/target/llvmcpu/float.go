@@ -65,10 +65,7 @@ func (f *fn) minMax(t, wt kir.Type, x, y string, isMax bool) string {
 	if isMax {
 		pred, tie = "ogt", "and"
 	}
-	c, eq, uno := f.t(), f.t(), f.t()
-	f.emitf("%s = fcmp %s %s %s, %s", c, pred, ty(wt), x, y)
-	f.emitf("%s = fcmp oeq %s %s, %s", eq, ty(wt), x, y)
-	f.emitf("%s = fcmp uno %s %s, %s", uno, ty(wt), x, y)
+	c, eq, uno := f.fcmp(pred, wt, x, y), f.fcmp("oeq", wt, x, y), f.fcmp("uno", wt, x, y)
 	r := f.sel(wt, c, x, y)
 	ti := with(wt, kir.I32)
 	xi, yi, tf := f.t(), f.t(), f.t()
