@@ -45,6 +45,16 @@ func (l *genericLowering) emit() error {
 			l.pars = l.pars[n-1:]
 		}
 	}
+	if l.shortLead() {
+		// The first loop is too short to give every thread its share
+		// (an im2col copy of two groups, of an RGB image's three
+		// channels): its points are rows of workgroups along y and the
+		// next loop is the distributed one.
+		k := l.pars[0]
+		g.k.Grid[1] = kir.GridDim{Static: l.sizes[k].static, Tile: 1}
+		ivs[k] = top.EmitImm(kir.WorkgroupID, kir.S(kir.I64), 1)
+		l.pars = l.pars[1:]
+	}
 	dist := l.pars[0]
 	// Tile of the distributed loop: enough work for WorkgroupElements,
 	// counting each output point's reduction (a global pool's 49 sums
@@ -75,6 +85,32 @@ func (l *genericLowering) emit() error {
 	lo := top.Bin(kir.Mul, wg, g.idx(tile))
 	hi := top.Bin(kir.MinS, top.Bin(kir.Add, lo, g.idx(tile)), l.sizes[dist].value)
 	return l.loops(top, ivs, 0, lo, hi)
+}
+
+// shortLead reports whether the first parallel loop becomes the grid's y
+// dimension (emit): it has fewer than minWorkgroups iterations, the loop
+// after it is neither the vectorized one nor shorter than two, and the
+// generic has at least minWorkgroups·WorkgroupElements/minWorkgroupsBelow
+// points, enough for every workgroup of a longer first loop. Splitting
+// only the short loop left most threads idle: RegNetX-400MF's first
+// grouped convolution copied its windows in two workgroups (245 µs).
+func (l *genericLowering) shortLead() bool {
+	if l.coop || len(l.pars) < 3 {
+		return false
+	}
+	k, next := l.pars[0], l.pars[1]
+	s := l.sizes[k].static
+	if s < 2 || s >= minWorkgroups || next == l.vecDim || l.sizes[next].static < 2 {
+		return false
+	}
+	points := int64(1)
+	for _, p := range l.pars {
+		if l.sizes[p].static < 0 {
+			return false
+		}
+		points *= l.sizes[p].static
+	}
+	return points >= minWorkgroups*l.g.st.WorkgroupElements/minWorkgroupsBelow
 }
 
 // gridX makes the x dimension of the grid tiles of loop dim: tile
