@@ -427,9 +427,22 @@ func isNestedIn(blk, outer *ir.Block) bool {
 	return false
 }
 
-// recurrenceOp emits one op of a step; batches, when not nil, is the
-// range of a product's batch to compute (a cooperative chunk).
-func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block, batches *[2]kir.Value) error {
+// stepRange restricts a step op to a cooperative chunk: a product to
+// its batches lo, lo+step, … below hi, reading its A operand at aOff in
+// binding aBind when aBind ≥ 0 (the step's previous output, see
+// mergedStep); an element-wise generic or an insert to the n elements
+// lo… of its last dimension (hi = lo + n).
+type stepRange struct {
+	lo, hi kir.Value
+	step   int64
+	n      int64
+	aBind  int
+	aOff   kir.Value
+}
+
+// recurrenceOp emits one op of a step; r, when not nil, is the part of
+// it a cooperative chunk computes.
+func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block, r *stepRange) error {
 	if linalg.IsReshape(op) {
 		return nil // the result shares its source's binding (alias)
 	}
@@ -444,14 +457,14 @@ func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block, bat
 		g.locals[op.Results[0]] = rs[0]
 		return nil
 	case "tensor.insert_slice":
-		return g.stepInsert(b, op)
+		return g.stepInsert(b, op, r)
 	}
 	gen, _ := linalg.AsGeneric(op)
 	if s := flow.FillScalar(op.Results[0]); s != nil && len(op.Results) == 1 {
 		return nil // a product's +0 start: the Contract's ContractZero
 	}
 	if sh, ok := matchContract(gen); ok {
-		return g.stepContract(b, gen, sh, batches)
+		return g.stepContract(b, gen, sh, r)
 	}
 	l := &genericLowering{g: g, op: gen, maps: gen.Maps(), its: gen.Iterators(), nIn: gen.NumInputs(), results: gen.Op.Results, vecDim: -1}
 	if err := l.analyze(); err != nil {
@@ -460,6 +473,15 @@ func (g *gen) recurrenceOp(b *kir.Builder, op *ir.Operation, body *ir.Block, bat
 	ivs := make([]kir.Value, len(l.its))
 	if len(l.pars) == 0 {
 		return l.point(b, ivs, 1)
+	}
+	if r != nil {
+		// The loops before the last have one iteration (mergedStep).
+		n := len(l.pars)
+		for _, k := range l.pars[:n-1] {
+			ivs[k] = g.idx(0)
+		}
+		l.pars = l.pars[n-1:]
+		return l.loops(b, ivs, 0, r.lo, r.hi)
 	}
 	return l.loops(b, ivs, 0, g.idx(0), l.sizes[l.pars[0]].value)
 }
@@ -474,8 +496,8 @@ func (g *gen) stepScalar(v *ir.Value) (kir.Value, error) {
 }
 
 // stepContract runs a product of the step as Contract tile ops from
-// zero, one per batch element (those of batches when not nil).
-func (g *gen) stepContract(b *kir.Builder, op linalg.Generic, sh contractShape, batches *[2]kir.Value) error {
+// zero, one per batch element (those of r when not nil).
+func (g *gen) stepContract(b *kir.Builder, op linalg.Generic, sh contractShape, r *stepRange) error {
 	l := &genericLowering{g: g, op: op, maps: op.Maps(), its: op.Iterators(), nIn: 2, results: op.Op.Results, vecDim: -1}
 	if err := l.analyze(); err != nil {
 		return err
@@ -485,31 +507,36 @@ func (g *gen) stepContract(b *kir.Builder, op linalg.Generic, sh contractShape, 
 	aRS, aCS := g.strideFor(A, maps[0], sh.M), g.strideFor(A, maps[0], sh.K)
 	bRS, bCS := g.strideFor(B, maps[1], sh.K), g.strideFor(B, maps[1], sh.N)
 	cRS, cCS := g.strideFor(C, maps[2], sh.M), g.strideFor(C, maps[2], sh.N)
-	cb := g.bindingOf[C]
+	cb, ab := g.bindingOf[C], g.bindingOf[A]
 	g.k.Bindings[cb].Access = kir.ReadWrite
+	aBase := g.idx(0)
+	if r != nil && r.aBind >= 0 {
+		ab, aBase = r.aBind, r.aOff
+	}
 	emit := func(b *kir.Builder, aOff, bOff, cOff kir.Value) {
-		b.Contract(g.bindingOf[A], g.bindingOf[B], cb,
+		b.Contract(ab, g.bindingOf[B], cb,
 			[12]kir.Value{aOff, aRS, aCS, bOff, bRS, bCS, cOff, cRS, cCS, l.sizes[sh.M].value, l.sizes[sh.N].value, l.sizes[sh.K].value}, kir.ContractZero)
 	}
 	if sh.Batch < 0 {
-		emit(b, g.idx(0), g.idx(0), g.idx(0))
+		emit(b, aBase, g.idx(0), g.idx(0))
 		return nil
 	}
-	lo, hi := g.idx(0), l.sizes[sh.Batch].value
-	if batches != nil {
-		lo, hi = batches[0], batches[1]
+	lo, hi, step := g.idx(0), l.sizes[sh.Batch].value, int64(1)
+	if r != nil {
+		lo, hi, step = r.lo, r.hi, r.step
 	}
-	b.For(lo, hi, g.idx(1), nil, func(b *kir.Builder, bi kir.Value, _ []kir.Value) []kir.Value {
+	b.For(lo, hi, g.idx(step), nil, func(b *kir.Builder, bi kir.Value, _ []kir.Value) []kir.Value {
 		off := func(t *ir.Value, m *ir.AffineMap) kir.Value { return b.Bin(kir.Mul, bi, g.strideFor(t, m, sh.Batch)) }
-		emit(b, off(A, maps[0]), off(B, maps[1]), off(C, maps[2]))
+		emit(b, b.Bin(kir.Add, aBase, off(A, maps[0])), off(B, maps[1]), off(C, maps[2]))
 		return nil
 	})
 	return nil
 }
 
 // stepInsert copies a step's output into its carried tensor at the
-// insert's offsets (a contiguous range: matchStepInsert).
-func (g *gen) stepInsert(b *kir.Builder, op *ir.Operation) error {
+// insert's offsets (a contiguous range: matchStepInsert), or r's
+// elements of it.
+func (g *gen) stepInsert(b *kir.Builder, op *ir.Operation, r *stepRange) error {
 	src, dest := op.Operands[0], op.Operands[1]
 	offs, _ := op.Attr("static_offsets").(*ir.DenseArrayAttr)
 	strides := g.strides[dest]
@@ -529,7 +556,11 @@ func (g *gen) stepInsert(b *kir.Builder, op *ir.Operation) error {
 		off = b.Bin(kir.Add, off, b.Bin(kir.Mul, x, strides[r]))
 	}
 	n, _ := ir.NumElements(src.Type.(*ir.RankedTensorType).Dims)
-	g.copyElems(b, g.bindingOf[src], g.idx(0), g.bindingOf[dest], off, n)
+	from := g.idx(0)
+	if r != nil {
+		from, n = r.lo, r.n
+	}
+	g.copyElems(b, g.bindingOf[src], from, g.bindingOf[dest], b.Bin(kir.Add, off, from), n)
 	return nil
 }
 

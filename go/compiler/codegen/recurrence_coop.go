@@ -13,7 +13,8 @@ import (
 // an LSTM of 128 units) is split by its batch (the packed weight's
 // column blocks) into chunks that different cores compute, each reading
 // its share of the weights from its own cache; the rest of the step runs
-// on one workgroup.
+// on one workgroup, or, where the step allows it, on every workgroup in
+// the same phase as the product (recurrence_merge.go).
 //
 // The workgroups need not run at the same time — a CPU runs them one
 // after another when its threads are busy — so none may wait for work
@@ -52,15 +53,15 @@ type stepPhase struct {
 }
 
 // stepPhases splits a step's ops (all but the yield) into the index
-// arithmetic, which every workgroup computes at the top of the step, and
-// phases: each product worth sharing (splitProduct) alone, the ops
+// arithmetic and the ops without code, which every workgroup runs at the
+// top of the step, and phases: each product worth sharing (splitProduct) alone, the ops
 // between them together.
 func (g *gen) stepPhases(body *ir.Block) (pre []*ir.Operation, phases []stepPhase) {
 	yield := body.Terminator()
 	for _, op := range body.Ops {
 		switch {
 		case op == yield:
-		case op.Name == "arith.addi" || op.Name == "arith.subi" || op.Name == "arith.muli" || op.Name == "arith.index_cast":
+		case op.Name == "arith.addi" || op.Name == "arith.subi" || op.Name == "arith.muli" || op.Name == "arith.index_cast" || emitsNothing(op):
 			pre = append(pre, op)
 		default:
 			if b := g.splitProduct(op); b > 1 {
@@ -74,6 +75,21 @@ func (g *gen) stepPhases(body *ir.Block) (pre []*ir.Operation, phases []stepPhas
 		}
 	}
 	return pre, phases
+}
+
+// emitsNothing reports a step op that has no code (recurrenceOp): a
+// constant, an empty tensor, a reshape (an alias) or a +0 fill (a
+// product's start, its Contract's ContractZero). It joins the index
+// arithmetic, so that it makes no phase of its own: a phase of fills
+// before the product cost every step a hand-off between the workgroups.
+func emitsNothing(op *ir.Operation) bool {
+	switch {
+	case op.Name == "arith.constant" || op.Name == "tensor.empty" || linalg.IsReshape(op):
+		return true
+	case op.Name == linalg.GenericName && len(op.Results) == 1:
+		return flow.FillScalar(op.Results[0]) != nil
+	}
+	return false
 }
 
 // splitProduct returns the static batch size of op when it is a product
@@ -144,15 +160,21 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 		start(b)
 		return nil
 	})
-	top.For(g.idx(rc.lb), g.idx(rc.ub), g.idx(rc.step), []kir.Value{held, g.idx(1)}, func(b *kir.Builder, iv kir.Value, it []kir.Value) []kir.Value {
-		held, base := it[0], it[1]
+	// step emits the step at iv: its phases, or the merged step's one
+	// phase (ms); it gives the ticket held after it and the next
+	// phase's first ticket.
+	step := func(b *kir.Builder, iv, held, base kir.Value, ms *mergedStep) (kir.Value, kir.Value) {
 		g.locals[body.Args[0]] = iv
 		for _, op := range pre {
 			if e := g.recurrenceOp(b, op, body, nil); e != nil && err == nil {
 				err = e
 			}
 		}
-		for _, p := range phases {
+		ps := phases
+		if ms != nil {
+			ps = []stepPhase{{chunks: ms.chunks}}
+		}
+		for _, p := range ps {
 			// A chunk: the phase's ops in order, or a share of the
 			// product's batch.
 			work := func(b *kir.Builder, _ kir.Value) error {
@@ -163,12 +185,15 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 				}
 				return nil
 			}
-			if p.chunks > 1 {
+			switch {
+			case ms != nil:
+				work = func(b *kir.Builder, c kir.Value) error { return ms.work(g, b, body, iv, rc.step, c) }
+			case p.chunks > 1:
 				per := (p.batches + p.chunks - 1) / p.chunks
 				work = func(b *kir.Builder, c kir.Value) error {
 					lo := b.Bin(kir.Mul, c, g.idx(per))
 					hi := b.Emit(kir.MinS, i64, b.Bin(kir.Add, lo, g.idx(per)), g.idx(p.batches))
-					return g.recurrenceOp(b, p.ops[0], body, &[2]kir.Value{lo, hi})
+					return g.recurrenceOp(b, p.ops[0], body, &stepRange{lo: lo, hi: hi, step: 1, aBind: -1})
 				}
 			}
 			// At most one chunk per iteration; a workgroup runs at most
@@ -178,7 +203,20 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 			})[0]
 			base = b.Bin(kir.Add, base, g.idx(p.chunks))
 		}
-		return []kir.Value{held, base}
+		return held, base
+	}
+	from, base := rc.lb, g.idx(1)
+	ms, merged := g.mergeSteps(body, phases)
+	if merged && rc.ub-rc.lb > rc.step {
+		// The first step reads the initial h from its buffer: two phases.
+		held, base = step(top, g.idx(rc.lb), held, base, nil)
+		from += rc.step
+	} else {
+		ms = nil
+	}
+	top.For(g.idx(from), g.idx(rc.ub), g.idx(rc.step), []kir.Value{held, base}, func(b *kir.Builder, iv kir.Value, it []kir.Value) []kir.Value {
+		h, n := step(b, iv, it[0], it[1], ms)
+		return []kir.Value{h, n}
 	})
 	return err
 }
