@@ -73,11 +73,11 @@ func TestCooperativeRecurrence(t *testing.T) {
 		fn := strings.Split(filepath.Base(f), "_dispatch_")[0]
 		found[fn] = strings.Contains(string(text), "fetch_add") && strings.Contains(string(text), "spin_until")
 		if fn == "cooperative_rnn_steps" {
-			// Merged steps (codegen's mergedStep): ticket 0, the first
-			// step's product and cell phases, then the merged phase,
-			// each a claim and a completion: 8 FetchAdds (6 unmerged).
-			if n := strings.Count(string(text), "fetch_add"); n != 8 {
-				t.Errorf("cooperative_rnn_steps: %d fetch_adds, want 8 (a first step of two phases, then merged steps)", n)
+			// Merged steps (codegen's mergedStep): ticket 0 and the
+			// merged phase, each a claim and a completion: 4 FetchAdds
+			// (6 unmerged: the product's phase and the cell's).
+			if n := strings.Count(string(text), "fetch_add"); n != 4 {
+				t.Errorf("cooperative_rnn_steps: %d fetch_adds, want 4 (merged steps)", n)
 			}
 		}
 	}

@@ -205,16 +205,11 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 		}
 		return held, base
 	}
-	from, base := rc.lb, g.idx(1)
-	ms, merged := g.mergeSteps(body, phases)
-	if merged && rc.ub-rc.lb > rc.step {
-		// The first step reads the initial h from its buffer: two phases.
-		held, base = step(top, g.idx(rc.lb), held, base, nil)
-		from += rc.step
-	} else {
+	ms, merged := g.mergeSteps(rc, body, phases)
+	if !merged {
 		ms = nil
 	}
-	top.For(g.idx(from), g.idx(rc.ub), g.idx(rc.step), []kir.Value{held, base}, func(b *kir.Builder, iv kir.Value, it []kir.Value) []kir.Value {
+	top.For(g.idx(rc.lb), g.idx(rc.ub), g.idx(rc.step), []kir.Value{held, g.idx(1)}, func(b *kir.Builder, iv kir.Value, it []kir.Value) []kir.Value {
 		h, n := step(b, iv, it[0], it[1], ms)
 		return []kir.Value{h, n}
 	})

@@ -21,9 +21,8 @@ import (
 // The product of step t reads h_{t-1} from Y[t-1], where the step before
 // inserted it, not from h's buffer: the cell of step t writes h's next
 // value there while the other workgroup may still read h_{t-1} for its
-// product. The first step reads the initial h from h's buffer and runs in
-// the two phases of the plain cooperative step (its cell waits for every
-// product chunk).
+// product. The first step reads the initial h from the loop's initial
+// value, a binding the kernel only reads.
 
 // mergedStep is a merged step's plan (mergeSteps).
 type mergedStep struct {
@@ -31,14 +30,16 @@ type mergedStep struct {
 	ops     []*ir.Operation // the ops after it
 	chunks  int64
 	batches int64
-	units   int64 // H
-	y       *ir.Value
+	units   int64     // H
+	y       *ir.Value // the carried tensor h's values go into
+	init    *ir.Value // h's initial value (the loop's operand)
+	lb      int64     // the first step's index
 	insert  *ir.Operation
 }
 
 // mergeSteps returns the plan of a merged step for phases, when the step
 // has that form (see above).
-func (g *gen) mergeSteps(body *ir.Block, phases []stepPhase) (*mergedStep, bool) {
+func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*mergedStep, bool) {
 	if len(phases) != 2 || phases[0].chunks < 2 || phases[1].chunks != 1 {
 		return nil, false
 	}
@@ -59,6 +60,7 @@ func (g *gen) mergeSteps(body *ir.Block, phases []stepPhase) (*mergedStep, bool)
 		return nil, false
 	}
 	nb := ct.Dims[2]
+	ms.init, ms.lb = rc.loop.Operands[3+hk], rc.lb
 	ms.units = unitsOf(ht)
 	if ms.units <= 0 || ms.units%ms.chunks != 0 {
 		return nil, false
@@ -197,12 +199,25 @@ func (ms *mergedStep) gatesInChunk(m *ir.AffineMap, t *ir.RankedTensorType, n in
 
 // work emits chunk c of a merged step at index iv (step apart from the
 // one before): the product's batches c, c+chunks, … reading h from Y at
-// iv - step, then the ops after it on the chunk's units.
+// iv - step (from h's initial value at the first step), then the ops
+// after it on the chunk's units.
 func (ms *mergedStep) work(g *gen, b *kir.Builder, body *ir.Block, iv kir.Value, step int64, c kir.Value) error {
-	yRow := g.strides[ms.y][0]
-	prev := b.Bin(kir.Mul, b.Bin(kir.Sub, iv, g.idx(step)), yRow)
-	pr := &stepRange{lo: c, hi: g.idx(ms.batches), step: ms.chunks, aBind: g.bindingOf[ms.y], aOff: prev}
-	if err := g.recurrenceOp(b, ms.prod, body, pr); err != nil {
+	var err error
+	product := func(b *kir.Builder, bind int, off kir.Value) []kir.Value {
+		pr := &stepRange{lo: c, hi: g.idx(ms.batches), step: ms.chunks, aBind: bind, aOff: off}
+		if e := g.recurrenceOp(b, ms.prod, body, pr); e != nil && err == nil {
+			err = e
+		}
+		return nil
+	}
+	first := b.Cmp(kir.CmpI, kir.PredEQ, iv, g.idx(ms.lb))
+	b.If(first, nil, func(b *kir.Builder) []kir.Value {
+		return product(b, g.bindingOf[ms.init], g.idx(0))
+	}, func(b *kir.Builder) []kir.Value {
+		prev := b.Bin(kir.Mul, b.Bin(kir.Sub, iv, g.idx(step)), g.strides[ms.y][0])
+		return product(b, g.bindingOf[ms.y], prev)
+	})
+	if err != nil {
 		return err
 	}
 	per := ms.units / ms.chunks
