@@ -22,7 +22,10 @@ accuracy, latency, compile time and compile memory, all measured in one run.
   (bench/.iree-venv, made on first use): iree-import-onnx + iree-compile
   --iree-llvmcpu-target-cpu=host (compile time counts both), then its
   iree-benchmark-module on local-task, each repetition a fresh process whose
-  second benchmark repetition counts.
+  second benchmark repetition counts; and the same module through IREE's
+  Python API (iree.runtime, the venv's interpreter running this script as a
+  worker, timed as gree's is), the like-for-like comparison of a Python
+  user's calls.
 - Repetitions interleave the engines; a latency is the median over them.
   Outputs are compared with onnxruntime's (relative L2; classifiers also
   top-1), so a fast wrong answer does not count.
@@ -117,10 +120,14 @@ class Ort:
 
 
 class Gree:
-    """A compiled module on local-task through iree_go.runtime, in process."""
+    """A compiled module on local-task through iree_go.runtime, in process
+    (through iree.runtime, IREE's own, with iree: the same API)."""
 
-    def __init__(self, vmfb, graph):
-        import iree_go.runtime as rt
+    def __init__(self, vmfb, graph, iree=False):
+        if iree:
+            import iree.runtime as rt
+        else:
+            import iree_go.runtime as rt
 
         self.rt = rt
         self.config = rt.Config("local-task")
@@ -142,8 +149,8 @@ class Worker:
     model, it writes the model's output for the inputs to out and then
     answers each "rep" with one repetition's time in ms."""
 
-    def __init__(self, kind, model, inputs, out, threads, graph=""):
-        cmd = [sys.executable, os.path.abspath(__file__), "--worker", kind, model, out, str(threads), graph, *inputs]
+    def __init__(self, kind, model, inputs, out, threads, graph="", python=None):
+        cmd = [python or sys.executable, os.path.abspath(__file__), "--worker", kind, model, out, str(threads), graph, *inputs]
         # stderr goes to a file: a pipe nobody reads could fill and stall the worker.
         self.err = tempfile.TemporaryFile(mode="w+")
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, text=True)
@@ -177,7 +184,7 @@ def worker_main(argv):
         call = lambda: eng.call(xs)
         first = call()
     else:
-        g = Gree(model, graph)
+        g = Gree(model, graph, iree=kind == "iree")
         ds = g.prepare(xs)
         call = lambda: g.call(ds)
         first = call().to_host()
@@ -247,6 +254,14 @@ def bench_static(args, name, work, py, gree_bin):
                 engines["iree"] = lambda: bench_tool_ms(cmd)
             except Exception as e:
                 row["iree_fail"] = str(e)[:300]
+            if "iree_fail" not in row:
+                try:
+                    ip = Worker("iree", ivmfb, ins, os.path.join(work, f"{name}.ireepy.npy"), args.threads,
+                                ort.graph, python=ipy)
+                    workers.append(ip)
+                    engines["ireepy"] = ip.rep
+                except Exception as e:
+                    row["ireepy_fail"] = str(e)[:300]
 
         reps = {k: [] for k in engines}
         for _ in range(args.repetitions):
@@ -298,11 +313,12 @@ def fmt(v, spec):
 
 def report(rows, dynamic):
     head = f"{'model':<20}" + (f"{'batch':>6}" if dynamic else "") + \
-        f"{'ort ms':>9}{'gree ms':>9}{'×ort':>7}{'IREE ms':>9}{'gree×IREE':>10}{'rel L2':>10}{'top1':>6}" \
+        f"{'ort ms':>9}{'gree ms':>9}{'×ort':>7}{'IREE ms':>9}{'gree×IREE':>10}{'IREEpy':>8}{'×IREEpy':>8}" \
+        f"{'rel L2':>10}{'top1':>6}" \
         f"{'compile s':>10}{'×IREE':>7}{'RSS MiB':>9}{'×wts':>6}"
     print(head)
     for r in rows:
-        g, o, i = r.get("gree_ms"), r.get("ort_ms"), r.get("iree_ms")
+        g, o, i, ip = r.get("gree_ms"), r.get("ort_ms"), r.get("iree_ms"), r.get("ireepy_ms")
         line = f"{r['model']:<20}" + (f"{r['batch']!s:>6}" if dynamic else "")
         if "gree_fail" in r:
             print(line + f"{fmt(o, '.2f'):>9}  gree failed: {r['gree_fail'][:150]}")
@@ -311,13 +327,16 @@ def report(rows, dynamic):
         ct, ict = r.get("gree_compile_s"), r.get("iree_compile_s")
         rss = r.get("gree_rss")
         line += (f"{fmt(o, '.2f'):>9}{fmt(g, '.2f'):>9}{fmt(g and o and g / o, '.2f'):>7}"
-                 f"{fmt(i, '.2f'):>9}{fmt(g and i and g / i, '.2f'):>10}{fmt(r.get('gree_err'), '.1e'):>10}"
+                 f"{fmt(i, '.2f'):>9}{fmt(g and i and g / i, '.2f'):>10}{fmt(ip, '.2f'):>8}{fmt(g and ip and g / ip, '.2f'):>8}"
+                 f"{fmt(r.get('gree_err'), '.1e'):>10}"
                  f"{'-' if top1 is None else ('yes' if top1 else 'NO'):>6}"
                  f"{fmt(ct, '.1f'):>10}{fmt(ct and ict and ct / ict, '.2f'):>7}"
                  f"{fmt(rss and rss / 2**20, '.0f'):>9}{fmt(rss and rss / r['weights'], '.1f'):>6}")
         print(line)
         if "iree_fail" in r:
             print(f"{'':<20}IREE failed: {r['iree_fail'][:150]}")
+        if "ireepy_fail" in r:
+            print(f"{'':<20}IREE's Python API failed: {r['ireepy_fail'][:150]}")
     ok = [r for r in rows if r.get("gree_ms") and r.get("ort_ms")]
     if ok:
         ratios = [r["gree_ms"] / r["ort_ms"] for r in ok]
@@ -332,6 +351,13 @@ def report(rows, dynamic):
         behind = [r["model"] for r in vs if r["gree_ms"] > r["iree_ms"]]
         print(f"gree vs IREE over {len(vs)} rows: geometric mean {gm:.2f}×; behind IREE on: "
               f"{', '.join(behind) or 'none'}")
+    vs = [r for r in ok if r.get("ireepy_ms")]
+    if vs:
+        ratios = [r["gree_ms"] / r["ireepy_ms"] for r in vs]
+        gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        behind = [r["model"] for r in vs if r["gree_ms"] > r["ireepy_ms"]]
+        print(f"gree vs IREE through its Python API over {len(vs)} rows: geometric mean {gm:.2f}×; "
+              f"behind on: {', '.join(behind) or 'none'}")
     failed = [r["model"] for r in rows if "gree_fail" in r]
     if failed:
         print(f"gree failed on: {', '.join(failed)}")
