@@ -344,20 +344,14 @@ def report(rows, dynamic):
         worst = max(ok, key=lambda r: r["gree_ms"] / r["ort_ms"])
         print(f"gree vs onnxruntime over {len(ok)} rows: geometric mean {gm:.2f}×, "
               f"worst {worst['gree_ms'] / worst['ort_ms']:.2f}× ({worst['model']})")
-    vs = [r for r in ok if r.get("iree_ms")]
-    if vs:
-        ratios = [r["gree_ms"] / r["iree_ms"] for r in vs]
-        gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        behind = [r["model"] for r in vs if r["gree_ms"] > r["iree_ms"]]
-        print(f"gree vs IREE over {len(vs)} rows: geometric mean {gm:.2f}×; behind IREE on: "
-              f"{', '.join(behind) or 'none'}")
-    vs = [r for r in ok if r.get("ireepy_ms")]
-    if vs:
-        ratios = [r["gree_ms"] / r["ireepy_ms"] for r in vs]
-        gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        behind = [r["model"] for r in vs if r["gree_ms"] > r["ireepy_ms"]]
-        print(f"gree vs IREE through its Python API over {len(vs)} rows: geometric mean {gm:.2f}×; "
-              f"behind on: {', '.join(behind) or 'none'}")
+    for key, against in (("iree_ms", "IREE"), ("ireepy_ms", "IREE through its Python API")):
+        vs = [r for r in ok if r.get(key)]
+        if vs:
+            ratios = [r["gree_ms"] / r[key] for r in vs]
+            gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
+            behind = [r["model"] for r in vs if r["gree_ms"] > r[key]]
+            print(f"gree vs {against} over {len(vs)} rows: geometric mean {gm:.2f}×; behind on: "
+                  f"{', '.join(behind) or 'none'}")
     failed = [r["model"] for r in rows if "gree_fail" in r]
     if failed:
         print(f"gree failed on: {', '.join(failed)}")
