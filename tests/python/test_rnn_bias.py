@@ -6,7 +6,10 @@ onnxruntime on vmvx and llvm-cpu: LSTM, GRU with and without
 linear_before_reset (whose h-gate Rb must stay out of the folded sum),
 RNN, a bidirectional layer (direction 1's biases) and biases given as a
 graph input (summed at run time). The input IR must hold the folded
-vector for constant biases, so a silent fallback fails the test."""
+vector for constant biases, so a silent fallback fails the test. A layer
+of 128 units (its step's product shared by two workgroups on llvm-cpu,
+forward in merged steps: codegen's mergedStep; the reverse direction's
+steps insert at S-1-t and stay unmerged) runs bidirectional and GRU."""
 
 import numpy as np
 import pytest
@@ -19,20 +22,23 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 import iree_go.compiler as ireec  # noqa: E402
 import iree_go.runtime as ireert  # noqa: E402
 
-S, B, I, H = 12, 2, 24, 32
+S, I = 12, 24
 
-# name: (op, gates, directions, extra attributes, biases constant)
+# name: (op, gates, directions, extra attributes, biases constant, hidden size)
 CASES = {
-    "lstm": ("LSTM", 4, 1, {}, True),
-    "gru": ("GRU", 3, 1, {}, True),
-    "gru_linear_before_reset": ("GRU", 3, 1, {"linear_before_reset": 1}, True),
-    "rnn": ("RNN", 1, 1, {}, True),
-    "lstm_bidirectional": ("LSTM", 4, 2, {"direction": "bidirectional"}, True),
-    "gru_lbr_bias_input": ("GRU", 3, 1, {"linear_before_reset": 1}, False),
+    "lstm": ("LSTM", 4, 1, {}, True, 32),
+    "gru": ("GRU", 3, 1, {}, True, 32),
+    "gru_linear_before_reset": ("GRU", 3, 1, {"linear_before_reset": 1}, True, 32),
+    "rnn": ("RNN", 1, 1, {}, True, 32),
+    "lstm_bidirectional": ("LSTM", 4, 2, {"direction": "bidirectional"}, True, 32),
+    "gru_lbr_bias_input": ("GRU", 3, 1, {"linear_before_reset": 1}, False, 32),
+    "lstm_128_bidirectional_merged": ("LSTM", 4, 2, {"direction": "bidirectional"}, True, 128),
+    "gru_128_lbr_merged": ("GRU", 3, 1, {"linear_before_reset": 1}, True, 128),
 }
 
 
-def _model(name, op, gates, dirs, attrs, const_bias):
+def _model(name, op, gates, dirs, attrs, const_bias, H):
+    B = 1 if H == 128 else 2  # the merged steps' state is one row
     rng = np.random.default_rng(sum(map(ord, name)))
     G = gates * H
     w = (rng.standard_normal((dirs, G, I)) / np.sqrt(I)).astype(np.float32)
@@ -65,7 +71,7 @@ def _backends():
 @pytest.mark.parametrize("backend", _backends())
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_rnn_biases_match_onnxruntime(name, backend, tmp_path):
-    op, gates, dirs, attrs, const_bias = CASES[name]
+    op, gates, dirs, attrs, const_bias, _ = CASES[name]
     model, feeds, bias = _model(name, *CASES[name])
     path = str(tmp_path / "m.onnx")
     onnx.save(model, path)
@@ -75,7 +81,14 @@ def test_rnn_biases_match_onnxruntime(name, backend, tmp_path):
     # One folded [G] vector per direction for constant biases.
     folded = ir.count(f"dense_resource<__gree_rnn_bias") >= dirs
     assert folded == const_bias, f"folded bias vectors in the input IR: {folded}"
-    vmfb = ireec.compile_file(path, target_backends=[backend])
+    dump = tmp_path / "kir"
+    vmfb = ireec.compile_file(path, target_backends=[backend],
+                              extra_args=[f"--iree-hal-dump-executable-sources-to={dump}"])
+    if backend == "llvm-cpu" and CASES[name][5] == 128:
+        # The forward layer's kernel runs merged steps: ticket 0 and one
+        # phase per step, each a claim and a completion (6 unmerged).
+        counts = sorted(f.read_text().count("fetch_add") for f in dump.glob("*.kir"))
+        assert 4 in counts, f"FetchAdds per cooperative kernel: {[c for c in counts if c]}"
     drivers = ("local-sync", "local-task") if backend == "llvm-cpu" else ("local-task",)
     for driver in drivers:
         m = ireert.load_vm_flatbuffer(vmfb, driver=driver)

@@ -16,7 +16,9 @@ import (
 // where chunk c's batches hold the units of chunk c (the gates of unit u
 // at u + g·H, with H a multiple of chunks times the batch width), read
 // their own results and the carried tensors only at the same unit, and
-// insert h's next value into a carried Y at the step's index.
+// insert h's next value into a carried Y at the step's index (at the
+// start of the step's row, which may hold more: a bidirectional layer's
+// forward direction).
 //
 // The product of step t reads h_{t-1} from Y[t-1], where the step before
 // inserted it, not from h's buffer: the cell of step t writes h's next
@@ -132,6 +134,8 @@ func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*m
 	if unitsOf(st) != ms.units || offs == nil || len(offs.Ints) != len(dt.Dims) || offs.Ints[0] != linalg.DynamicIndex {
 		return nil, false
 	}
+	// h's values start the step's row of Y (a bidirectional layer's row
+	// holds both directions: the forward one's first).
 	row := int64(1)
 	for j, o := range offs.Ints[1:] {
 		if o != 0 {
@@ -139,7 +143,7 @@ func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*m
 		}
 		row *= dt.Dims[j+1]
 	}
-	if row != ms.units {
+	if row < ms.units {
 		return nil, false
 	}
 	for _, a := range iters {
