@@ -160,19 +160,19 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 		start(b)
 		return nil
 	})
-	// step emits the step at iv: its phases, or the merged step's one
-	// phase (ms); it gives the ticket held after it and the next
-	// phase's first ticket.
-	step := func(b *kir.Builder, iv, held, base kir.Value, ms *mergedStep) (kir.Value, kir.Value) {
+	// Each step: its phases, or the merged step's one phase (ms).
+	ms := g.mergeSteps(rc, body, phases)
+	ps := phases
+	if ms != nil {
+		ps = []stepPhase{{chunks: ms.chunks}}
+	}
+	top.For(g.idx(rc.lb), g.idx(rc.ub), g.idx(rc.step), []kir.Value{held, g.idx(1)}, func(b *kir.Builder, iv kir.Value, it []kir.Value) []kir.Value {
+		held, base := it[0], it[1]
 		g.locals[body.Args[0]] = iv
 		for _, op := range pre {
 			if e := g.recurrenceOp(b, op, body, nil); e != nil && err == nil {
 				err = e
 			}
-		}
-		ps := phases
-		if ms != nil {
-			ps = []stepPhase{{chunks: ms.chunks}}
 		}
 		for _, p := range ps {
 			// A chunk: the phase's ops in order, or a share of the
@@ -203,15 +203,7 @@ func (g *gen) cooperativeSteps(rc *recurrence, body *ir.Block, pre []*ir.Operati
 			})[0]
 			base = b.Bin(kir.Add, base, g.idx(p.chunks))
 		}
-		return held, base
-	}
-	ms, merged := g.mergeSteps(rc, body, phases)
-	if !merged {
-		ms = nil
-	}
-	top.For(g.idx(rc.lb), g.idx(rc.ub), g.idx(rc.step), []kir.Value{held, g.idx(1)}, func(b *kir.Builder, iv kir.Value, it []kir.Value) []kir.Value {
-		h, n := step(b, iv, it[0], it[1], ms)
-		return []kir.Value{h, n}
+		return []kir.Value{held, base}
 	})
 	return err
 }

@@ -36,14 +36,13 @@ type mergedStep struct {
 	y       *ir.Value // the carried tensor h's values go into
 	init    *ir.Value // h's initial value (the loop's operand)
 	lb      int64     // the first step's index
-	insert  *ir.Operation
 }
 
 // mergeSteps returns the plan of a merged step for phases, when the step
-// has that form (see above).
-func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*mergedStep, bool) {
+// has that form (see above), else nil.
+func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) *mergedStep {
 	if len(phases) != 2 || phases[0].chunks < 2 || phases[1].chunks != 1 {
-		return nil, false
+		return nil
 	}
 	iters, yield := body.Args[1:], body.Terminator()
 	ms := &mergedStep{prod: phases[0].ops[0], ops: phases[1].ops, chunks: phases[0].chunks, batches: phases[0].batches}
@@ -59,13 +58,13 @@ func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*m
 	ct, _ := prodRes.Type.(*ir.RankedTensorType)
 	ht, _ := h.Type.(*ir.RankedTensorType)
 	if hk < 0 || ct == nil || ht == nil || len(ct.Dims) != 3 || ct.Dims[0] != ms.batches || ct.Dims[1] != 1 {
-		return nil, false
+		return nil
 	}
 	nb := ct.Dims[2]
 	ms.init, ms.lb = rc.loop.Operands[3+hk], rc.lb
 	ms.units = unitsOf(ht)
 	if ms.units <= 0 || ms.units%ms.chunks != 0 {
-		return nil, false
+		return nil
 	}
 	per := ms.units / ms.chunks
 	// root follows reshapes to the value they rename.
@@ -76,28 +75,29 @@ func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*m
 		return v
 	}
 	mine := map[*ir.Value]bool{} // the phase's generics' results
+	var ins *ir.Operation        // the insert into Y
 	for _, op := range ms.ops {
 		switch {
 		case linalg.IsReshape(op):
 			continue
 		case op.Name == "tensor.insert_slice":
-			if ms.insert != nil {
-				return nil, false
+			if ins != nil {
+				return nil
 			}
-			ms.insert = op
+			ins = op
 			continue
 		case op.Name != linalg.GenericName:
-			return nil, false
+			return nil
 		}
 		gen, _ := linalg.AsGeneric(op)
 		if !allParallel(gen) {
-			return nil, false
+			return nil
 		}
 		maps := gen.Maps()
 		n := gen.NumLoops()
 		for i, out := range gen.Outputs() {
 			if unitsOf(out.Type.(*ir.RankedTensorType)) != ms.units || !maps[gen.NumInputs()+i].IsIdentity() || len(out.Type.(*ir.RankedTensorType).Dims) != n {
-				return nil, false
+				return nil
 			}
 		}
 		for i, in := range gen.Inputs() {
@@ -109,13 +109,13 @@ func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*m
 			switch {
 			case r == prodRes:
 				if !ms.gatesInChunk(maps[i], it, n, nb, per) {
-					return nil, false
+					return nil
 				}
 			case mine[r] || r.ParentBlock() == body:
 				// A result of the phase or a carried tensor: at the same
 				// unit only.
 				if !maps[i].IsIdentity() || unitsOf(it) != ms.units {
-					return nil, false
+					return nil
 				}
 			}
 		}
@@ -124,34 +124,36 @@ func (g *gen) mergeSteps(rc *recurrence, body *ir.Block, phases []stepPhase) (*m
 		}
 	}
 	// The insert puts h's next value into Y at the step's index.
-	ins := ms.insert
 	if ins == nil || len(ins.Operands) != 3 || ins.Operands[2] != body.Args[0] || root(ins.Operands[0]) != yield.Operands[hk] {
-		return nil, false
+		return nil
 	}
 	st := ins.Operands[0].Type.(*ir.RankedTensorType)
 	dt := ins.Operands[1].Type.(*ir.RankedTensorType)
 	offs, _ := ins.Attr("static_offsets").(*ir.DenseArrayAttr)
 	if unitsOf(st) != ms.units || offs == nil || len(offs.Ints) != len(dt.Dims) || offs.Ints[0] != linalg.DynamicIndex {
-		return nil, false
+		return nil
 	}
 	// h's values start the step's row of Y (a bidirectional layer's row
 	// holds both directions: the forward one's first).
 	row := int64(1)
 	for j, o := range offs.Ints[1:] {
 		if o != 0 {
-			return nil, false
+			return nil
 		}
 		row *= dt.Dims[j+1]
 	}
 	if row < ms.units {
-		return nil, false
+		return nil
 	}
 	for _, a := range iters {
 		if a == ins.Operands[1] {
 			ms.y = a
 		}
 	}
-	return ms, ms.y != nil
+	if ms.y == nil {
+		return nil
+	}
+	return ms
 }
 
 // unitsOf returns the last dimension of t when every other is 1, else 0.

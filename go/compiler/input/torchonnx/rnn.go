@@ -171,11 +171,7 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 			// product's epilogue (a bias along its columns), where an
 			// initial value of the biases broadcast to [S, B, G] was a
 			// dispatch of its own and a copy into every tile.
-			bT := ir.Tensor([]int64{G}, elem)
-			bv := rnnBiasConst(o.b, bias, d, G, Hs, o.kind == "GRU" && lbr)
-			if bv == nil {
-				bv = rnnBias(o, bias, bT, d, G, Hs, lbr)
-			}
+			bv := rnnBias(o.b, bias, d, G, Hs, o.kind == "GRU" && lbr)
 			xw = linalg.BuildGeneric(o.b, []*ir.Value{xw, bv}, []*ir.Value{empty(o.b, xwT)}, []*ir.AffineMap{
 				linalg.Identity(3), {NumDims: 3, Results: []ir.AffineExpr{dimExpr(2)}}, linalg.Identity(3)}, core.Parallel(3), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
 				return []*ir.Value{sc{bb, elem}.add(a[0], a[1])}
@@ -417,39 +413,33 @@ func onnxRNN(o *onnxOp) ([]*ir.Value, error) {
 }
 
 // rnnBias is direction d's input and recurrent biases Wb + Rb as one
-// [G] vector (Wb alone for a GRU's h gate with linear_before_reset,
-// whose Rb is added inside r ⊙ (H·Rhᵀ + Rbh)).
-func rnnBias(o *onnxOp, bias *ir.Value, bT *ir.RankedTensorType, d, G, Hs int64, lbr bool) *ir.Value {
-	elem := bT.Elem
-	return linalg.BuildGeneric(o.b, []*ir.Value{bias, bias}, []*ir.Value{empty(o.b, bT)}, []*ir.AffineMap{
+// [G] vector; with hApart (a GRU with linear_before_reset) the h gate's
+// is Wb alone, its Rb added inside r ⊙ (H·Rhᵀ + Rbh). An f32 constant
+// bias folds into a constant (the same f32 sums), so that the product's
+// epilogue adds one vector.
+func rnnBias(b *ir.Builder, bias *ir.Value, d, G, Hs int64, hApart bool) *ir.Value {
+	bt := tt(bias)
+	if vals := constF32(bias); vals != nil && bt.Elem.String() == "f32" && int64(len(vals)) >= (d+1)*2*G {
+		data := make([]byte, 4*G)
+		for g := int64(0); g < G; g++ {
+			v := vals[d*2*G+g]
+			if !hApart || g < 2*Hs {
+				v += vals[d*2*G+G+g]
+			}
+			binary.LittleEndian.PutUint32(data[4*g:], math.Float32bits(v))
+		}
+		return blobConst(b, ir.Tensor([]int64{G}, ir.F32), "__gree_rnn_bias", data)
+	}
+	vT := ir.Tensor([]int64{G}, bt.Elem)
+	return linalg.BuildGeneric(b, []*ir.Value{bias, bias}, []*ir.Value{empty(b, vT)}, []*ir.AffineMap{
 		{NumDims: 1, Results: []ir.AffineExpr{cstExpr(d), dimExpr(0)}},
 		{NumDims: 1, Results: []ir.AffineExpr{cstExpr(d), addExpr(dimExpr(0), cstExpr(G))}},
 		linalg.Identity(1)}, core.Parallel(1), func(bb *ir.Builder, a []*ir.Value) []*ir.Value {
-		s := sc{bb, elem}
-		if o.kind == "GRU" && lbr {
-			// Rb of the h gate is added inside r ⊙ (H·Rhᵀ + Rbh).
+		s := sc{bb, bt.Elem}
+		if hApart {
 			isH := core.CmpI(bb, core.PredSGE, core.LoopIndex(bb, 0), cIdx(bb, 2*Hs))
 			return []*ir.Value{s.sel(isH, a[0], s.add(a[0], a[1]))}
 		}
 		return []*ir.Value{s.add(a[0], a[1])}
 	}).Result(0)
-}
-
-// rnnBiasConst is rnnBias folded when bias is an f32 constant (the same
-// f32 sums), so that the product's epilogue adds one vector; nil
-// otherwise.
-func rnnBiasConst(b *ir.Builder, bias *ir.Value, d, G, Hs int64, gruLBR bool) *ir.Value {
-	vals := constF32(bias)
-	if vals == nil || tt(bias).Elem.String() != "f32" || int64(len(vals)) < (d+1)*2*G {
-		return nil
-	}
-	data := make([]byte, 4*G)
-	for g := int64(0); g < G; g++ {
-		v := vals[d*2*G+g]
-		if !gruLBR || g < 2*Hs {
-			v += vals[d*2*G+G+g]
-		}
-		binary.LittleEndian.PutUint32(data[4*g:], math.Float32bits(v))
-	}
-	return blobConst(b, ir.Tensor([]int64{G}, ir.F32), "__gree_rnn_bias", data)
 }
